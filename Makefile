@@ -1,0 +1,75 @@
+# cdlinear build. `make` builds ./cdtrain and ./cdpredict from a static core
+# library; `make test` builds and runs the GoogleTest suite; `make asan` does
+# the same under AddressSanitizer and UBSan; `make bench` runs the benchmarks.
+
+CXX      ?= g++
+CXXFLAGS ?= -O2
+WARNINGS := -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror
+ALL_CXXFLAGS := -std=c++17 $(WARNINGS) $(CXXFLAGS) -Isrc -Itools -MMD -MP
+LDLIBS   := -pthread
+
+BUILD    ?= build
+LIB_SRCS := $(wildcard src/*.cpp)
+LIB_OBJS := $(LIB_SRCS:%.cpp=$(BUILD)/%.o)
+LIB      := $(BUILD)/libcdlinear.a
+CLI_OBJ  := $(BUILD)/tools/cli.o
+TEST_SRCS := $(wildcard tests/*.cpp)
+TEST_OBJS := $(TEST_SRCS:%.cpp=$(BUILD)/%.o)
+TEST_BIN := $(BUILD)/cdlinear_tests
+GTEST_LIBS := -lgtest -lgtest_main
+
+TOOLS := cdtrain cdpredict
+EXTRA_TOOLS := $(BUILD)/gen_rcv1like $(BUILD)/bench_cd
+
+.PHONY: all test asan bench tools clean format format-check
+all: $(TOOLS)
+
+$(BUILD)/%.o: %.cpp
+	@mkdir -p $(dir $@)
+	$(CXX) $(ALL_CXXFLAGS) -c $< -o $@
+
+$(LIB): $(LIB_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+cdtrain cdpredict: %: $(BUILD)/tools/%.o $(CLI_OBJ) $(LIB)
+	$(CXX) $(ALL_CXXFLAGS) $^ -o $@ $(LDLIBS)
+
+$(BUILD)/gen_rcv1like: $(BUILD)/tools/gen_rcv1like.o
+	$(CXX) $(ALL_CXXFLAGS) $^ -o $@
+
+$(BUILD)/bench_cd: $(BUILD)/tools/bench_cd.o $(LIB)
+	$(CXX) $(ALL_CXXFLAGS) $^ -o $@ $(LDLIBS)
+
+tools: $(TOOLS) $(EXTRA_TOOLS)
+
+$(TEST_BIN): $(TEST_OBJS) $(CLI_OBJ) $(LIB)
+	$(CXX) $(ALL_CXXFLAGS) $^ -o $@ $(GTEST_LIBS) $(LDLIBS)
+
+# The end-to-end tests run ./cdtrain and ./cdpredict of the same build.
+test: $(TOOLS) $(TEST_BIN)
+	CDL_BIN_DIR=$(CURDIR) CDL_DATA_DIR=$(CURDIR)/data $(TEST_BIN)
+
+asan:
+	$(MAKE) BUILD=build-asan CXXFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
+	  TOOL_DIR=build-asan test-asan
+
+test-asan: $(BUILD)/cdtrain $(BUILD)/cdpredict $(TEST_BIN)
+	CDL_BIN_DIR=$(CURDIR)/$(BUILD) CDL_DATA_DIR=$(CURDIR)/data $(TEST_BIN)
+
+$(BUILD)/cdtrain $(BUILD)/cdpredict: $(BUILD)/%: $(BUILD)/tools/%.o $(CLI_OBJ) $(LIB)
+	$(CXX) $(ALL_CXXFLAGS) $^ -o $@ $(LDLIBS)
+
+bench: $(EXTRA_TOOLS) $(TOOLS)
+	bash tools/bench.sh
+
+format:
+	clang-format -i src/*.h src/*.cpp tools/*.h tools/*.cpp tests/*.cpp
+
+format-check:
+	clang-format --dry-run --Werror src/*.h src/*.cpp tools/*.h tools/*.cpp tests/*.cpp
+
+clean:
+	rm -rf build build-asan $(TOOLS)
+
+-include $(wildcard $(BUILD)/src/*.d $(BUILD)/tools/*.d $(BUILD)/tests/*.d)

@@ -1,0 +1,73 @@
+#include "atomic_file.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <random>
+#include <system_error>
+
+#include "error.h"
+
+namespace cdl {
+namespace {
+
+constexpr std::size_t kFlushBytes = std::size_t{1} << 20;
+
+std::string random_suffix() {
+  std::random_device device;
+  const auto value = (static_cast<unsigned long long>(device()) << 32) ^ device();
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, ".tmp%016llx", value);
+  return buffer;
+}
+
+}  // namespace
+
+void check_writable_path(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) throw IoError(path + ": is a directory");
+  fs::path parent = fs::path(path).parent_path();
+  if (parent.empty()) parent = ".";
+  if (!fs::is_directory(parent, ec)) {
+    throw IoError(path + ": cannot write: directory " + parent.string() + " does not exist");
+  }
+}
+
+AtomicFileWriter::AtomicFileWriter(const std::string& path)
+    : path_(path), temp_path_(path + random_suffix()) {
+  check_writable_path(path);
+  out_.open(temp_path_, std::ios::binary | std::ios::trunc);
+  if (!out_) throw IoError(path + ": cannot open for writing");
+}
+
+AtomicFileWriter::~AtomicFileWriter() {
+  if (!committed_) {
+    out_.close();
+    std::error_code ec;
+    std::filesystem::remove(temp_path_, ec);
+  }
+}
+
+void AtomicFileWriter::write(std::string_view text) {
+  buffer_.append(text);
+  if (buffer_.size() >= kFlushBytes) flush_buffer();
+}
+
+void AtomicFileWriter::flush_buffer() {
+  out_.write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
+  buffer_.clear();
+  if (!out_) throw IoError(path_ + ": write failed (disk full?)");
+}
+
+void AtomicFileWriter::commit() {
+  flush_buffer();
+  out_.flush();
+  out_.close();
+  if (!out_) throw IoError(path_ + ": write failed (disk full?)");
+  std::error_code ec;
+  std::filesystem::rename(temp_path_, path_, ec);
+  if (ec) throw IoError(path_ + ": cannot rename temporary file: " + ec.message());
+  committed_ = true;
+}
+
+}  // namespace cdl

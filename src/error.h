@@ -1,0 +1,53 @@
+// Error types thrown by the core library.
+//
+// The library never prints or exits; it throws one of these and the tools map
+// them to messages and exit codes (1 for data, model and I/O errors, 2 for
+// usage errors). ParseError carries the path and line so that every message
+// about user data reads "path:line: reason".
+#ifndef CDL_ERROR_H_
+#define CDL_ERROR_H_
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace cdl {
+
+class Error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// A malformed data or model file: the message is "path:line: reason".
+class ParseError : public Error {
+ public:
+  ParseError(const std::string& path, std::int64_t line, const std::string& reason)
+      : Error(path + ":" + std::to_string(line) + ": " + reason),
+        path_(path),
+        line_(line),
+        reason_(reason) {}
+  const std::string& path() const { return path_; }
+  std::int64_t line() const { return line_; }
+  const std::string& reason() const { return reason_; }
+
+ private:
+  std::string path_;
+  std::int64_t line_;
+  std::string reason_;
+};
+
+// A bad option or option combination: the tools exit with status 2.
+class ConfigError : public Error {
+ public:
+  using Error::Error;
+};
+
+// A file that cannot be opened, read or written.
+class IoError : public Error {
+ public:
+  using Error::Error;
+};
+
+}  // namespace cdl
+
+#endif  // CDL_ERROR_H_

@@ -1,0 +1,96 @@
+// Reader for LIBSVM / svmlight text data: one instance per line,
+//
+//   label index:value index:value ...   # optional comment
+//
+// with 1-based, strictly increasing indices. Accepted: label-only lines,
+// CRLF line ends, leading and trailing spaces and tabs, a missing final
+// newline, and '#' comments to the end of a line (a line holding only a
+// comment is skipped). Everything else is rejected with a ParseError
+// "path:line: reason (column c)": a missing or bad label, a bad or partial
+// number, NaN or Inf, an index <= 0 or above 2^31-1, indices that do not
+// strictly increase, an empty line, and (as an Error "path: reason") a file
+// with no instances.
+//
+// Numbers are converted with std::from_chars (no iostreams, no strtod) from a
+// large read buffer, so reading is bound by memory bandwidth, not by the C
+// library. Lines of any length are handled: the buffer grows to hold them.
+#ifndef CDL_LIBSVM_READER_H_
+#define CDL_LIBSVM_READER_H_
+
+#include <cstdint>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "sparse_matrix.h"
+
+namespace cdl {
+
+// One parsed instance. Indices are 0-based.
+struct ParsedRow {
+  double label = 0;
+  std::int64_t line = 0;
+  std::vector<Index> indices;
+  std::vector<double> values;
+};
+
+struct ReadOptions {
+  // Reject labels that are not integers (classification labels; LIBLINEAR
+  // would silently truncate 1.5 to 1).
+  bool integer_labels = false;
+  // read_libsvm_csc only: if >= 0, append a constant feature of this value to
+  // every instance (LIBLINEAR's -B), reserved up front so that no buffer is
+  // reallocated.
+  double bias = -1;
+};
+
+// Iterates over the instances of one file.
+class LibsvmParser {
+ public:
+  LibsvmParser(const std::string& path, const ReadOptions& options);
+
+  // Parses the next instance into `row`; returns false at end of file.
+  // Throws ParseError on malformed input, Error if the file holds no
+  // instance at all, and IoError on read failure.
+  bool next(ParsedRow& row);
+
+  const std::string& path() const { return path_; }
+  std::int64_t lines_read() const { return line_; }
+
+ private:
+  bool parse_line(const char* first, const char* last, ParsedRow& row);
+  [[noreturn]] void fail(const char* line_start, const char* at, const std::string& reason) const;
+  void refill();
+
+  std::string path_;
+  ReadOptions options_;
+  std::ifstream in_;
+  std::vector<char> buffer_;
+  std::size_t begin_ = 0;  // first unparsed byte in buffer_
+  std::size_t end_ = 0;    // one past the last valid byte in buffer_
+  bool eof_ = false;
+  std::int64_t line_ = 0;
+  std::int64_t rows_ = 0;
+};
+
+struct LabeledCsr {
+  std::vector<double> labels;
+  CsrMatrix features;  // num_cols = the largest index in the file
+};
+
+struct LabeledCsc {
+  std::vector<double> labels;
+  CscMatrix features;  // num_cols = the largest index (+1 with a bias column)
+};
+
+// Reads a whole file row-wise, in one pass.
+LabeledCsr read_libsvm_csr(const std::string& path, const ReadOptions& options = {});
+
+// Reads a whole file straight into column storage, in two passes over the
+// file (count, then fill), so that no row-wise copy is ever held: peak memory
+// is the CSC itself, 12 bytes per nonzero plus O(rows + cols).
+LabeledCsc read_libsvm_csc(const std::string& path, const ReadOptions& options = {});
+
+}  // namespace cdl
+
+#endif  // CDL_LIBSVM_READER_H_

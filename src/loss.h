@@ -1,0 +1,36 @@
+// Per-instance loss functions of the margin m = y * w'x.
+//
+// Each loss is a stateless struct of inline static functions so that the
+// solvers' inner loops, which are templates over the loss, compile to straight
+// arithmetic. Paper: Chang, Hsieh & Lin (2008), "Coordinate Descent Method for
+// Large-scale L2-loss Linear SVM", JMLR 9 (the paper).
+#ifndef CDL_LOSS_H_
+#define CDL_LOSS_H_
+
+namespace cdl {
+
+enum class LossKind { kL2Svm, kL1Svm, kLogistic };
+
+// Squared hinge, the L2-SVM loss of equation (3): max(0, 1 - m)^2.
+// d2 is the generalized second derivative of equation (10) (Mangasarian
+// 2002): 2 where 1 - m > 0, else 0.
+struct L2SvmLoss {
+  static constexpr const char* kName = "l2svm";
+  // Upper bound on d2 over all margins: H_i of equation (14) is
+  // 1 + C * kMaxD2 * sum_j x_ji^2.
+  static constexpr double kMaxD2 = 2.0;
+
+  static double value(double m) {
+    const double b = 1.0 - m;
+    return b > 0 ? b * b : 0.0;
+  }
+  static double d1(double m) {
+    const double b = 1.0 - m;
+    return b > 0 ? -2.0 * b : 0.0;
+  }
+  static double d2(double m) { return m < 1.0 ? 2.0 : 0.0; }
+};
+
+}  // namespace cdl
+
+#endif  // CDL_LOSS_H_

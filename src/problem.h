@@ -1,0 +1,43 @@
+// A binary training problem: a read-only view of the features plus labels
+// y_j in {-1, +1} and per-instance penalties C_j.
+//
+// Multi-class data is trained one-vs-rest, so several Problems share one
+// CscMatrix and differ only in y. Solvers never write into a Problem.
+#ifndef CDL_PROBLEM_H_
+#define CDL_PROBLEM_H_
+
+#include <cstddef>
+#include <vector>
+
+#include "sparse_matrix.h"
+
+namespace cdl {
+
+struct Problem {
+  const CscMatrix& x;        // l x n, column-major
+  std::vector<double> y;     // l labels, each -1 or +1
+  std::vector<double> cost;  // l penalties C_j > 0
+
+  std::size_t num_rows() const { return x.num_rows; }
+  std::size_t num_features() const { return x.num_cols; }
+};
+
+// Class labels in order of first appearance, as LIBLINEAR orders them, except
+// that for data labelled exactly {-1, +1} the class +1 comes first, so that it
+// is the positive class of the binary model.
+struct ClassMap {
+  std::vector<int> labels;            // class number -> label
+  std::vector<std::size_t> class_of;  // instance -> class number
+};
+
+// `labels` must hold integers (the reader checks that for training data).
+ClassMap map_classes(const std::vector<double>& labels);
+
+// The binary problem "class `positive` against the rest", with C_j = c_pos
+// for instances of that class and c_neg for the others.
+Problem one_vs_rest(const CscMatrix& x, const ClassMap& classes, std::size_t positive,
+                    double c_pos, double c_neg);
+
+}  // namespace cdl
+
+#endif  // CDL_PROBLEM_H_

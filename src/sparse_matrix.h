@@ -1,0 +1,59 @@
+// Compressed sparse row (CSR) and column (CSC) matrices.
+//
+// Offsets are 64-bit, so a matrix may hold more than 2^31 nonzeros; row and
+// column indices are 32-bit and 0-based (the 1-based LIBSVM indices are
+// converted at the reader). Within a row (CSR) or column (CSC) the indices are
+// strictly increasing.
+//
+// The coordinate-descent solvers walk columns, so training uses CSC; CSR is the
+// natural result of reading a file row by row. to_csc() transposes once with a
+// counting sort in O(nnz + rows + cols).
+#ifndef CDL_SPARSE_MATRIX_H_
+#define CDL_SPARSE_MATRIX_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace cdl {
+
+using Index = std::uint32_t;  // a row or column number, 0-based
+
+// Largest number of rows or columns; indices must fit in Index and the 1-based
+// LIBSVM index must fit in a signed 32-bit integer, as in LIBLINEAR.
+constexpr std::size_t kMaxDimension = 2147483647;
+
+struct CsrMatrix {
+  std::size_t num_rows = 0;
+  std::size_t num_cols = 0;
+  std::vector<std::int64_t> row_ptr{0};  // num_rows + 1 offsets
+  std::vector<Index> col_idx;            // nnz column numbers
+  std::vector<double> values;            // nnz values
+
+  std::size_t nnz() const { return values.size(); }
+};
+
+struct CscMatrix {
+  std::size_t num_rows = 0;
+  std::size_t num_cols = 0;
+  std::vector<std::int64_t> col_ptr{0};  // num_cols + 1 offsets
+  std::vector<Index> row_idx;            // nnz row numbers
+  std::vector<double> values;            // nnz values
+
+  std::size_t nnz() const { return values.size(); }
+};
+
+// Transposes the storage of `rows` into column order. Each column's row
+// numbers come out in increasing order.
+CscMatrix to_csc(const CsrMatrix& rows);
+
+// The sub-matrix made of the listed rows, renumbered 0..rows.size()-1 in the
+// given order. `rows` must be strictly increasing. O(nnz + cols).
+CscMatrix select_rows(const CscMatrix& matrix, const std::vector<std::size_t>& rows);
+
+// Appends a column whose every entry is `value` (LIBLINEAR's bias feature).
+void append_constant_column(CscMatrix& matrix, double value);
+
+}  // namespace cdl
+
+#endif  // CDL_SPARSE_MATRIX_H_

@@ -1,0 +1,163 @@
+#include "train.h"
+
+#include <algorithm>
+#include <numeric>
+#include <random>
+
+#include "coordinate_order.h"
+#include "error.h"
+#include "objective.h"
+
+namespace cdl {
+namespace {
+
+// A distinct, well-mixed seed for each binary sub-problem or fold, so that
+// results do not depend on the order they are trained in.
+std::uint64_t derive_seed(std::uint64_t seed, std::uint64_t stream) {
+  std::uint64_t z = seed + 0x9E3779B97F4A7C15ULL * (stream + 1);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+std::unique_ptr<CoordinateOrder> make_order(SolverKind kind, std::size_t n, std::uint64_t seed) {
+  switch (kind) {
+    case SolverKind::kCd:
+      return std::make_unique<CyclicOrder>(n);
+    case SolverKind::kCdPer:
+      return std::make_unique<PermutationOrder>(n, seed, true);
+    case SolverKind::kCdPerOne:
+      return std::make_unique<PermutationOrder>(n, seed, false);
+    case SolverKind::kOnlineCd:
+      return std::make_unique<RandomOrder>(n, seed);
+    default:
+      throw ConfigError("not a coordinate-descent solver");
+  }
+}
+
+}  // namespace
+
+const char* liblinear_solver_type(LossKind loss) {
+  switch (loss) {
+    case LossKind::kL2Svm:
+      return "L2R_L2LOSS_SVC";
+    case LossKind::kL1Svm:
+      return "L2R_L1LOSS_SVC_DUAL";
+    case LossKind::kLogistic:
+      return "L2R_LR";
+  }
+  return "";
+}
+
+SolveResult train_binary(const Problem& problem, const Params& params, std::uint64_t seed,
+                         Reporter& reporter) {
+  const SolverInfo& info = solver_info(params.solver);
+  switch (params.solver) {
+    case SolverKind::kCd:
+    case SolverKind::kCdPer:
+    case SolverKind::kCdPerOne:
+    case SolverKind::kOnlineCd: {
+      auto objective = make_coordinate_objective(params.loss, problem);
+      auto order = make_order(params.solver, problem.num_features(), seed);
+      SolveResult result = solve_cd(*objective, *order, params, reporter);
+      reporter.summary(info.name, result);
+      return result;
+    }
+    case SolverKind::kCmls:
+    case SolverKind::kCmlsPer:
+    case SolverKind::kTron:
+    case SolverKind::kPegasos:
+      break;
+  }
+  throw ConfigError(std::string("solver ") + info.name + " is not implemented yet");
+}
+
+LinearModel train(const CscMatrix& x, const ClassMap& classes, const Params& params,
+                  Reporter& reporter) {
+  const std::size_t nr_class = classes.labels.size();
+  if (nr_class < 2) {
+    throw Error("the training data has only one class (label " +
+                std::to_string(classes.labels.empty() ? 0 : classes.labels[0]) +
+                "); a classifier needs at least two");
+  }
+  LinearModel model;
+  model.solver_type = liblinear_solver_type(params.loss);
+  model.labels = classes.labels;
+  model.bias = params.bias;
+  model.num_features = x.num_cols - (params.bias >= 0 ? 1 : 0);
+  const std::size_t nr_w = model.nr_w();
+  model.w.assign(x.num_cols * nr_w, 0.0);
+  for (std::size_t k = 0; k < nr_w; ++k) {
+    if (nr_w > 1) reporter.info("class " + std::to_string(classes.labels[k]) + " vs rest");
+    const Problem problem = one_vs_rest(x, classes, k, params.C, params.C);
+    const SolveResult result = train_binary(problem, params, derive_seed(params.seed, k), reporter);
+    for (std::size_t i = 0; i < x.num_cols; ++i) model.w[i * nr_w + k] = result.w[i];
+  }
+  return model;
+}
+
+std::vector<int> predict_rows(const LinearModel& model, const CscMatrix& x) {
+  const std::size_t nr_w = model.nr_w();
+  std::vector<double> decision(x.num_rows * nr_w, 0.0);
+  const std::size_t columns = std::min(x.num_cols, model.weight_rows());
+  for (std::size_t i = 0; i < columns; ++i) {
+    const double* w = &model.w[i * nr_w];
+    for (auto k = x.col_ptr[i]; k < x.col_ptr[i + 1]; ++k) {
+      const auto slot = static_cast<std::size_t>(k);
+      double* out = &decision[x.row_idx[slot] * nr_w];
+      for (std::size_t c = 0; c < nr_w; ++c) out[c] += w[c] * x.values[slot];
+    }
+  }
+  std::vector<int> labels(x.num_rows);
+  std::vector<double> one(nr_w);
+  for (std::size_t r = 0; r < x.num_rows; ++r) {
+    std::copy_n(&decision[r * nr_w], nr_w, one.begin());
+    labels[r] = model.label_for(one);
+  }
+  return labels;
+}
+
+double cross_validate(const CscMatrix& x, const ClassMap& classes, const Params& params,
+                      Reporter& reporter) {
+  const std::size_t l = x.num_rows;
+  const auto folds = static_cast<std::size_t>(params.cv_folds);
+  if (folds > l) {
+    throw ConfigError("cannot make " + std::to_string(folds) + " folds of " + std::to_string(l) +
+                      " instances");
+  }
+  std::vector<std::size_t> order(l);
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::mt19937_64 rng(derive_seed(params.seed, 0x5eed));
+  shuffle(order, rng);
+  std::size_t correct = 0;
+  for (std::size_t f = 0; f < folds; ++f) {
+    const std::size_t begin = f * l / folds;
+    const std::size_t end = (f + 1) * l / folds;
+    std::vector<std::size_t> test(order.begin() + static_cast<std::ptrdiff_t>(begin),
+                                  order.begin() + static_cast<std::ptrdiff_t>(end));
+    std::sort(test.begin(), test.end());
+    std::vector<std::size_t> training;
+    training.reserve(l - test.size());
+    std::size_t t = 0;
+    for (std::size_t r = 0; r < l; ++r) {
+      if (t < test.size() && test[t] == r) {
+        ++t;
+      } else {
+        training.push_back(r);
+      }
+    }
+    ClassMap fold_classes{classes.labels, {}};
+    for (std::size_t r : training) fold_classes.class_of.push_back(classes.class_of[r]);
+    Params fold_params = params;
+    fold_params.seed = derive_seed(params.seed, f + 1);
+    const LinearModel model =
+        train(select_rows(x, training), fold_classes, fold_params, reporter);
+    const std::vector<int> predicted = predict_rows(model, select_rows(x, test));
+    for (std::size_t k = 0; k < test.size(); ++k) {
+      correct += predicted[k] == classes.labels[classes.class_of[test[k]]];
+    }
+  }
+  return static_cast<double>(correct) / static_cast<double>(l);
+}
+
+}  // namespace cdl

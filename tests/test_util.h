@@ -1,0 +1,103 @@
+// Helpers shared by the tests: data paths, scratch files and running the
+// command-line tools.
+#ifndef CDL_TESTS_TEST_UTIL_H_
+#define CDL_TESTS_TEST_UTIL_H_
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+
+#include "sparse_matrix.h"
+
+namespace cdl::test {
+
+// A data set in the repository's data/ folder (make test sets CDL_DATA_DIR).
+inline std::string data_path(const std::string& name) {
+  const char* dir = std::getenv("CDL_DATA_DIR");
+  return std::string(dir != nullptr ? dir : "data") + "/" + name;
+}
+
+// A stored fixture in tests/fixtures.
+inline std::string fixture_path(const std::string& name) {
+  return std::filesystem::path(data_path("")).parent_path().parent_path().string() +
+         "/tests/fixtures/" + name;
+}
+
+inline std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// A fresh directory under the system temp dir, removed with the object.
+class ScratchDir {
+ public:
+  ScratchDir() {
+    static int counter = 0;
+    path_ = std::filesystem::temp_directory_path() /
+            ("cdl_test_" + std::to_string(std::rand()) + "_" + std::to_string(++counter));
+    std::filesystem::remove_all(path_);
+    std::filesystem::create_directories(path_);
+  }
+  ~ScratchDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+
+  std::string file(const std::string& name) const { return (path_ / name).string(); }
+  // Writes `content` to a file in the directory and returns its path.
+  std::string write(const std::string& name, const std::string& content) const {
+    const std::string path = file(name);
+    std::ofstream(path, std::ios::binary) << content;
+    return path;
+  }
+
+ private:
+  std::filesystem::path path_;
+};
+
+struct CommandResult {
+  int status;        // exit status
+  std::string out;   // stdout
+  std::string err;   // stderr
+};
+
+// Runs one of the built tools (make test sets CDL_BIN_DIR) with a shell
+// argument string, capturing its output.
+inline CommandResult run_tool(const std::string& tool, const std::string& args) {
+  const char* dir = std::getenv("CDL_BIN_DIR");
+  static ScratchDir capture;
+  const std::string out = capture.file("stdout");
+  const std::string err = capture.file("stderr");
+  const std::string command = std::string(dir != nullptr ? dir : ".") + "/" + tool + " " + args +
+                              " >" + out + " 2>" + err;
+  const int raw = std::system(command.c_str());
+  const int status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  return {status, read_file(out), read_file(err)};
+}
+
+// A dense row-major matrix as CSR, zeros dropped; for small fixtures.
+inline CsrMatrix csr_from_dense(std::size_t rows, std::size_t cols,
+                                const std::vector<double>& dense) {
+  CsrMatrix m;
+  m.num_rows = rows;
+  m.num_cols = cols;
+  for (std::size_t r = 0; r < rows; ++r) {
+    for (std::size_t c = 0; c < cols; ++c) {
+      const double v = dense[r * cols + c];
+      if (v != 0) {
+        m.col_idx.push_back(static_cast<Index>(c));
+        m.values.push_back(v);
+      }
+    }
+    m.row_ptr.push_back(static_cast<std::int64_t>(m.values.size()));
+  }
+  return m;
+}
+
+}  // namespace cdl::test
+
+#endif  // CDL_TESTS_TEST_UTIL_H_

@@ -1,0 +1,50 @@
+// cdpredict: predicts the labels of a LIBSVM-format file with a
+// LIBLINEAR-format linear model, writing one label per line, and prints the
+// accuracy against the file's labels.
+#include <cstdio>
+#include <iostream>
+
+#include "atomic_file.h"
+#include "cli.h"
+#include "error.h"
+#include "libsvm_reader.h"
+#include "model.h"
+#include "tool_main.h"
+
+int main(int argc, char** argv) {
+  return cdl::run_tool("cdpredict", cdl::predict_usage(), [&] {
+    const cdl::PredictCommand command =
+        cdl::parse_predict_args(std::vector<std::string>(argv + 1, argv + argc));
+    if (command.help) {
+      std::cout << cdl::predict_help();
+      return 0;
+    }
+    const cdl::LinearModel model = cdl::load_model(command.model_path);
+    if (command.probability) {
+      throw cdl::Error(command.model_path +
+                       ": probability output (-b 1) needs a logistic regression model, which "
+                       "arrives with -l lr");
+    }
+    cdl::LibsvmParser parser(command.test_path, {});
+    cdl::AtomicFileWriter output(command.output_path);
+    cdl::ParsedRow row;
+    std::vector<double> decision;
+    std::int64_t total = 0;
+    std::int64_t correct = 0;
+    while (parser.next(row)) {
+      model.decision_values(row.indices.data(), row.values.data(), row.indices.size(), decision);
+      const int label = model.label_for(decision);
+      output.write(std::to_string(label));
+      output.write("\n");
+      correct += label == row.label;
+      ++total;
+    }
+    output.commit();
+    if (!command.quiet) {
+      std::printf("Accuracy = %g%% (%lld/%lld)\n",
+                  100.0 * static_cast<double>(correct) / static_cast<double>(total),
+                  static_cast<long long>(correct), static_cast<long long>(total));
+    }
+    return 0;
+  });
+}

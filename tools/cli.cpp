@@ -1,0 +1,254 @@
+#include "cli.h"
+
+#include <cstdio>
+#include <functional>
+
+#include "error.h"
+#include "parse_number.h"
+
+namespace cdl {
+namespace {
+
+template <class T>
+struct Flag {
+  const char* name;      // "-c" or "--sigma"
+  const char* argument;  // nullptr for a switch
+  std::string help;
+  std::function<void(T&, const std::string& flag, const std::string& value)> set;
+};
+
+std::string show(double value) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%g", value);
+  return buffer;
+}
+
+[[noreturn]] void bad_value(const std::string& flag, const std::string& expected,
+                            const std::string& value) {
+  throw ConfigError(flag + ": expected " + expected + ", got '" + value + "'");
+}
+
+double positive_number(const std::string& flag, const std::string& value) {
+  double x = 0;
+  if (!parse_double(value, x) || !(x > 0)) bad_value(flag, "a positive number", value);
+  return x;
+}
+
+double number_in(const std::string& flag, const std::string& value, double low, double high) {
+  double x = 0;
+  if (!parse_double(value, x) || !(x > low && x < high)) {
+    bad_value(flag, "a number in (" + show(low) + ", " + show(high) + ")", value);
+  }
+  return x;
+}
+
+template <class Int>
+Int integer_at_least(const std::string& flag, const std::string& value, Int low) {
+  Int x{};
+  if (!parse_integer(value, x) || x < low) {
+    bad_value(flag, "an integer >= " + std::to_string(low), value);
+  }
+  return x;
+}
+
+std::string solver_choices() {
+  std::string out;
+  for (const auto& info : solver_table()) {
+    out += (out.empty() ? "" : ", ") + std::to_string(info.number) + "/" + info.name;
+  }
+  return out;
+}
+
+std::string loss_choices() {
+  std::string out;
+  for (const auto& info : loss_table()) out += (out.empty() ? "" : ", ") + std::string(info.name);
+  return out;
+}
+
+const std::vector<Flag<TrainCommand>>& train_flags() {
+  static const Params defaults;
+  static const std::vector<Flag<TrainCommand>> flags = {
+      {"-s", "solver", "solver, by number or name (default 0, cdper); see the table below",
+       [](TrainCommand& c, const std::string& flag, const std::string& v) {
+         const SolverInfo* info = find_solver(v);
+         if (info == nullptr) bad_value(flag, "one of " + solver_choices(), v);
+         c.params.solver = info->kind;
+       }},
+      {"-l", "loss", "loss: l2svm (default), l1svm or lr",
+       [](TrainCommand& c, const std::string& flag, const std::string& v) {
+         const LossInfo* info = find_loss(v);
+         if (info == nullptr) bad_value(flag, "one of " + loss_choices(), v);
+         c.params.loss = info->kind;
+       }},
+      {"-c", "cost", "penalty parameter C > 0 (default " + show(defaults.C) + ")",
+       [](TrainCommand& c, const std::string& flag, const std::string& v) {
+         c.params.C = positive_number(flag, v);
+       }},
+      {"-e", "epsilon",
+       "stopping tolerance: stop when ||D'|| <= eps * ||grad f(0)|| (default " +
+           show(kDefaultCdEps) + ")",
+       [](TrainCommand& c, const std::string& flag, const std::string& v) {
+         c.params.eps = positive_number(flag, v);
+       }},
+      {"-B", "bias",
+       "if bias >= 0, append a constant feature of this value to every instance (default -1: "
+       "none)",
+       [](TrainCommand& c, const std::string& flag, const std::string& v) {
+         if (!parse_double(v, c.params.bias)) bad_value(flag, "a number", v);
+       }},
+      {"-v", "n", "n-fold cross validation (n >= 2); prints the accuracy, writes no model",
+       [](TrainCommand& c, const std::string& flag, const std::string& v) {
+         c.params.cv_folds = integer_at_least<int>(flag, v, 2);
+       }},
+      {"-q", nullptr, "quiet: no progress output",
+       [](TrainCommand& c, const std::string&, const std::string&) { c.params.quiet = true; }},
+      {"--sigma", "sigma",
+       "sufficient decrease constant of equation (12), in (0, 0.5) (default " +
+           show(defaults.sigma) + ")",
+       [](TrainCommand& c, const std::string& flag, const std::string& v) {
+         c.params.sigma = number_in(flag, v, 0, 0.5);
+       }},
+      {"--beta", "beta",
+       "line search shrink factor of Algorithm 2, in (0, 1) (default " + show(defaults.beta) +
+           ")",
+       [](TrainCommand& c, const std::string& flag, const std::string& v) {
+         c.params.beta = number_in(flag, v, 0, 1);
+       }},
+      {"--max-iter", "n",
+       "maximum outer iterations (default " + std::to_string(kDefaultMaxIter) + ")",
+       [](TrainCommand& c, const std::string& flag, const std::string& v) {
+         c.params.max_iter = integer_at_least<std::int64_t>(flag, v, 1);
+       }},
+      {"--seed", "n",
+       "random seed of the randomized solvers and of the -v folds (default " +
+           std::to_string(defaults.seed) + ")",
+       [](TrainCommand& c, const std::string& flag, const std::string& v) {
+         c.params.seed = integer_at_least<std::uint64_t>(flag, v, 0);
+       }},
+      {"-h", nullptr, "print this help and exit",
+       [](TrainCommand& c, const std::string&, const std::string&) { c.help = true; }},
+  };
+  return flags;
+}
+
+const std::vector<Flag<PredictCommand>>& predict_flags() {
+  static const std::vector<Flag<PredictCommand>> flags = {
+      {"-b", "0|1", "1: output probability estimates (logistic regression models only)",
+       [](PredictCommand& c, const std::string& flag, const std::string& v) {
+         if (v != "0" && v != "1") bad_value(flag, "0 or 1", v);
+         c.probability = v == "1";
+       }},
+      {"-q", nullptr, "quiet: do not print the accuracy",
+       [](PredictCommand& c, const std::string&, const std::string&) { c.quiet = true; }},
+      {"-h", nullptr, "print this help and exit",
+       [](PredictCommand& c, const std::string&, const std::string&) { c.help = true; }},
+  };
+  return flags;
+}
+
+// Applies the flags at the front of `args`; returns the remaining operands.
+template <class T>
+std::vector<std::string> parse_flags(const std::vector<Flag<T>>& flags,
+                                     const std::vector<std::string>& args, T& command) {
+  std::size_t k = 0;
+  for (; k < args.size(); ++k) {
+    const std::string& arg = args[k];
+    if (arg.size() < 2 || arg[0] != '-') break;
+    std::string name = arg;
+    if (name == "--help") name = "-h";
+    const Flag<T>* flag = nullptr;
+    for (const auto& candidate : flags) {
+      if (name == candidate.name) flag = &candidate;
+    }
+    if (flag == nullptr) throw ConfigError("unknown option '" + arg + "'");
+    std::string value;
+    if (flag->argument != nullptr) {
+      if (k + 1 == args.size()) throw ConfigError(name + ": missing value");
+      value = args[++k];
+    }
+    flag->set(command, name, value);
+  }
+  return {args.begin() + static_cast<std::ptrdiff_t>(k), args.end()};
+}
+
+template <class T>
+std::string flag_help(const std::vector<Flag<T>>& flags) {
+  std::string out = "options:\n";
+  for (const auto& flag : flags) {
+    std::string head = std::string("  ") + flag.name;
+    if (flag.argument != nullptr) head += std::string(" ") + flag.argument;
+    head.resize(std::max<std::size_t>(head.size() + 1, 18), ' ');
+    out += head + flag.help + "\n";
+  }
+  return out;
+}
+
+std::string basename_of(const std::string& path) {
+  const auto slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+}  // namespace
+
+TrainCommand parse_train_args(const std::vector<std::string>& args) {
+  TrainCommand command;
+  const auto operands = parse_flags(train_flags(), args, command);
+  if (command.help) return command;
+  if (operands.empty()) throw ConfigError("missing training_file");
+  if (operands.size() > 2) throw ConfigError("unexpected argument '" + operands[2] + "'");
+  command.training_path = operands[0];
+  command.model_path =
+      operands.size() == 2 ? operands[1] : basename_of(command.training_path) + ".model";
+  return command;
+}
+
+PredictCommand parse_predict_args(const std::vector<std::string>& args) {
+  PredictCommand command;
+  const auto operands = parse_flags(predict_flags(), args, command);
+  if (command.help) return command;
+  if (operands.size() < 3) throw ConfigError("expected test_file model_file output_file");
+  if (operands.size() > 3) throw ConfigError("unexpected argument '" + operands[3] + "'");
+  command.test_path = operands[0];
+  command.model_path = operands[1];
+  command.output_path = operands[2];
+  return command;
+}
+
+std::string train_usage() {
+  return "usage: cdtrain [options] training_file [model_file]\n"
+         "Try 'cdtrain -h' for the options.\n";
+}
+
+std::string train_help() {
+  std::string out =
+      "usage: cdtrain [options] training_file [model_file]\n"
+      "Trains an L2-regularized linear classifier by coordinate descent.\n"
+      "The model file defaults to the training file's basename + \".model\".\n\n";
+  out += flag_help(train_flags());
+  out += "\nsolvers (-s):\n";
+  for (const auto& info : solver_table()) {
+    std::string head = "  " + std::to_string(info.number) + "  " + info.name;
+    head.resize(16, ' ');
+    out += head + info.description + (info.implemented ? "" : " [not implemented yet]") + "\n";
+  }
+  out += "\nlosses (-l):\n";
+  for (const auto& info : loss_table()) {
+    std::string head = std::string("  ") + info.name;
+    head.resize(16, ' ');
+    out += head + info.description + "\n";
+  }
+  return out;
+}
+
+std::string predict_usage() {
+  return "usage: cdpredict [options] test_file model_file output_file\n"
+         "Try 'cdpredict -h' for the options.\n";
+}
+
+std::string predict_help() {
+  return "usage: cdpredict [options] test_file model_file output_file\n"
+         "Writes one predicted label per line and prints the accuracy.\n\n" +
+         flag_help(predict_flags());
+}
+
+}  // namespace cdl
