@@ -33,15 +33,18 @@ void check_writable_path(const std::string& path) {
   }
 }
 
-AtomicFileWriter::AtomicFileWriter(const std::string& path)
-    : path_(path), temp_path_(path + random_suffix()) {
+AtomicFileWriter::AtomicFileWriter(const std::string& path) : path_(path) {
   check_writable_path(path);
-  out_.open(temp_path_, std::ios::binary | std::ios::trunc);
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  direct_ = !ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status);
+  temp_path_ = direct_ ? path : path + random_suffix();
+  out_.open(temp_path_, std::ios::binary | (direct_ ? std::ios::out : std::ios::trunc));
   if (!out_) throw IoError(path + ": cannot open for writing");
 }
 
 AtomicFileWriter::~AtomicFileWriter() {
-  if (!committed_) {
+  if (!committed_ && !direct_) {
     out_.close();
     std::error_code ec;
     std::filesystem::remove(temp_path_, ec);
@@ -64,10 +67,14 @@ void AtomicFileWriter::commit() {
   out_.flush();
   out_.close();
   if (!out_) throw IoError(path_ + ": write failed (disk full?)");
+  committed_ = true;
+  if (direct_) return;
   std::error_code ec;
   std::filesystem::rename(temp_path_, path_, ec);
-  if (ec) throw IoError(path_ + ": cannot rename temporary file: " + ec.message());
-  committed_ = true;
+  if (ec) {
+    committed_ = false;
+    throw IoError(path_ + ": cannot rename temporary file: " + ec.message());
+  }
 }
 
 }  // namespace cdl

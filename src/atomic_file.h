@@ -4,6 +4,9 @@
 // commit() flushes, checks and renames over the target. If commit() is never
 // reached (an exception, a failed write), the destructor removes the temporary
 // file and the target, if it existed, is untouched.
+//
+// A target that exists and is not a regular file (/dev/stdout, a FIFO) cannot
+// be replaced by a rename; it is written directly, and commit() only flushes.
 #ifndef CDL_ATOMIC_FILE_H_
 #define CDL_ATOMIC_FILE_H_
 
@@ -33,6 +36,7 @@ class AtomicFileWriter {
   std::string temp_path_;
   std::ofstream out_;
   std::string buffer_;
+  bool direct_ = false;  // writing straight to a device or FIFO
   bool committed_ = false;
 };
 

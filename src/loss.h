@@ -19,6 +19,9 @@ struct L2SvmLoss {
   // Upper bound on d2 over all margins: H_i of equation (14) is
   // 1 + C * kMaxD2 * sum_j x_ji^2.
   static constexpr double kMaxD2 = 2.0;
+  // value, d1 and d2 are all zero for m >= 1, so inner loops may skip those
+  // instances.
+  static constexpr bool kZeroFromOne = true;
 
   static double value(double m) {
     const double b = 1.0 - m;

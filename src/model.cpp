@@ -1,5 +1,6 @@
 #include "model.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <filesystem>
@@ -110,10 +111,10 @@ void LinearModel::decision_values(const Index* indices, const double* values, st
 }
 
 int LinearModel::label_for(const std::vector<double>& decision) const {
-  if (nr_w() == 1) {
-    if (nr_class() == 1) return labels[0];
-    return decision[0] > 0 ? labels[0] : labels[1];
-  }
+  // As LIBLINEAR: two classes are decided by the sign of the first decision
+  // value, even for MCSVM_CS, which stores two weight columns.
+  if (nr_class() == 1) return labels[0];
+  if (nr_class() == 2) return decision[0] > 0 ? labels[0] : labels[1];
   std::size_t best = 0;
   for (std::size_t k = 1; k < decision.size(); ++k) {
     if (decision[k] > decision[best]) best = k;
@@ -167,7 +168,8 @@ LinearModel parse_model(const std::string& text, const std::string& path) {
   std::string_view line;
   for (;;) {
     if (!cursor.next(line)) {
-      cursor.fail(text.empty() ? "empty model file" : "missing 'w' line before the weights");
+      if (text.empty()) throw ParseError(path, 1, "empty model file");
+      cursor.fail("missing 'w' line before the weights");
     }
     const auto tokens = split(line);
     if (tokens.empty()) cursor.fail("empty line in the model header");
@@ -235,7 +237,9 @@ LinearModel parse_model(const std::string& text, const std::string& path) {
 
   const std::size_t rows = model.weight_rows();
   const std::size_t k_max = model.nr_w();
-  model.w.reserve(rows * k_max);
+  // The header's counts are not trusted for allocation: a truncated file
+  // claiming 2^31 features must fail on its missing lines, not on memory.
+  model.w.reserve(std::min(rows * k_max, text.size() / 2));
   for (std::size_t i = 0; i < rows; ++i) {
     if (!cursor.next(line)) {
       throw ParseError(path, cursor.line() + 1,

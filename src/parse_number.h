@@ -16,9 +16,72 @@
 
 namespace cdl {
 
+namespace detail {
+
+// Clinger's fast path: a decimal "[-+]digits[.digits][(e|E)[-+]digits]" whose
+// significant digits fit in 2^53 and whose power of ten is at most 22 in
+// magnitude is m * 10^e or m / 10^-e with both operands exact doubles, so one
+// IEEE operation gives the correctly rounded result, the same as from_chars.
+// Returns false (without an answer) for anything else; the caller falls back.
+inline bool parse_simple_decimal(const char* p, const char* last, double& out) {
+  static constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                      1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                      1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+  constexpr std::uint64_t kMaxExact = std::uint64_t{1} << 53;
+  bool negative = false;
+  if (p != last && (*p == '-' || *p == '+')) negative = *p++ == '-';
+  std::uint64_t mantissa = 0;
+  int exponent = 0;
+  bool any_digit = false;
+  for (; p != last && *p >= '0' && *p <= '9'; ++p) {
+    mantissa = mantissa * 10 + static_cast<std::uint64_t>(*p - '0');
+    if (mantissa >= kMaxExact) return false;
+    any_digit = true;
+  }
+  if (p != last && *p == '.') {
+    for (++p; p != last && *p >= '0' && *p <= '9'; ++p) {
+      mantissa = mantissa * 10 + static_cast<std::uint64_t>(*p - '0');
+      if (mantissa >= kMaxExact) return false;
+      --exponent;
+      any_digit = true;
+    }
+  }
+  if (!any_digit) return false;
+  if (p != last && (*p == 'e' || *p == 'E')) {
+    ++p;
+    bool negative_exponent = false;
+    if (p != last && (*p == '-' || *p == '+')) negative_exponent = *p++ == '-';
+    int value = 0;
+    int digits = 0;
+    for (; p != last && *p >= '0' && *p <= '9'; ++p, ++digits) {
+      if (digits == 4) return false;
+      value = value * 10 + (*p - '0');
+    }
+    if (digits == 0) return false;
+    exponent += negative_exponent ? -value : value;
+  }
+  if (p != last) return false;
+  const auto m = static_cast<double>(mantissa);
+  double value = 0;
+  if (mantissa == 0) {
+    value = 0;
+  } else if (exponent >= 0 && exponent <= 22) {
+    value = m * kPow10[exponent];
+  } else if (exponent < 0 && exponent >= -22) {
+    value = m / kPow10[-exponent];
+  } else {
+    return false;
+  }
+  out = negative ? -value : value;
+  return true;
+}
+
+}  // namespace detail
+
 // Parses [first, last) as a finite double. Returns false on any leftover
 // character, overflow, NaN or infinity.
 inline bool parse_double(const char* first, const char* last, double& out) {
+  if (detail::parse_simple_decimal(first, last, out)) return true;
   if (first != last && *first == '+') {
     ++first;
     if (first != last && (*first == '-' || *first == '+')) return false;

@@ -25,13 +25,9 @@ ClassMap map_classes(const std::vector<double>& labels) {
 Problem one_vs_rest(const CscMatrix& x, const ClassMap& classes, std::size_t positive,
                     double c_pos, double c_neg) {
   assert(classes.class_of.size() == x.num_rows);
-  Problem p{x, {}, {}};
+  Problem p{x, {}, c_pos, c_neg};
   p.y.reserve(x.num_rows);
-  p.cost.reserve(x.num_rows);
-  for (std::size_t c : classes.class_of) {
-    p.y.push_back(c == positive ? 1.0 : -1.0);
-    p.cost.push_back(c == positive ? c_pos : c_neg);
-  }
+  for (std::size_t c : classes.class_of) p.y.push_back(c == positive ? 1.0 : -1.0);
   return p;
 }
 

@@ -1,5 +1,6 @@
 // A binary training problem: a read-only view of the features plus labels
-// y_j in {-1, +1} and per-instance penalties C_j.
+// y_j in {-1, +1} and the penalty of each class (LIBLINEAR's -wi weights
+// scale C per class).
 //
 // Multi-class data is trained one-vs-rest, so several Problems share one
 // CscMatrix and differ only in y. Solvers never write into a Problem.
@@ -14,12 +15,14 @@
 namespace cdl {
 
 struct Problem {
-  const CscMatrix& x;        // l x n, column-major
-  std::vector<double> y;     // l labels, each -1 or +1
-  std::vector<double> cost;  // l penalties C_j > 0
+  const CscMatrix& x;     // l x n, column-major
+  std::vector<double> y;  // l labels, each -1 or +1
+  double cost_pos;        // C_j of the instances with y_j = +1, > 0
+  double cost_neg;        // C_j of the instances with y_j = -1, > 0
 
   std::size_t num_rows() const { return x.num_rows; }
   std::size_t num_features() const { return x.num_cols; }
+  double cost(std::size_t j) const { return y[j] > 0 ? cost_pos : cost_neg; }
 };
 
 // Class labels in order of first appearance, as LIBLINEAR orders them, except

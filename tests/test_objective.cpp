@@ -10,12 +10,12 @@
 namespace cdl {
 namespace {
 
-// 6 instances, 4 features (feature 3 has no nonzeros), labels and costs mixed.
+// 6 instances, 4 features (feature 3 has no nonzeros), different C per class.
 struct Fixture {
   CscMatrix x = to_csc(test::csr_from_dense(
       6, 4, {0.5, 0, -1.0, 0, 0, 2.0, 0.3, 0, -0.7, 0.1, 0, 0, 1.5, 0, 0.8, 0, 0, -0.4, 0, 0, 0.9,
              0.9, 0.9, 0}));
-  Problem problem{x, {1, -1, 1, -1, 1, -1}, {1.0, 2.0, 0.5, 1.0, 3.0, 1.0}};
+  Problem problem{x, {1, -1, 1, -1, 1, -1}, 1.5, 0.7};
 };
 
 // f(w) computed directly from equation (3), independently of the objective.
@@ -32,7 +32,7 @@ double direct_l2svm(const Fixture& fx, const std::vector<double>& w) {
       dot += w[rows.col_idx[s]] * rows.values[s];
     }
     const double b = std::max(0.0, 1.0 - fx.problem.y[j] * dot);
-    f += fx.problem.cost[j] * b * b;
+    f += fx.problem.cost(j) * b * b;
   }
   return f;
 }
@@ -73,19 +73,34 @@ TEST(L2SvmObjective, CoordDerivativesMatchFiniteDifferences) {
   }
 }
 
-TEST(L2SvmObjective, CoordDeltaIsTheExactChangeOfF) {
+TEST(L2SvmObjective, ApplyWithDeltaReturnsTheExactChangeOfF) {
   Fixture fx;
   auto objective = make_coordinate_objective(LossKind::kL2Svm, fx.problem);
   const std::vector<double> w = {0.3, -0.2, 0.7, 1.0};
   for (std::size_t i = 0; i < 4; ++i) {
     for (double z : {-3.0, -0.5, 0.01, 0.4, 2.5}) {
       objective->reset(w);
-      const double delta = objective->coord_delta(i, z);
+      const double delta = objective->apply_with_delta(i, z);
       std::vector<double> moved = w;
       moved[i] += z;
       EXPECT_NEAR(delta, direct_l2svm(fx, moved) - direct_l2svm(fx, w), 1e-12);
+      EXPECT_EQ(objective->w(), moved);
+      EXPECT_NEAR(objective->value(), direct_l2svm(fx, moved), 1e-12);
     }
   }
+}
+
+TEST(L2SvmObjective, UndoRestoresTheStateBitForBit) {
+  Fixture fx;
+  auto objective = make_coordinate_objective(LossKind::kL2Svm, fx.problem);
+  objective->reset({0.3, -0.2, 0.7, 1.0});
+  const double before = objective->value();
+  const std::vector<double> gradient = objective->gradient();
+  objective->apply_with_delta(0, 0.123456789);
+  objective->undo();
+  EXPECT_EQ(objective->value(), before);
+  EXPECT_EQ(objective->gradient(), gradient);
+  EXPECT_EQ(objective->w(), (std::vector<double>{0.3, -0.2, 0.7, 1.0}));
 }
 
 TEST(L2SvmObjective, ApplyMovesWAndTheMargins) {
@@ -125,8 +140,9 @@ TEST(L2SvmObjective, GradientNormAtZero) {
 TEST(L2SvmObjective, BoundIsEquation14AndBoundsD2Everywhere) {
   Fixture fx;
   auto objective = make_coordinate_objective(LossKind::kL2Svm, fx.problem);
-  // H_0 = 1 + 2 sum_j C_j x_j0^2 over rows 0, 2, 3, 5
-  EXPECT_NEAR(objective->bound(0), 1 + 2 * (1 * 0.25 + 0.5 * 0.49 + 1 * 2.25 + 1 * 0.81), 1e-12);
+  // H_0 = 1 + 2 sum_j C_j x_j0^2 over rows 0, 2 (C = 1.5) and 3, 5 (C = 0.7)
+  EXPECT_NEAR(objective->bound(0), 1 + 2 * (1.5 * 0.25 + 1.5 * 0.49 + 0.7 * 2.25 + 0.7 * 0.81),
+              1e-12);
   EXPECT_DOUBLE_EQ(objective->bound(3), 1.0);  // no nonzeros
   for (const auto& w : std::vector<std::vector<double>>{
            {0, 0, 0, 0}, {3, -3, 3, 0}, {-1.1, 0.4, 0.05, -0.3}}) {

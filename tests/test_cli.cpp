@@ -1,0 +1,304 @@
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli.h"
+#include "error.h"
+#include "params.h"
+
+namespace cdl {
+namespace {
+
+// Splits a command line at spaces (no quoting needed here).
+std::vector<std::string> words(const std::string& line) {
+  std::istringstream in(line);
+  std::vector<std::string> out;
+  for (std::string word; in >> word;) out.push_back(word);
+  return out;
+}
+
+TrainCommand train(const std::string& line) { return parse_train_args(words(line)); }
+PredictCommand predict(const std::string& line) { return parse_predict_args(words(line)); }
+
+// The message of the ConfigError thrown for the command line, or "" if none.
+std::string train_error(const std::string& line) {
+  try {
+    train(line);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::string predict_error(const std::string& line) {
+  try {
+    predict(line);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::string validate_error(const Params& params) {
+  try {
+    validate(params);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// ---- cdtrain ----
+
+TEST(TrainArgs, Defaults) {
+  const TrainCommand c = train("train.svm");
+  EXPECT_EQ(c.training_path, "train.svm");
+  EXPECT_EQ(c.model_path, "train.svm.model");
+  EXPECT_FALSE(c.help);
+  EXPECT_EQ(c.params.solver, SolverKind::kCdPer);
+  EXPECT_EQ(c.params.loss, LossKind::kL2Svm);
+  EXPECT_EQ(c.params.C, 1.0);
+  EXPECT_FALSE(c.params.eps.has_value());
+  EXPECT_FALSE(c.params.max_iter.has_value());
+  EXPECT_EQ(c.params.bias, -1);
+  EXPECT_EQ(c.params.sigma, 0.01);
+  EXPECT_EQ(c.params.beta, 0.5);
+  EXPECT_EQ(c.params.seed, 1u);
+  EXPECT_EQ(c.params.cv_folds, 0);
+  EXPECT_FALSE(c.params.quiet);
+}
+
+TEST(TrainArgs, DefaultModelPathIsTheBasenamePlusModel) {
+  EXPECT_EQ(train("dir/sub/train.svm").model_path, "train.svm.model");
+  EXPECT_EQ(train("/abs/data").model_path, "data.model");
+}
+
+TEST(TrainArgs, ExplicitModelPath) {
+  const TrainCommand c = train("dir/train.svm out/my.model");
+  EXPECT_EQ(c.training_path, "dir/train.svm");
+  EXPECT_EQ(c.model_path, "out/my.model");
+}
+
+TEST(TrainArgs, SolverByNumberAndByName) {
+  const std::vector<std::pair<const char*, SolverKind>> solvers = {
+      {"cdper", SolverKind::kCdPer},       {"cd", SolverKind::kCd},
+      {"cdperone", SolverKind::kCdPerOne}, {"online", SolverKind::kOnlineCd},
+      {"cmls", SolverKind::kCmls},         {"cmlsper", SolverKind::kCmlsPer},
+      {"tron", SolverKind::kTron},         {"pegasos", SolverKind::kPegasos},
+  };
+  for (std::size_t k = 0; k < solvers.size(); ++k) {
+    SCOPED_TRACE(solvers[k].first);
+    EXPECT_EQ(train("-s " + std::to_string(k) + " f").params.solver, solvers[k].second);
+    EXPECT_EQ(train(std::string("-s ") + solvers[k].first + " f").params.solver, solvers[k].second);
+  }
+}
+
+TEST(TrainArgs, LossByName) {
+  EXPECT_EQ(train("-l l2svm f").params.loss, LossKind::kL2Svm);
+  EXPECT_EQ(train("-l l1svm f").params.loss, LossKind::kL1Svm);
+  EXPECT_EQ(train("-l lr f").params.loss, LossKind::kLogistic);
+}
+
+TEST(TrainArgs, EveryNumericFlag) {
+  const TrainCommand c =
+      train("-c 2.5 -e 0.01 -B 1 -v 5 --sigma 0.1 --beta 0.25 --max-iter 50 --seed 42 f m");
+  EXPECT_EQ(c.params.C, 2.5);
+  EXPECT_EQ(c.params.eps, 0.01);
+  EXPECT_EQ(c.params.bias, 1);
+  EXPECT_EQ(c.params.cv_folds, 5);
+  EXPECT_EQ(c.params.sigma, 0.1);
+  EXPECT_EQ(c.params.beta, 0.25);
+  EXPECT_EQ(c.params.max_iter, 50);
+  EXPECT_EQ(c.params.seed, 42u);
+  EXPECT_EQ(c.training_path, "f");
+  EXPECT_EQ(c.model_path, "m");
+}
+
+TEST(TrainArgs, NegativeBiasAndZeroSeed) {
+  EXPECT_EQ(train("-B -1 f").params.bias, -1);
+  EXPECT_EQ(train("-B 0 f").params.bias, 0);
+  EXPECT_EQ(train("--seed 0 f").params.seed, 0u);
+}
+
+TEST(TrainArgs, Quiet) { EXPECT_TRUE(train("-q f").params.quiet); }
+
+TEST(TrainArgs, HelpNeedsNoOperands) {
+  EXPECT_TRUE(train("-h").help);
+  EXPECT_TRUE(train("--help").help);
+  EXPECT_TRUE(train("-c 2 -h").help);
+}
+
+TEST(TrainArgs, RejectsBadCost) {
+  EXPECT_EQ(train_error("-c abc f"), "-c: expected a positive number, got 'abc'");
+  EXPECT_EQ(train_error("-c -1 f"), "-c: expected a positive number, got '-1'");
+  EXPECT_EQ(train_error("-c 0 f"), "-c: expected a positive number, got '0'");
+  EXPECT_EQ(train_error("-c 1x f"), "-c: expected a positive number, got '1x'");
+  EXPECT_EQ(train_error("-c inf f"), "-c: expected a positive number, got 'inf'");
+  EXPECT_EQ(train_error("-c nan f"), "-c: expected a positive number, got 'nan'");
+}
+
+TEST(TrainArgs, RejectsBadEpsilon) {
+  EXPECT_EQ(train_error("-e 0 f"), "-e: expected a positive number, got '0'");
+  EXPECT_EQ(train_error("-e -1 f"), "-e: expected a positive number, got '-1'");
+}
+
+TEST(TrainArgs, RejectsBadBias) {
+  EXPECT_EQ(train_error("-B x f"), "-B: expected a number, got 'x'");
+}
+
+TEST(TrainArgs, RejectsBadFolds) {
+  EXPECT_EQ(train_error("-v 1 f"), "-v: expected an integer >= 2, got '1'");
+  EXPECT_EQ(train_error("-v x f"), "-v: expected an integer >= 2, got 'x'");
+  EXPECT_EQ(train_error("-v 2.5 f"), "-v: expected an integer >= 2, got '2.5'");
+}
+
+TEST(TrainArgs, RejectsLineSearchConstantsOutOfRange) {
+  EXPECT_EQ(train_error("--sigma 0.5 f"), "--sigma: expected a number in (0, 0.5), got '0.5'");
+  EXPECT_EQ(train_error("--sigma 0 f"), "--sigma: expected a number in (0, 0.5), got '0'");
+  EXPECT_EQ(train_error("--beta 1 f"), "--beta: expected a number in (0, 1), got '1'");
+  EXPECT_EQ(train_error("--beta 0 f"), "--beta: expected a number in (0, 1), got '0'");
+}
+
+TEST(TrainArgs, RejectsBadMaxIterAndSeed) {
+  EXPECT_EQ(train_error("--max-iter 0 f"), "--max-iter: expected an integer >= 1, got '0'");
+  EXPECT_EQ(train_error("--max-iter 1.5 f"), "--max-iter: expected an integer >= 1, got '1.5'");
+  EXPECT_EQ(train_error("--seed -1 f"), "--seed: expected an integer >= 0, got '-1'");
+}
+
+TEST(TrainArgs, RejectsUnknownSolverAndLoss) {
+  const std::string solvers =
+      "one of 0/cdper, 1/cd, 2/cdperone, 3/online, 4/cmls, 5/cmlsper, 6/tron, 7/pegasos";
+  EXPECT_EQ(train_error("-s 9 f"), "-s: expected " + solvers + ", got '9'");
+  EXPECT_EQ(train_error("-s foo f"), "-s: expected " + solvers + ", got 'foo'");
+  EXPECT_EQ(train_error("-l foo f"), "-l: expected one of l2svm, l1svm, lr, got 'foo'");
+}
+
+TEST(TrainArgs, RejectsUnknownFlag) {
+  EXPECT_EQ(train_error("-x f"), "unknown option '-x'");
+  EXPECT_EQ(train_error("--cost 1 f"), "unknown option '--cost'");
+}
+
+TEST(TrainArgs, RejectsMissingValue) {
+  EXPECT_EQ(train_error("-c"), "-c: missing value");
+  EXPECT_EQ(train_error("-q -c"), "-c: missing value");
+}
+
+TEST(TrainArgs, RejectsMissingTrainingFile) {
+  EXPECT_EQ(train_error(""), "missing training_file");
+  EXPECT_EQ(train_error("-q"), "missing training_file");
+}
+
+TEST(TrainArgs, RejectsTooManyOperands) {
+  EXPECT_EQ(train_error("a b c"), "unexpected argument 'c'");
+}
+
+// ---- cdpredict ----
+
+TEST(PredictArgs, Operands) {
+  const PredictCommand c = predict("test.svm model out");
+  EXPECT_EQ(c.test_path, "test.svm");
+  EXPECT_EQ(c.model_path, "model");
+  EXPECT_EQ(c.output_path, "out");
+  EXPECT_FALSE(c.quiet);
+  EXPECT_FALSE(c.probability);
+  EXPECT_FALSE(c.help);
+}
+
+TEST(PredictArgs, Flags) {
+  EXPECT_TRUE(predict("-q t m o").quiet);
+  EXPECT_TRUE(predict("-b 1 t m o").probability);
+  EXPECT_FALSE(predict("-b 0 t m o").probability);
+  EXPECT_TRUE(predict("-h").help);
+  EXPECT_TRUE(predict("--help").help);
+}
+
+TEST(PredictArgs, Rejections) {
+  EXPECT_EQ(predict_error("-b 2 t m o"), "-b: expected 0 or 1, got '2'");
+  EXPECT_EQ(predict_error("t m"), "expected test_file model_file output_file");
+  EXPECT_EQ(predict_error(""), "expected test_file model_file output_file");
+  EXPECT_EQ(predict_error("t m o x"), "unexpected argument 'x'");
+  EXPECT_EQ(predict_error("-x t m o"), "unknown option '-x'");
+  EXPECT_EQ(predict_error("-b"), "-b: missing value");
+}
+
+// ---- validate and resolve_defaults ----
+
+TEST(Validate, AcceptsTheImplementedSolvers) {
+  for (const char* solver : {"0", "1", "2", "3"}) {
+    SCOPED_TRACE(solver);
+    EXPECT_EQ(validate_error(resolve_defaults(train(std::string("-s ") + solver + " f").params)),
+              "");
+  }
+}
+
+TEST(Validate, RejectsSolversNotImplementedYet) {
+  EXPECT_EQ(validate_error(train("-s 4 f").params), "solver 4 (cmls) is not implemented yet");
+  EXPECT_EQ(validate_error(train("-s 5 f").params), "solver 5 (cmlsper) is not implemented yet");
+  EXPECT_EQ(validate_error(train("-s 6 f").params), "solver 6 (tron) is not implemented yet");
+  EXPECT_EQ(validate_error(train("-s pegasos f").params),
+            "solver 7 (pegasos) is not implemented yet");
+}
+
+TEST(Validate, RejectsLossesNotImplementedYet) {
+  EXPECT_EQ(validate_error(train("-l l1svm f").params),
+            "loss l1svm is not implemented yet; valid: l2svm");
+  EXPECT_EQ(validate_error(train("-l lr f").params),
+            "loss lr is not implemented yet; valid: l2svm");
+}
+
+TEST(ResolveDefaults, FillsEpsAndMaxIter) {
+  const Params p = resolve_defaults(Params{});
+  EXPECT_EQ(p.eps, kDefaultCdEps);
+  EXPECT_EQ(p.max_iter, kDefaultMaxIter);
+  EXPECT_EQ(kDefaultCdEps, 0.001);
+  EXPECT_EQ(kDefaultMaxIter, 1000);
+}
+
+TEST(ResolveDefaults, KeepsExplicitValues) {
+  const Params p = resolve_defaults(train("-e 0.5 --max-iter 7 f").params);
+  EXPECT_EQ(p.eps, 0.5);
+  EXPECT_EQ(p.max_iter, 7);
+}
+
+// ---- help ----
+
+TEST(TrainHelp, MentionsEveryFlagSolverAndDefault) {
+  const std::string help = train_help();
+  for (const char* flag : {"-s", "-l", "-c", "-e", "-B", "-v", "-q", "--sigma", "--beta",
+                           "--max-iter", "--seed", "-h"}) {
+    EXPECT_NE(help.find(std::string("  ") + flag + " "), std::string::npos) << flag;
+  }
+  for (const char* solver :
+       {"cdper", "cd", "cdperone", "online", "cmls", "cmlsper", "tron", "pegasos"}) {
+    EXPECT_NE(help.find(std::string(" ") + solver + " "), std::string::npos) << solver;
+  }
+  for (const char* loss : {"l2svm", "l1svm", "lr"}) {
+    EXPECT_NE(help.find(loss), std::string::npos) << loss;
+  }
+  for (const char* default_text :
+       {"(default 0, cdper)", "l2svm (default)", "(default 1)", "(default 0.001)",
+        "(default -1: none)", "(default 0.01)", "(default 0.5)", "(default 1000)"}) {
+    EXPECT_NE(help.find(default_text), std::string::npos) << default_text;
+  }
+  EXPECT_NE(help.find("not implemented yet"), std::string::npos);
+}
+
+TEST(TrainHelp, UsageLine) {
+  EXPECT_EQ(train_usage().rfind("usage: cdtrain [options] training_file [model_file]\n", 0), 0u);
+  EXPECT_EQ(train_help().rfind("usage: cdtrain [options] training_file [model_file]\n", 0), 0u);
+}
+
+TEST(PredictHelp, MentionsEveryFlag) {
+  const std::string help = predict_help();
+  for (const char* flag : {"-b", "-q", "-h"}) {
+    EXPECT_NE(help.find(std::string("  ") + flag + " "), std::string::npos) << flag;
+  }
+  EXPECT_EQ(
+      predict_usage().rfind("usage: cdpredict [options] test_file model_file output_file\n", 0),
+      0u);
+}
+
+}  // namespace
+}  // namespace cdl
