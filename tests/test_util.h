@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <random>
 #include <string>
 
 #include "sparse_matrix.h"
@@ -34,11 +35,13 @@ inline std::string read_file(const std::string& path) {
 class ScratchDir {
  public:
   ScratchDir() {
-    static int counter = 0;
-    path_ = std::filesystem::temp_directory_path() /
-            ("cdl_test_" + std::to_string(std::rand()) + "_" + std::to_string(++counter));
-    std::filesystem::remove_all(path_);
-    std::filesystem::create_directories(path_);
+    // A random name per directory, so that concurrent test runs (make test
+    // beside make asan) never share or delete each other's directories.
+    std::random_device device;
+    do {
+      path_ = std::filesystem::temp_directory_path() /
+              ("cdl_test_" + std::to_string(device()) + "_" + std::to_string(device()));
+    } while (!std::filesystem::create_directory(path_));
   }
   ~ScratchDir() {
     std::error_code ec;
