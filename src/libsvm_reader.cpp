@@ -112,7 +112,9 @@ bool LibsvmParser::next(ParsedRow& row) {
       continue;
     }
     ++line_;
-    if (parse_line(first, last, row)) {
+    const bool is_instance =
+        parse_values_ ? parse_line<true>(first, last, row) : parse_line<false>(first, last, row);
+    if (is_instance) {
       ++rows_;
       return true;
     }
@@ -124,27 +126,64 @@ void LibsvmParser::fail(const char* line_start, const char* at, const std::strin
                    reason + " (column " + std::to_string(at - line_start + 1) + ")");
 }
 
+// Parses one "index:value" token at [p, token_end) with the general (slow)
+// conversions, throwing the precise error if it is malformed. Used when the
+// fast path in parse_line meets anything unusual.
+void LibsvmParser::parse_pair_general(const char* line_start, const char* p,
+                                      const char* token_end, const char* last,
+                                      std::uint64_t& index, double& value) const {
+  const char* colon =
+      static_cast<const char*>(std::memchr(p, ':', static_cast<std::size_t>(token_end - p)));
+  if (colon == nullptr) {
+    std::string reason = "expected index:value, got " + quoted(p, token_end);
+    if (token_end != last && token_end + 1 != last && token_end[1] == ':') {
+      reason += " (no spaces are allowed around ':')";
+    }
+    fail(line_start, p, reason);
+  }
+  if (colon == p) fail(line_start, p, "missing feature index before ':' in " + quoted(p, token_end));
+  auto [ptr, ec] = std::from_chars(p, colon, index, 10);
+  if (ec != std::errc() || ptr != colon) {
+    if (*p == '-') {
+      fail(line_start, p, "negative feature index " + quoted(p, colon) + ": indices are 1-based");
+    }
+    if (ec == std::errc::result_out_of_range) {
+      fail(line_start, p, "feature index " + quoted(p, colon) + " exceeds 2147483647");
+    }
+    fail(line_start, p, "feature index " + quoted(p, colon) + " is not an integer");
+  }
+  if (index == 0) fail(line_start, p, "feature index 0: indices are 1-based");
+  if (index > kMaxDimension) {
+    fail(line_start, p, "feature index " + quoted(p, colon) + " exceeds 2147483647");
+  }
+  if (!parse_double(colon + 1, token_end, value)) {
+    if (colon + 1 == token_end) {
+      fail(line_start, colon + 1, "missing value after " + quoted(p, token_end));
+    }
+    fail(line_start, colon + 1,
+         "value " + quoted(colon + 1, token_end) + " of feature " + std::to_string(index) + " " +
+             bad_number_reason(colon + 1, token_end));
+  }
+}
+
 // Parses one line (without its '\n'). Returns false for a comment-only line.
+// With kValues false the values are skipped unchecked (the first pass of
+// read_libsvm_csc, which needs only the indices); everything else is checked.
+template <bool kValues>
 bool LibsvmParser::parse_line(const char* first, const char* last, ParsedRow& row) {
   const char* const line_start = first;
-  bool had_comment = false;
-  if (const void* hash = std::memchr(first, '#', static_cast<std::size_t>(last - first))) {
-    last = static_cast<const char*>(hash);
-    had_comment = true;
-  } else if (last != first && last[-1] == '\r') {
-    --last;  // CRLF
-  }
-  while (last != first && is_blank(last[-1])) --last;
+  if (last != first && last[-1] == '\r') --last;  // CRLF
+  const auto token_char = [last](const char* q) {
+    return q != last && !is_blank(*q) && *q != '#';
+  };
   const char* p = first;
   while (p != last && is_blank(*p)) ++p;
-  if (p == last) {
-    if (had_comment) return false;
-    fail(line_start, p, "empty line");
-  }
+  if (p == last) fail(line_start, line_start, "empty line");
+  if (*p == '#') return false;
 
   // The label.
   const char* token_end = p;
-  while (token_end != last && !is_blank(*token_end)) ++token_end;
+  while (token_char(token_end)) ++token_end;
   if (std::memchr(p, ':', static_cast<std::size_t>(token_end - p)) != nullptr) {
     fail(line_start, p, "missing label: line starts with feature " + quoted(p, token_end));
   }
@@ -153,46 +192,43 @@ bool LibsvmParser::parse_line(const char* first, const char* last, ParsedRow& ro
   }
   if (options_.integer_labels) {
     if (row.label != std::floor(row.label) || std::fabs(row.label) > 2147483647.0) {
-      fail(line_start, p,
-           "label " + quoted(p, token_end) + " is not an integer class label");
+      fail(line_start, p, "label " + quoted(p, token_end) + " is not an integer class label");
     }
   }
   row.line = line_;
   row.indices.clear();
   row.values.clear();
 
-  // The index:value pairs.
+  // The index:value pairs. The fast path takes plain digits, ':' and a simple
+  // decimal; anything else goes through parse_pair_general.
+  constexpr int kMaxFastIndexDigits = 10;
   std::uint64_t previous = 0;
   p = token_end;
   for (;;) {
     while (p != last && is_blank(*p)) ++p;
-    if (p == last) break;
-    token_end = p;
-    while (token_end != last && !is_blank(*token_end)) ++token_end;
-    const char* colon =
-        static_cast<const char*>(std::memchr(p, ':', static_cast<std::size_t>(token_end - p)));
-    if (colon == nullptr) {
-      std::string reason = "expected index:value, got " + quoted(p, token_end);
-      if (token_end != last && token_end + 1 != last && token_end[1] == ':') {
-        reason += " (no spaces are allowed around ':')";
-      }
-      fail(line_start, p, reason);
-    }
-    if (colon == p) fail(line_start, p, "missing feature index before ':' in " + quoted(p, token_end));
+    if (p == last || *p == '#') break;
     std::uint64_t index = 0;
-    auto [ptr, ec] = std::from_chars(p, colon, index, 10);
-    if (ec != std::errc() || ptr != colon) {
-      if (*p == '-') {
-        fail(line_start, p, "negative feature index " + quoted(p, colon) + ": indices are 1-based");
-      }
-      if (ec == std::errc::result_out_of_range) {
-        fail(line_start, p, "feature index " + quoted(p, colon) + " exceeds 2147483647");
-      }
-      fail(line_start, p, "feature index " + quoted(p, colon) + " is not an integer");
+    double value = 0;
+    const char* q = p;
+    while (q != last && *q >= '0' && *q <= '9' && q - p < kMaxFastIndexDigits) {
+      index = index * 10 + static_cast<std::uint64_t>(*q - '0');
+      ++q;
     }
-    if (index == 0) fail(line_start, p, "feature index 0: indices are 1-based");
-    if (index > kMaxDimension) {
-      fail(line_start, p, "feature index " + quoted(p, colon) + " exceeds 2147483647");
+    const char* end = nullptr;
+    if (q != p && q != last && *q == ':' && index != 0 && index <= kMaxDimension) {
+      if (kValues) {
+        end = detail::scan_simple_decimal(q + 1, last, value);
+        if (end != nullptr && token_char(end)) end = nullptr;
+      } else {
+        end = q + 1;
+        while (token_char(end)) ++end;
+        if (end == q + 1) end = nullptr;
+      }
+    }
+    if (end == nullptr) {
+      end = p;
+      while (token_char(end)) ++end;
+      parse_pair_general(line_start, p, end, last, index, value);
     }
     if (index <= previous) {
       fail(line_start, p,
@@ -201,19 +237,10 @@ bool LibsvmParser::parse_line(const char* first, const char* last, ParsedRow& ro
                                    " not greater than previous index " +
                                    std::to_string(previous));
     }
-    double value = 0;
-    if (!parse_double(colon + 1, token_end, value)) {
-      if (colon + 1 == token_end) {
-        fail(line_start, colon + 1, "missing value after " + quoted(p, token_end));
-      }
-      fail(line_start, colon + 1,
-           "value " + quoted(colon + 1, token_end) + " of feature " + std::to_string(index) +
-               " " + bad_number_reason(colon + 1, token_end));
-    }
     previous = index;
     row.indices.push_back(static_cast<Index>(index - 1));
-    row.values.push_back(value);
-    p = token_end;
+    if (kValues) row.values.push_back(value);
+    p = end;
   }
   return true;
 }
@@ -242,6 +269,7 @@ LabeledCsc read_libsvm_csc(const std::string& path, const ReadOptions& options) 
   std::vector<std::int64_t> counts;  // counts[c + 1] = nonzeros in column c
   {
     LibsvmParser parser(path, options);
+    parser.set_parse_values(false);  // the second pass checks them
     while (parser.next(row)) {
       if (m.num_rows == kMaxDimension) {
         throw ParseError(path, row.line, "more than 2^31-1 instances");

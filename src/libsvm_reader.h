@@ -54,11 +54,18 @@ class LibsvmParser {
   // instance at all, and IoError on read failure.
   bool next(ParsedRow& row);
 
+  // With false, values are skipped unchecked and ParsedRow::values stays
+  // empty: a counting pass that needs only labels and indices.
+  void set_parse_values(bool parse_values) { parse_values_ = parse_values; }
+
   const std::string& path() const { return path_; }
   std::int64_t lines_read() const { return line_; }
 
  private:
+  template <bool kValues>
   bool parse_line(const char* first, const char* last, ParsedRow& row);
+  void parse_pair_general(const char* line_start, const char* p, const char* token_end,
+                          const char* last, std::uint64_t& index, double& value) const;
   [[noreturn]] void fail(const char* line_start, const char* at, const std::string& reason) const;
   void refill();
 
@@ -71,6 +78,7 @@ class LibsvmParser {
   bool eof_ = false;
   std::int64_t line_ = 0;
   std::int64_t rows_ = 0;
+  bool parse_values_ = true;
 };
 
 struct LabeledCsr {

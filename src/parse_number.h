@@ -22,8 +22,10 @@ namespace detail {
 // significant digits fit in 2^53 and whose power of ten is at most 22 in
 // magnitude is m * 10^e or m / 10^-e with both operands exact doubles, so one
 // IEEE operation gives the correctly rounded result, the same as from_chars.
-// Returns false (without an answer) for anything else; the caller falls back.
-inline bool parse_simple_decimal(const char* p, const char* last, double& out) {
+// Reads the longest such prefix of [p, last) and returns the pointer after it,
+// or nullptr (without an answer) if the prefix is not a simple decimal; the
+// caller then falls back to from_chars.
+inline const char* scan_simple_decimal(const char* p, const char* last, double& out) {
   static constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
                                       1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
                                       1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
@@ -35,18 +37,18 @@ inline bool parse_simple_decimal(const char* p, const char* last, double& out) {
   bool any_digit = false;
   for (; p != last && *p >= '0' && *p <= '9'; ++p) {
     mantissa = mantissa * 10 + static_cast<std::uint64_t>(*p - '0');
-    if (mantissa >= kMaxExact) return false;
+    if (mantissa >= kMaxExact) return nullptr;
     any_digit = true;
   }
   if (p != last && *p == '.') {
     for (++p; p != last && *p >= '0' && *p <= '9'; ++p) {
       mantissa = mantissa * 10 + static_cast<std::uint64_t>(*p - '0');
-      if (mantissa >= kMaxExact) return false;
+      if (mantissa >= kMaxExact) return nullptr;
       --exponent;
       any_digit = true;
     }
   }
-  if (!any_digit) return false;
+  if (!any_digit) return nullptr;
   if (p != last && (*p == 'e' || *p == 'E')) {
     ++p;
     bool negative_exponent = false;
@@ -54,13 +56,12 @@ inline bool parse_simple_decimal(const char* p, const char* last, double& out) {
     int value = 0;
     int digits = 0;
     for (; p != last && *p >= '0' && *p <= '9'; ++p, ++digits) {
-      if (digits == 4) return false;
+      if (digits == 4) return nullptr;
       value = value * 10 + (*p - '0');
     }
-    if (digits == 0) return false;
+    if (digits == 0) return nullptr;
     exponent += negative_exponent ? -value : value;
   }
-  if (p != last) return false;
   const auto m = static_cast<double>(mantissa);
   double value = 0;
   if (mantissa == 0) {
@@ -70,10 +71,10 @@ inline bool parse_simple_decimal(const char* p, const char* last, double& out) {
   } else if (exponent < 0 && exponent >= -22) {
     value = m / kPow10[-exponent];
   } else {
-    return false;
+    return nullptr;
   }
   out = negative ? -value : value;
-  return true;
+  return p;
 }
 
 }  // namespace detail
@@ -81,7 +82,7 @@ inline bool parse_simple_decimal(const char* p, const char* last, double& out) {
 // Parses [first, last) as a finite double. Returns false on any leftover
 // character, overflow, NaN or infinity.
 inline bool parse_double(const char* first, const char* last, double& out) {
-  if (detail::parse_simple_decimal(first, last, out)) return true;
+  if (detail::scan_simple_decimal(first, last, out) == last) return true;
   if (first != last && *first == '+') {
     ++first;
     if (first != last && (*first == '-' || *first == '+')) return false;
