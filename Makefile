@@ -3,7 +3,7 @@
 # the same under AddressSanitizer and UBSan; `make bench` runs the benchmarks.
 
 CXX      ?= g++
-CXXFLAGS ?= -O2
+CXXFLAGS ?= -O3
 WARNINGS := -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror
 ALL_CXXFLAGS := -std=c++17 $(WARNINGS) $(CXXFLAGS) -Isrc -Itools -MMD -MP
 LDLIBS   := -pthread

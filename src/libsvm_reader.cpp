@@ -1,12 +1,15 @@
 #include "libsvm_reader.h"
 
 #include <algorithm>
+#include <exception>
+#include <functional>
 #include <charconv>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <limits>
 #include <system_error>
+#include <thread>
 
 #include "error.h"
 #include "parse_number.h"
@@ -18,6 +21,17 @@ constexpr std::size_t kInitialBuffer = std::size_t{1} << 20;
 constexpr std::size_t kMaxTokenShown = 40;
 
 bool is_blank(char c) { return c == ' ' || c == '\t'; }
+
+// Characters that end a token: the blanks and the start of a comment.
+constexpr struct TokenEnds {
+  bool table[256] = {};
+  constexpr TokenEnds() {
+    table[static_cast<unsigned char>(' ')] = true;
+    table[static_cast<unsigned char>('\t')] = true;
+    table[static_cast<unsigned char>('#')] = true;
+  }
+  constexpr bool operator[](unsigned char c) const { return table[c]; }
+} kEndsToken;
 
 // A token as it can be shown in a message: printable ASCII kept, anything
 // else (NUL, control bytes, non-ASCII) as \xNN, long tokens shortened.
@@ -62,7 +76,11 @@ std::string bad_number_reason(const char* first, const char* last) {
 }  // namespace
 
 LibsvmParser::LibsvmParser(const std::string& path, const ReadOptions& options)
-    : path_(path), options_(options) {
+    : LibsvmParser(path, options, 0, kToEnd) {}
+
+LibsvmParser::LibsvmParser(const std::string& path, const ReadOptions& options,
+                           std::uint64_t begin, std::uint64_t end)
+    : path_(path), options_(options), remaining_(end - begin), whole_file_(begin == 0 && end == kToEnd) {
   std::error_code ec;
   const auto status = std::filesystem::status(path, ec);
   if (ec || !std::filesystem::exists(status)) {
@@ -72,6 +90,9 @@ LibsvmParser::LibsvmParser(const std::string& path, const ReadOptions& options)
   if (!std::filesystem::is_regular_file(status)) throw IoError(path + ": not a regular file");
   in_.open(path, std::ios::binary);
   if (!in_) throw IoError(path + ": cannot open for reading");
+  if (begin > 0 && !in_.seekg(static_cast<std::streamoff>(begin))) {
+    throw IoError(path + ": cannot seek");
+  }
   buffer_.resize(kInitialBuffer);
 }
 
@@ -82,14 +103,17 @@ void LibsvmParser::refill() {
     begin_ = 0;
   }
   if (end_ == buffer_.size()) buffer_.resize(buffer_.size() * 2);  // a very long line
-  in_.read(buffer_.data() + end_, static_cast<std::streamsize>(buffer_.size() - end_));
+  const std::uint64_t want = std::min<std::uint64_t>(buffer_.size() - end_, remaining_);
+  in_.read(buffer_.data() + end_, static_cast<std::streamsize>(want));
   const auto got = static_cast<std::size_t>(in_.gcount());
   if (in_.bad()) throw IoError(path_ + ": read error");
   end_ += got;
+  remaining_ -= got;
   if (got == 0) eof_ = true;
 }
 
-bool LibsvmParser::next(ParsedRow& row) {
+template <bool kValues, class Sink>
+bool LibsvmParser::next_instance(double& label, Sink& sink) {
   for (;;) {
     const char* data = buffer_.data();
     const void* newline = std::memchr(data + begin_, '\n', end_ - begin_);
@@ -100,7 +124,7 @@ bool LibsvmParser::next(ParsedRow& row) {
       begin_ = static_cast<std::size_t>(last - data) + 1;
     } else if (eof_) {
       if (begin_ == end_) {
-        if (rows_ == 0) {
+        if (rows_ == 0 && whole_file_) {
           throw Error(path_ + ": no instances (the file is empty or holds only comments)");
         }
         return false;
@@ -112,13 +136,23 @@ bool LibsvmParser::next(ParsedRow& row) {
       continue;
     }
     ++line_;
-    const bool is_instance =
-        parse_values_ ? parse_line<true>(first, last, row) : parse_line<false>(first, last, row);
-    if (is_instance) {
+    if (parse_line<kValues>(first, last, label, sink)) {
       ++rows_;
       return true;
     }
   }
+}
+
+bool LibsvmParser::next(ParsedRow& row) {
+  row.indices.clear();
+  row.values.clear();
+  auto append = [&row](std::uint64_t index, double value) {
+    row.indices.push_back(static_cast<Index>(index - 1));
+    row.values.push_back(value);
+  };
+  if (!next_instance<true>(row.label, append)) return false;
+  row.line = line_;
+  return true;
 }
 
 void LibsvmParser::fail(const char* line_start, const char* at, const std::string& reason) const {
@@ -169,13 +203,11 @@ void LibsvmParser::parse_pair_general(const char* line_start, const char* p,
 // Parses one line (without its '\n'). Returns false for a comment-only line.
 // With kValues false the values are skipped unchecked (the first pass of
 // read_libsvm_csc, which needs only the indices); everything else is checked.
-template <bool kValues>
-bool LibsvmParser::parse_line(const char* first, const char* last, ParsedRow& row) {
+template <bool kValues, class Sink>
+bool LibsvmParser::parse_line(const char* first, const char* last, double& label, Sink& sink) {
   const char* const line_start = first;
   if (last != first && last[-1] == '\r') --last;  // CRLF
-  const auto token_char = [last](const char* q) {
-    return q != last && !is_blank(*q) && *q != '#';
-  };
+  const auto token_char = [last](const char* q) { return q != last && !kEndsToken[static_cast<unsigned char>(*q)]; };
   const char* p = first;
   while (p != last && is_blank(*p)) ++p;
   if (p == last) fail(line_start, line_start, "empty line");
@@ -187,18 +219,14 @@ bool LibsvmParser::parse_line(const char* first, const char* last, ParsedRow& ro
   if (std::memchr(p, ':', static_cast<std::size_t>(token_end - p)) != nullptr) {
     fail(line_start, p, "missing label: line starts with feature " + quoted(p, token_end));
   }
-  if (!parse_double(p, token_end, row.label)) {
+  if (!parse_double(p, token_end, label)) {
     fail(line_start, p, "label " + quoted(p, token_end) + " " + bad_number_reason(p, token_end));
   }
   if (options_.integer_labels) {
-    if (row.label != std::floor(row.label) || std::fabs(row.label) > 2147483647.0) {
+    if (label != std::floor(label) || std::fabs(label) > 2147483647.0) {
       fail(line_start, p, "label " + quoted(p, token_end) + " is not an integer class label");
     }
   }
-  row.line = line_;
-  row.indices.clear();
-  row.values.clear();
-
   // The index:value pairs. The fast path takes plain digits, ':' and a simple
   // decimal; anything else goes through parse_pair_general.
   constexpr int kMaxFastIndexDigits = 10;
@@ -238,8 +266,7 @@ bool LibsvmParser::parse_line(const char* first, const char* last, ParsedRow& ro
                                    std::to_string(previous));
     }
     previous = index;
-    row.indices.push_back(static_cast<Index>(index - 1));
-    if (kValues) row.values.push_back(value);
+    sink(index, value);
     p = end;
   }
   return true;
@@ -249,67 +276,174 @@ LabeledCsr read_libsvm_csr(const std::string& path, const ReadOptions& options) 
   LibsvmParser parser(path, options);
   LabeledCsr out;
   CsrMatrix& m = out.features;
-  ParsedRow row;
-  while (parser.next(row)) {
-    if (m.num_rows == kMaxDimension) throw ParseError(path, row.line, "more than 2^31-1 instances");
-    out.labels.push_back(row.label);
-    m.col_idx.insert(m.col_idx.end(), row.indices.begin(), row.indices.end());
-    m.values.insert(m.values.end(), row.values.begin(), row.values.end());
-    if (!row.indices.empty()) m.num_cols = std::max<std::size_t>(m.num_cols, row.indices.back() + 1);
+  auto append = [&m](std::uint64_t index, double value) {
+    m.col_idx.push_back(static_cast<Index>(index - 1));
+    m.values.push_back(value);
+    m.num_cols = std::max<std::size_t>(m.num_cols, index);
+  };
+  double label = 0;
+  while (parser.next_instance<true>(label, append)) {
+    if (m.num_rows == kMaxDimension) {
+      throw ParseError(path, parser.lines_read(), "more than 2^31-1 instances");
+    }
+    out.labels.push_back(label);
     m.row_ptr.push_back(static_cast<std::int64_t>(m.values.size()));
     ++m.num_rows;
   }
   return out;
 }
 
+namespace {
+
+// Files smaller than this are read by one thread.
+constexpr std::uint64_t kMinBytesPerThread = std::uint64_t{8} << 20;
+
+// Splits the file into up to `parts` byte ranges that each start at a line.
+std::vector<std::uint64_t> line_aligned_splits(const std::string& path, std::size_t parts) {
+  std::error_code ec;
+  const std::uint64_t size = std::filesystem::file_size(path, ec);
+  std::vector<std::uint64_t> splits{0};
+  if (ec) return {0, LibsvmParser::kToEnd};
+  parts = static_cast<std::size_t>(
+      std::max<std::uint64_t>(1, std::min<std::uint64_t>(parts, size / kMinBytesPerThread)));
+  std::ifstream in(path, std::ios::binary);
+  for (std::size_t k = 1; k < parts; ++k) {
+    std::uint64_t pos = size * k / parts;
+    if (pos <= splits.back()) continue;
+    in.seekg(static_cast<std::streamoff>(pos - 1));
+    char c = 0;
+    while (in.get(c) && c != '\n') ++pos;  // pos becomes the start of the next line
+    if (!in) break;
+    if (pos < size && pos > splits.back()) splits.push_back(pos);
+  }
+  splits.push_back(LibsvmParser::kToEnd);
+  return splits;
+}
+
+// One byte range's share of read_libsvm_csc.
+struct Chunk {
+  std::uint64_t begin = 0;
+  std::uint64_t end = 0;
+  std::vector<double> labels;
+  std::vector<std::int64_t> slots;  // pass 1: nonzeros per column; pass 2: next free slot
+  std::int64_t lines = 0;
+  std::exception_ptr error;
+};
+
+// Runs body(chunk) for every chunk, one thread each, and rethrows the first
+// error in file order with its line number counted from the start of the file.
+template <class Body>
+void for_each_chunk(const std::string& path, std::vector<Chunk>& chunks, Body body) {
+  const auto guarded = [&body](Chunk& chunk) {
+    try {
+      body(chunk);
+    } catch (...) {
+      chunk.error = std::current_exception();
+    }
+  };
+  std::vector<std::thread> threads;
+  for (std::size_t k = 1; k < chunks.size(); ++k) threads.emplace_back(guarded, std::ref(chunks[k]));
+  guarded(chunks[0]);
+  for (auto& thread : threads) thread.join();
+  std::int64_t lines_before = 0;
+  for (const Chunk& chunk : chunks) {
+    if (chunk.error) {
+      try {
+        std::rethrow_exception(chunk.error);
+      } catch (const ParseError& e) {
+        throw ParseError(path, e.line() + lines_before, e.reason());
+      }
+    }
+    lines_before += chunk.lines;
+  }
+}
+
+[[noreturn]] void file_changed(const std::string& path) {
+  throw IoError(path + ": the file changed while it was being read");
+}
+
+}  // namespace
+
 LabeledCsc read_libsvm_csc(const std::string& path, const ReadOptions& options) {
+  const std::vector<std::uint64_t> splits = line_aligned_splits(
+      path, options.threads > 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency()));
+  std::vector<Chunk> chunks(splits.size() - 1);
+  for (std::size_t k = 0; k < chunks.size(); ++k) {
+    chunks[k].begin = splits[k];
+    chunks[k].end = splits[k + 1];
+  }
+
+  // Pass 1: labels, the number of nonzeros of each column, and every check
+  // except the values'.
+  for_each_chunk(path, chunks, [&](Chunk& chunk) {
+    LibsvmParser parser(path, options, chunk.begin, chunk.end);
+    auto count = [&chunk](std::uint64_t index, double) {
+      if (index > chunk.slots.size()) chunk.slots.resize(index, 0);
+      ++chunk.slots[index - 1];
+    };
+    double label = 0;
+    while (parser.next_instance<false>(label, count)) chunk.labels.push_back(label);
+    chunk.lines = parser.lines_read();
+  });
+
   LabeledCsc out;
   CscMatrix& m = out.features;
-  ParsedRow row;
-  std::vector<std::int64_t> counts;  // counts[c + 1] = nonzeros in column c
-  {
-    LibsvmParser parser(path, options);
-    parser.set_parse_values(false);  // the second pass checks them
-    while (parser.next(row)) {
-      if (m.num_rows == kMaxDimension) {
-        throw ParseError(path, row.line, "more than 2^31-1 instances");
-      }
-      out.labels.push_back(row.label);
-      if (!row.indices.empty() && row.indices.back() + std::size_t{2} > counts.size()) {
-        counts.resize(row.indices.back() + std::size_t{2}, 0);
-      }
-      for (Index c : row.indices) ++counts[c + std::size_t{1}];
-      ++m.num_rows;
+  for (const Chunk& chunk : chunks) {
+    m.num_rows += chunk.labels.size();
+    m.num_cols = std::max(m.num_cols, chunk.slots.size());
+  }
+  if (m.num_rows == 0) throw Error(path + ": no instances (the file is empty or holds only comments)");
+  if (m.num_rows > kMaxDimension) {
+    throw Error(path + ": more than 2^31-1 instances");
+  }
+  out.labels.reserve(m.num_rows);
+  m.col_ptr.assign(m.num_cols + 1, 0);
+  for (Chunk& chunk : chunks) {
+    out.labels.insert(out.labels.end(), chunk.labels.begin(), chunk.labels.end());
+    chunk.slots.resize(m.num_cols, 0);
+    for (std::size_t c = 0; c < m.num_cols; ++c) m.col_ptr[c + 1] += chunk.slots[c];
+  }
+  for (std::size_t c = 0; c < m.num_cols; ++c) m.col_ptr[c + 1] += m.col_ptr[c];
+  // Chunk k's entries of column c follow those of chunks 0..k-1, so every
+  // column lists its rows in increasing order.
+  std::vector<std::int64_t> next(m.col_ptr.begin(), m.col_ptr.end() - 1);
+  for (Chunk& chunk : chunks) {
+    for (std::size_t c = 0; c < m.num_cols; ++c) {
+      const std::int64_t count = chunk.slots[c];
+      chunk.slots[c] = next[c];
+      next[c] += count;
     }
   }
-  m.num_cols = counts.empty() ? 0 : counts.size() - 1;
-  counts.resize(m.num_cols + 1, 0);
-  for (std::size_t c = 0; c < m.num_cols; ++c) counts[c + 1] += counts[c];
-  m.col_ptr = counts;
   const auto nnz = static_cast<std::size_t>(m.col_ptr.back());
   const std::size_t capacity = nnz + (options.bias >= 0 ? m.num_rows : 0);
   m.row_idx.reserve(capacity);
   m.values.reserve(capacity);
   m.row_idx.resize(nnz);
   m.values.resize(nnz);
-  counts.pop_back();  // now counts[c] is the next free slot of column c
 
-  LibsvmParser parser(path, options);
-  std::size_t r = 0;
-  while (parser.next(row)) {
-    if (r == m.num_rows || row.label != out.labels[r]) {
-      throw IoError(path + ": the file changed while it was being read");
-    }
-    for (std::size_t k = 0; k < row.indices.size(); ++k) {
-      const Index c = row.indices[k];
-      if (c >= m.num_cols) throw IoError(path + ": the file changed while it was being read");
-      const auto slot = static_cast<std::size_t>(counts[c]++);
-      m.row_idx[slot] = static_cast<Index>(r);
-      m.values[slot] = row.values[k];
-    }
-    ++r;
+  // Pass 2: the values, scattered into place.
+  std::vector<std::size_t> first_row(chunks.size(), 0);
+  for (std::size_t k = 1; k < chunks.size(); ++k) {
+    first_row[k] = first_row[k - 1] + chunks[k - 1].labels.size();
   }
-  if (r != m.num_rows) throw IoError(path + ": the file changed while it was being read");
+  for_each_chunk(path, chunks, [&](Chunk& chunk) {
+    const std::size_t k = static_cast<std::size_t>(&chunk - chunks.data());
+    LibsvmParser parser(path, options, chunk.begin, chunk.end);
+    std::size_t r = first_row[k];
+    const std::size_t stop = r + chunk.labels.size();
+    auto scatter = [&](std::uint64_t index, double value) {
+      if (index > m.num_cols || r == stop) file_changed(path);
+      const auto slot = static_cast<std::size_t>(chunk.slots[index - 1]++);
+      m.row_idx[slot] = static_cast<Index>(r);
+      m.values[slot] = value;
+    };
+    double label = 0;
+    while (parser.next_instance<true>(label, scatter)) {
+      if (r == stop || label != out.labels[r]) file_changed(path);
+      ++r;
+    }
+    if (r != stop) file_changed(path);
+  });
   if (options.bias >= 0) append_constant_column(m, options.bias);
   return out;
 }

@@ -34,6 +34,9 @@ struct ParsedRow {
   std::vector<double> values;
 };
 
+struct LabeledCsr;
+struct LabeledCsc;
+
 struct ReadOptions {
   // Reject labels that are not integers (classification labels; LIBLINEAR
   // would silently truncate 1.5 to 1).
@@ -42,28 +45,41 @@ struct ReadOptions {
   // every instance (LIBLINEAR's -B), reserved up front so that no buffer is
   // reallocated.
   double bias = -1;
+  // read_libsvm_csc only: threads that parse parts of the file at once; 0
+  // means one per core. The result does not depend on it.
+  unsigned threads = 0;
 };
 
 // Iterates over the instances of one file.
 class LibsvmParser {
  public:
+  static constexpr std::uint64_t kToEnd = static_cast<std::uint64_t>(-1);
+
   LibsvmParser(const std::string& path, const ReadOptions& options);
+  // Parses only the bytes [begin, end) of the file, which must start at a
+  // line; line numbers count from there, and a range without instances is
+  // not an error.
+  LibsvmParser(const std::string& path, const ReadOptions& options, std::uint64_t begin,
+               std::uint64_t end);
 
   // Parses the next instance into `row`; returns false at end of file.
   // Throws ParseError on malformed input, Error if the file holds no
   // instance at all, and IoError on read failure.
   bool next(ParsedRow& row);
 
-  // With false, values are skipped unchecked and ParsedRow::values stays
-  // empty: a counting pass that needs only labels and indices.
-  void set_parse_values(bool parse_values) { parse_values_ = parse_values; }
-
   const std::string& path() const { return path_; }
   std::int64_t lines_read() const { return line_; }
 
  private:
-  template <bool kValues>
-  bool parse_line(const char* first, const char* last, ParsedRow& row);
+  // The readers below pass each instance's pairs straight to a sink,
+  // sink(index_1_based, value), instead of through a ParsedRow. With kValues
+  // false the values are skipped unchecked (a counting pass).
+  friend LabeledCsr read_libsvm_csr(const std::string& path, const ReadOptions& options);
+  friend LabeledCsc read_libsvm_csc(const std::string& path, const ReadOptions& options);
+  template <bool kValues, class Sink>
+  bool next_instance(double& label, Sink& sink);
+  template <bool kValues, class Sink>
+  bool parse_line(const char* first, const char* last, double& label, Sink& sink);
   void parse_pair_general(const char* line_start, const char* p, const char* token_end,
                           const char* last, std::uint64_t& index, double& value) const;
   [[noreturn]] void fail(const char* line_start, const char* at, const std::string& reason) const;
@@ -75,10 +91,11 @@ class LibsvmParser {
   std::vector<char> buffer_;
   std::size_t begin_ = 0;  // first unparsed byte in buffer_
   std::size_t end_ = 0;    // one past the last valid byte in buffer_
+  std::uint64_t remaining_;  // bytes of the range not yet read
+  bool whole_file_;
   bool eof_ = false;
   std::int64_t line_ = 0;
   std::int64_t rows_ = 0;
-  bool parse_values_ = true;
 };
 
 struct LabeledCsr {
@@ -96,7 +113,10 @@ LabeledCsr read_libsvm_csr(const std::string& path, const ReadOptions& options =
 
 // Reads a whole file straight into column storage, in two passes over the
 // file (count, then fill), so that no row-wise copy is ever held: peak memory
-// is the CSC itself, 12 bytes per nonzero plus O(rows + cols).
+// is the CSC itself, 12 bytes per nonzero plus O(rows + threads * cols).
+// Files of 8 MiB and more are cut at line starts into one range per thread;
+// each column lists the ranges' rows in file order, so the matrix and the line
+// numbers of errors are the same for any number of threads.
 LabeledCsc read_libsvm_csc(const std::string& path, const ReadOptions& options = {});
 
 }  // namespace cdl

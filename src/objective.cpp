@@ -24,18 +24,29 @@ class MarginObjective final : public CoordinateObjective {
         w_(problem.num_features(), 0.0),
         margin_(problem.num_rows(), 0.0),
         positive_(problem.num_rows()),
-        bounds_(problem.num_features()) {
+        bounds_(problem.num_features()),
+        gradient_at_zero_(problem.num_features()) {
     for (std::size_t j = 0; j < margin_.size(); ++j) positive_[j] = problem.y[j] > 0;
+    // One pass for H_i of (14) and grad f(0)_i = sum_j C_j loss'(0) y_j x_ji.
+    const double d1_at_zero = Loss::d1(0.0);
     std::size_t longest = 0;
+    double norm = 0;
     for (std::size_t i = 0; i < bounds_.size(); ++i) {
-      double sum = 0;
+      double curvature = 0;
+      double slope = 0;
       for (auto k = begin(i); k < end(i); ++k) {
+        const std::size_t j = x_.row_idx[k];
         const double v = x_.values[k];
-        sum += cost(x_.row_idx[k]) * v * v;
+        const double c = cost(j);
+        curvature += c * v * v;
+        slope += (positive_[j] ? c : -c) * v;
       }
-      bounds_[i] = 1.0 + Loss::kMaxD2 * sum;
+      bounds_[i] = 1.0 + Loss::kMaxD2 * curvature;
+      gradient_at_zero_[i] = d1_at_zero * slope;
+      norm += gradient_at_zero_[i] * gradient_at_zero_[i];
       longest = std::max(longest, end(i) - begin(i));
     }
+    gradient_norm_at_zero_ = std::sqrt(norm);
     saved_.resize(longest);
   }
 
@@ -106,24 +117,15 @@ class MarginObjective final : public CoordinateObjective {
   }
 
   std::vector<double> gradient() const override {
+    if (std::all_of(w_.begin(), w_.end(), [](double wi) { return wi == 0; })) {
+      return gradient_at_zero_;
+    }
     std::vector<double> g(w_.size());
     for (std::size_t i = 0; i < w_.size(); ++i) g[i] = coord_derivs(i).d1;
     return g;
   }
 
-  double gradient_norm_at_zero() const override {
-    const double d1 = Loss::d1(0.0);
-    double sum = 0;
-    for (std::size_t i = 0; i < w_.size(); ++i) {
-      double g = 0;
-      for (auto k = begin(i); k < end(i); ++k) {
-        const std::size_t j = x_.row_idx[k];
-        g += (positive_[j] ? cost_pos_ : -cost_neg_) * d1 * x_.values[k];
-      }
-      sum += g * g;
-    }
-    return std::sqrt(sum);
-  }
+  double gradient_norm_at_zero() const override { return gradient_norm_at_zero_; }
 
  private:
   std::size_t begin(std::size_t i) const { return static_cast<std::size_t>(x_.col_ptr[i]); }
@@ -145,6 +147,8 @@ class MarginObjective final : public CoordinateObjective {
   std::vector<double> margin_;
   std::vector<std::uint8_t> positive_;  // y_j = +1
   std::vector<double> bounds_;
+  std::vector<double> gradient_at_zero_;
+  double gradient_norm_at_zero_ = 0;
   // State of the last apply_with_delta(), for undo().
   std::vector<double> saved_;  // the column's margins before the step
   std::size_t last_ = 0;

@@ -32,34 +32,34 @@ inline const char* scan_simple_decimal(const char* p, const char* last, double& 
   constexpr std::uint64_t kMaxExact = std::uint64_t{1} << 53;
   bool negative = false;
   if (p != last && (*p == '-' || *p == '+')) negative = *p++ == '-';
+  // Up to 19 digits cannot overflow 64 bits; the 2^53 test comes once, after.
+  constexpr int kMaxDigits = 19;
   std::uint64_t mantissa = 0;
   int exponent = 0;
-  bool any_digit = false;
-  for (; p != last && *p >= '0' && *p <= '9'; ++p) {
+  int digits = 0;
+  for (; p != last && static_cast<unsigned>(*p - '0') < 10; ++p, ++digits) {
     mantissa = mantissa * 10 + static_cast<std::uint64_t>(*p - '0');
-    if (mantissa >= kMaxExact) return nullptr;
-    any_digit = true;
   }
   if (p != last && *p == '.') {
-    for (++p; p != last && *p >= '0' && *p <= '9'; ++p) {
+    const char* fraction = ++p;
+    for (; p != last && static_cast<unsigned>(*p - '0') < 10; ++p) {
       mantissa = mantissa * 10 + static_cast<std::uint64_t>(*p - '0');
-      if (mantissa >= kMaxExact) return nullptr;
-      --exponent;
-      any_digit = true;
     }
+    exponent = -static_cast<int>(p - fraction);
+    digits -= exponent;
   }
-  if (!any_digit) return nullptr;
+  if (digits == 0 || digits > kMaxDigits || mantissa >= kMaxExact) return nullptr;
   if (p != last && (*p == 'e' || *p == 'E')) {
     ++p;
     bool negative_exponent = false;
     if (p != last && (*p == '-' || *p == '+')) negative_exponent = *p++ == '-';
     int value = 0;
-    int digits = 0;
-    for (; p != last && *p >= '0' && *p <= '9'; ++p, ++digits) {
-      if (digits == 4) return nullptr;
+    int exponent_digits = 0;
+    for (; p != last && *p >= '0' && *p <= '9'; ++p, ++exponent_digits) {
+      if (exponent_digits == 4) return nullptr;
       value = value * 10 + (*p - '0');
     }
-    if (digits == 0) return nullptr;
+    if (exponent_digits == 0) return nullptr;
     exponent += negative_exponent ? -value : value;
   }
   const auto m = static_cast<double>(mantissa);

@@ -13,9 +13,40 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <new>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace cdl {
+
+// An allocator whose value-initialization is default-initialization, so that
+// resize() leaves a numeric buffer unwritten for its filler. The readers fill
+// every one of 12 bytes per nonzero anyway; zeroing them first would be a
+// serial pass over hundreds of megabytes.
+template <class T>
+struct NoInitAllocator : std::allocator<T> {
+  template <class U>
+  struct rebind {
+    using other = NoInitAllocator<U>;
+  };
+  NoInitAllocator() = default;
+  template <class U>
+  NoInitAllocator(const NoInitAllocator<U>&) noexcept {}
+  template <class U>
+  void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>) {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+
+// The storage of a matrix's indices and values.
+template <class T>
+using Buffer = std::vector<T, NoInitAllocator<T>>;
 
 using Index = std::uint32_t;  // a row or column number, 0-based
 
@@ -27,8 +58,8 @@ struct CsrMatrix {
   std::size_t num_rows = 0;
   std::size_t num_cols = 0;
   std::vector<std::int64_t> row_ptr{0};  // num_rows + 1 offsets
-  std::vector<Index> col_idx;            // nnz column numbers
-  std::vector<double> values;            // nnz values
+  Buffer<Index> col_idx;                 // nnz column numbers
+  Buffer<double> values;                 // nnz values
 
   std::size_t nnz() const { return values.size(); }
 };
@@ -37,8 +68,8 @@ struct CscMatrix {
   std::size_t num_rows = 0;
   std::size_t num_cols = 0;
   std::vector<std::int64_t> col_ptr{0};  // num_cols + 1 offsets
-  std::vector<Index> row_idx;            // nnz row numbers
-  std::vector<double> values;            // nnz values
+  Buffer<Index> row_idx;                 // nnz row numbers
+  Buffer<double> values;                 // nnz values
 
   std::size_t nnz() const { return values.size(); }
 };

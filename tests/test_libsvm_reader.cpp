@@ -55,8 +55,8 @@ struct AcceptCase {
   std::string content;
   std::vector<double> labels;
   std::vector<std::int64_t> row_ptr;
-  std::vector<Index> col_idx;
-  std::vector<double> values;
+  Buffer<Index> col_idx;
+  Buffer<double> values;
   std::size_t num_cols;
 };
 
@@ -161,8 +161,8 @@ TEST(LibsvmReader, LargestIndexIsAccepted) {
   test::ScratchDir dir;
   const LabeledCsr csr = read_libsvm_csr(dir.write("data.txt", "1 5:1 2147483647:2\n"));
   EXPECT_EQ(csr.features.num_cols, 2147483647u);
-  EXPECT_EQ(csr.features.col_idx, (std::vector<Index>{4, 2147483646u}));
-  EXPECT_EQ(csr.features.values, (std::vector<double>{1, 2}));
+  EXPECT_EQ(csr.features.col_idx, (Buffer<Index>{4, 2147483646u}));
+  EXPECT_EQ(csr.features.values, (Buffer<double>{1, 2}));
 }
 
 TEST(LibsvmReader, NonIntegerLabelAcceptedByDefault) {
@@ -529,8 +529,8 @@ TEST(LibsvmReader, BiasAppendsConstantLastColumn) {
   EXPECT_EQ(csc.features.num_rows, 3u);
   EXPECT_EQ(csc.features.num_cols, 4u);
   EXPECT_EQ(csc.features.col_ptr, (std::vector<std::int64_t>{0, 1, 2, 3, 6}));
-  EXPECT_EQ(csc.features.row_idx, (std::vector<Index>{0, 2, 0, 0, 1, 2}));
-  EXPECT_EQ(csc.features.values, (std::vector<double>{1, 5, 2, 0.5, 0.5, 0.5}));
+  EXPECT_EQ(csc.features.row_idx, (Buffer<Index>{0, 2, 0, 0, 1, 2}));
+  EXPECT_EQ(csc.features.values, (Buffer<double>{1, 5, 2, 0.5, 0.5, 0.5}));
 }
 
 TEST(LibsvmReader, BiasZeroStillAppendsColumn) {
@@ -540,8 +540,8 @@ TEST(LibsvmReader, BiasZeroStillAppendsColumn) {
   const LabeledCsc csc = read_libsvm_csc(dir.write("data.txt", "1 2:1\n-1 1:3\n"), options);
   EXPECT_EQ(csc.features.num_cols, 3u);
   EXPECT_EQ(csc.features.col_ptr, (std::vector<std::int64_t>{0, 1, 2, 4}));
-  EXPECT_EQ(csc.features.row_idx, (std::vector<Index>{1, 0, 0, 1}));
-  EXPECT_EQ(csc.features.values, (std::vector<double>{3, 1, 0, 0}));
+  EXPECT_EQ(csc.features.row_idx, (Buffer<Index>{1, 0, 0, 1}));
+  EXPECT_EQ(csc.features.values, (Buffer<double>{3, 1, 0, 0}));
 }
 
 TEST(LibsvmReader, BiasWithOnlyLabelOnlyRows) {
@@ -551,8 +551,8 @@ TEST(LibsvmReader, BiasWithOnlyLabelOnlyRows) {
   const LabeledCsc csc = read_libsvm_csc(dir.write("data.txt", "1\n-1\n"), options);
   EXPECT_EQ(csc.features.num_cols, 1u);
   EXPECT_EQ(csc.features.col_ptr, (std::vector<std::int64_t>{0, 2}));
-  EXPECT_EQ(csc.features.row_idx, (std::vector<Index>{0, 1}));
-  EXPECT_EQ(csc.features.values, (std::vector<double>{1, 1}));
+  EXPECT_EQ(csc.features.row_idx, (Buffer<Index>{0, 1}));
+  EXPECT_EQ(csc.features.values, (Buffer<double>{1, 1}));
 }
 
 TEST(LibsvmReader, NegativeBiasAddsNoColumn) {

@@ -20,8 +20,8 @@ TEST(SparseMatrix, ToCscTransposesStorage) {
   EXPECT_EQ(csc.num_rows, 3u);
   EXPECT_EQ(csc.num_cols, 4u);
   EXPECT_EQ(csc.col_ptr, (std::vector<std::int64_t>{0, 2, 2, 4, 6}));
-  EXPECT_EQ(csc.row_idx, (std::vector<Index>{0, 2, 0, 1, 1, 2}));
-  EXPECT_EQ(csc.values, (std::vector<double>{1, 5, 2, 3, 4, 6}));
+  EXPECT_EQ(csc.row_idx, (Buffer<Index>{0, 2, 0, 1, 1, 2}));
+  EXPECT_EQ(csc.values, (Buffer<double>{1, 5, 2, 3, 4, 6}));
 }
 
 TEST(SparseMatrix, ToCscOfEmptyRowsAndColumns) {

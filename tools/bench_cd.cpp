@@ -1,7 +1,8 @@
 // Benchmark of the two costs the README reports for the CD solvers:
 //
-//   bench_cd read FILE          seconds to read FILE row-wise (CSR, one pass)
-//                               and straight into columns (CSC, two passes)
+//   bench_cd read FILE [T]      seconds to read FILE row-wise (CSR, one pass)
+//                               and straight into columns (CSC, two passes,
+//                               T threads; default one per core)
 //   bench_cd sweep FILE [K]     seconds of one CDPER outer iteration against a
 //                               bare sweep over the CSC arrays, averaged over K
 //                               iterations (default 5), as medians
@@ -37,12 +38,14 @@ double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-int bench_read(const std::string& path) {
+int bench_read(const std::string& path, unsigned threads) {
   auto start = Clock::now();
   const cdl::LabeledCsr csr = cdl::read_libsvm_csr(path);
   const double csr_seconds = seconds_since(start);
   start = Clock::now();
-  const cdl::LabeledCsc csc = cdl::read_libsvm_csc(path);
+  cdl::ReadOptions options;
+  options.threads = threads;
+  const cdl::LabeledCsc csc = cdl::read_libsvm_csc(path, options);
   const double csc_seconds = seconds_since(start);
   std::printf("rows %zu  features %zu  nonzeros %zu\n", csc.features.num_rows,
               csc.features.num_cols, csc.features.nnz());
@@ -136,11 +139,13 @@ int bench_sweep(const std::string& path, int iterations) {
 int main(int argc, char** argv) {
   try {
     const std::vector<std::string> args(argv + 1, argv + argc);
-    if (args.size() == 2 && args[0] == "read") return bench_read(args[1]);
+    if ((args.size() == 2 || args.size() == 3) && args[0] == "read") {
+      return bench_read(args[1], args.size() == 3 ? static_cast<unsigned>(std::stoul(args[2])) : 0);
+    }
     if ((args.size() == 2 || args.size() == 3) && args[0] == "sweep") {
       return bench_sweep(args[1], args.size() == 3 ? std::stoi(args[2]) : 5);
     }
-    std::cerr << "usage: bench_cd read FILE | bench_cd sweep FILE [iterations]\n";
+    std::cerr << "usage: bench_cd read FILE [threads] | bench_cd sweep FILE [iterations]\n";
     return 2;
   } catch (const std::exception& e) {
     std::cerr << "bench_cd: error: " << e.what() << '\n';
