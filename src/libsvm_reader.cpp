@@ -295,17 +295,16 @@ LabeledCsr read_libsvm_csr(const std::string& path, const ReadOptions& options) 
 
 namespace {
 
-// Files smaller than this are read by one thread.
-constexpr std::uint64_t kMinBytesPerThread = std::uint64_t{8} << 20;
-
-// Splits the file into up to `parts` byte ranges that each start at a line.
-std::vector<std::uint64_t> line_aligned_splits(const std::string& path, std::size_t parts) {
+// Splits the file into up to `parts` byte ranges of at least `min_bytes`
+// that each start at a line.
+std::vector<std::uint64_t> line_aligned_splits(const std::string& path, std::size_t parts,
+                                               std::uint64_t min_bytes) {
   std::error_code ec;
   const std::uint64_t size = std::filesystem::file_size(path, ec);
   std::vector<std::uint64_t> splits{0};
   if (ec) return {0, LibsvmParser::kToEnd};
   parts = static_cast<std::size_t>(
-      std::max<std::uint64_t>(1, std::min<std::uint64_t>(parts, size / kMinBytesPerThread)));
+      std::max<std::uint64_t>(1, std::min<std::uint64_t>(parts, size / std::max<std::uint64_t>(min_bytes, 1))));
   std::ifstream in(path, std::ios::binary);
   for (std::size_t k = 1; k < parts; ++k) {
     std::uint64_t pos = size * k / parts;
@@ -365,8 +364,10 @@ void for_each_chunk(const std::string& path, std::vector<Chunk>& chunks, Body bo
 }  // namespace
 
 LabeledCsc read_libsvm_csc(const std::string& path, const ReadOptions& options) {
-  const std::vector<std::uint64_t> splits = line_aligned_splits(
-      path, options.threads > 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency()));
+  const unsigned threads =
+      options.threads > 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+  const std::vector<std::uint64_t> splits =
+      line_aligned_splits(path, threads, options.min_bytes_per_thread);
   std::vector<Chunk> chunks(splits.size() - 1);
   for (std::size_t k = 0; k < chunks.size(); ++k) {
     chunks[k].begin = splits[k];

@@ -46,8 +46,10 @@ struct ReadOptions {
   // reallocated.
   double bias = -1;
   // read_libsvm_csc only: threads that parse parts of the file at once; 0
-  // means one per core. The result does not depend on it.
+  // means one per core. Each thread gets at least min_bytes_per_thread bytes.
+  // The result does not depend on either.
   unsigned threads = 0;
+  std::uint64_t min_bytes_per_thread = std::uint64_t{8} << 20;
 };
 
 // Iterates over the instances of one file.
@@ -114,7 +116,7 @@ LabeledCsr read_libsvm_csr(const std::string& path, const ReadOptions& options =
 // Reads a whole file straight into column storage, in two passes over the
 // file (count, then fill), so that no row-wise copy is ever held: peak memory
 // is the CSC itself, 12 bytes per nonzero plus O(rows + threads * cols).
-// Files of 8 MiB and more are cut at line starts into one range per thread;
+// Large files are cut at line starts into one range per thread;
 // each column lists the ranges' rows in file order, so the matrix and the line
 // numbers of errors are the same for any number of threads.
 LabeledCsc read_libsvm_csc(const std::string& path, const ReadOptions& options = {});

@@ -666,5 +666,86 @@ TEST(LibsvmReader, SvmlightExampleTestHasTwoLabelOnlyRows) {
   EXPECT_EQ(label_only, 2u);
 }
 
+// ---------------------------------------------------------------------------
+// Reading with several threads: the file is cut into line-aligned ranges, and
+// the matrix and error line numbers must not depend on how.
+
+LabeledCsc read_with_threads(const std::string& path, unsigned threads) {
+  ReadOptions options;
+  options.threads = threads;
+  options.min_bytes_per_thread = 1;  // cut even small files
+  return read_libsvm_csc(path, options);
+}
+
+void expect_same_csc(const LabeledCsc& a, const LabeledCsc& b) {
+  EXPECT_EQ(a.labels, b.labels);
+  EXPECT_EQ(a.features.num_rows, b.features.num_rows);
+  EXPECT_EQ(a.features.num_cols, b.features.num_cols);
+  EXPECT_EQ(a.features.col_ptr, b.features.col_ptr);
+  EXPECT_EQ(a.features.row_idx, b.features.row_idx);
+  EXPECT_EQ(a.features.values, b.features.values);
+}
+
+TEST(LibsvmReaderThreads, AnyThreadCountGivesTheSameMatrix) {
+  const LabeledCsc one = read_with_threads(test::data_path("svmlight_example1.test"), 1);
+  for (unsigned threads : {2u, 3u, 7u, 64u}) {
+    expect_same_csc(one, read_with_threads(test::data_path("svmlight_example1.test"), threads));
+  }
+}
+
+TEST(LibsvmReaderThreads, RangesCutAtCommentsLabelOnlyLinesAndCrlf) {
+  test::ScratchDir dir;
+  std::string text;
+  for (int k = 0; k < 50; ++k) {
+    text += "# comment " + std::to_string(k) + "\n";
+    text += "1 2:0.5 7:1\r\n";
+    text += "-1\n";
+    text += "2 1:3 # trailing\n";
+  }
+  text += "1 9:1";  // no final newline
+  const std::string path = dir.write("mixed.txt", text);
+  const LabeledCsc one = read_with_threads(path, 1);
+  EXPECT_EQ(one.features.num_rows, 151u);
+  for (unsigned threads = 2; threads <= 40; ++threads) {
+    SCOPED_TRACE(threads);
+    expect_same_csc(one, read_with_threads(path, threads));
+  }
+}
+
+TEST(LibsvmReaderThreads, ErrorLineNumbersCountFromTheStartOfTheFile) {
+  test::ScratchDir dir;
+  std::string text;
+  for (int k = 0; k < 300; ++k) text += (k % 7 == 0 ? "# note\n" : "1 1:1 2:2\n");
+  text += "1 3:0.5x\n";  // line 301: a bad value, found by the second pass
+  for (int k = 0; k < 100; ++k) text += "-1 4:1\n";
+  text += "1 2:1 1:1\n";  // line 402: found by the first pass
+  const std::string path = dir.write("bad.txt", text);
+  for (unsigned threads : {1u, 2u, 5u, 33u}) {
+    SCOPED_TRACE(threads);
+    try {
+      read_with_threads(path, threads);
+      FAIL() << "no error";
+    } catch (const ParseError& e) {
+      // The first pass, which checks everything but the values, sees line
+      // 402 first; line 301's value is checked by the second pass, which
+      // never runs.
+      EXPECT_EQ(e.line(), 402);
+      EXPECT_EQ(e.reason(), "feature index 1 not greater than previous index 2 (column 7)");
+    }
+  }
+  text.erase(text.rfind("1 2:1 1:1\n"));
+  const std::string value_error = dir.write("value.txt", text);
+  for (unsigned threads : {1u, 2u, 5u, 33u}) {
+    SCOPED_TRACE(threads);
+    try {
+      read_with_threads(value_error, threads);
+      FAIL() << "no error";
+    } catch (const ParseError& e) {
+      EXPECT_EQ(e.line(), 301);
+      EXPECT_EQ(e.reason(), "value '0.5x' of feature 3 has trailing characters (column 5)");
+    }
+  }
+}
+
 }  // namespace
 }  // namespace cdl
