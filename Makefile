@@ -60,7 +60,7 @@ test-asan: $(BUILD)/cdtrain $(BUILD)/cdpredict $(TEST_BIN)
 $(BUILD)/cdtrain $(BUILD)/cdpredict: $(BUILD)/%: $(BUILD)/tools/%.o $(CLI_OBJ) $(LIB)
 	$(CXX) $(ALL_CXXFLAGS) $^ -o $@ $(LDLIBS)
 
-bench: $(EXTRA_TOOLS) $(TOOLS)
+bench: tools
 	bash tools/bench.sh
 
 format:

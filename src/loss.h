@@ -7,6 +7,8 @@
 #ifndef CDL_LOSS_H_
 #define CDL_LOSS_H_
 
+#include <algorithm>
+
 namespace cdl {
 
 enum class LossKind { kL2Svm, kL1Svm, kLogistic };
@@ -19,18 +21,15 @@ struct L2SvmLoss {
   // Upper bound on d2 over all margins: H_i of equation (14) is
   // 1 + C * kMaxD2 * sum_j x_ji^2.
   static constexpr double kMaxD2 = 2.0;
-  // value, d1 and d2 are all zero for m >= 1, so inner loops may skip those
-  // instances.
-  static constexpr bool kZeroFromOne = true;
 
+  // Written without branches (max and a compare mask): whether an instance
+  // is active is data-dependent, and a mispredicted branch per nonzero would
+  // cost more than the arithmetic it skips.
   static double value(double m) {
-    const double b = 1.0 - m;
-    return b > 0 ? b * b : 0.0;
+    const double b = std::max(1.0 - m, 0.0);
+    return b * b;
   }
-  static double d1(double m) {
-    const double b = 1.0 - m;
-    return b > 0 ? -2.0 * b : 0.0;
-  }
+  static double d1(double m) { return -2.0 * std::max(1.0 - m, 0.0); }
   static double d2(double m) { return m < 1.0 ? 2.0 : 0.0; }
 };
 

@@ -62,17 +62,25 @@ class MarginObjective final : public CoordinateObjective {
     }
   }
 
+  // The hot loops below copy every member they use into locals first (the
+  // stores to the margins could otherwise alias the members, and the compiler
+  // would reload them for every nonzero), and pick y_j and C_j from two-entry
+  // tables instead of branching on the label.
   CoordDerivs coord_derivs(std::size_t i) const override {
+    const Index* rows = x_.row_idx.data();
+    const double* values = x_.values.data();
+    const double* margin = margin_.data();
+    const std::uint8_t* positive = positive_.data();
+    const double cost[2] = {cost_neg_, cost_pos_};
+    const double signed_cost[2] = {-cost_neg_, cost_pos_};
     double g = 0;
     double h = 0;
-    for (auto k = begin(i); k < end(i); ++k) {
-      const std::size_t j = x_.row_idx[k];
-      const double m = margin_[j];
-      if (Loss::kZeroFromOne && m >= 1.0) continue;
-      const double v = x_.values[k];
-      const double c = cost(j);
-      g += (positive_[j] ? c : -c) * Loss::d1(m) * v;
-      h += c * Loss::d2(m) * v * v;
+    for (std::size_t k = begin(i), stop = end(i); k < stop; ++k) {
+      const std::size_t j = rows[k];
+      const double m = margin[j];
+      const double v = values[k];
+      g += signed_cost[positive[j]] * Loss::d1(m) * v;
+      h += cost[positive[j]] * Loss::d2(m) * v * v;
     }
     return {w_[i] + g, 1.0 + h};
   }
@@ -83,19 +91,24 @@ class MarginObjective final : public CoordinateObjective {
   }
 
   double apply_with_delta(std::size_t i, double z) override {
+    const Index* rows = x_.row_idx.data();
+    const double* values = x_.values.data();
+    double* margin = margin_.data();
+    const std::uint8_t* positive = positive_.data();
+    const double cost[2] = {cost_neg_, cost_pos_};
+    const double step[2] = {-z, z};
+    double* saved = saved_.data();
+    double sum = 0;
+    for (std::size_t k = begin(i), stop = end(i); k < stop; ++k, ++saved) {
+      const std::size_t j = rows[k];
+      const double before = margin[j];
+      const double after = before + step[positive[j]] * values[k];
+      *saved = before;
+      margin[j] = after;
+      sum += cost[positive[j]] * (Loss::value(after) - Loss::value(before));
+    }
     last_ = i;
     saved_w_ = w_[i];
-    double sum = 0;
-    double* saved = saved_.data();
-    for (auto k = begin(i); k < end(i); ++k, ++saved) {
-      const std::size_t j = x_.row_idx[k];
-      const double before = margin_[j];
-      const double after = before + (positive_[j] ? z : -z) * x_.values[k];
-      *saved = before;
-      margin_[j] = after;
-      if (Loss::kZeroFromOne && before >= 1.0 && after >= 1.0) continue;
-      sum += cost(j) * (Loss::value(after) - Loss::value(before));
-    }
     w_[i] += z;
     return saved_w_ * z + 0.5 * z * z + sum;
   }
@@ -134,9 +147,14 @@ class MarginObjective final : public CoordinateObjective {
 
   // Equation (17): m_j += z y_j x_ji for the nonzeros of column i.
   void move_margins(std::size_t i, double z) {
-    for (auto k = begin(i); k < end(i); ++k) {
-      const std::size_t j = x_.row_idx[k];
-      margin_[j] += (positive_[j] ? z : -z) * x_.values[k];
+    const Index* rows = x_.row_idx.data();
+    const double* values = x_.values.data();
+    double* margin = margin_.data();
+    const std::uint8_t* positive = positive_.data();
+    const double step[2] = {-z, z};
+    for (std::size_t k = begin(i), stop = end(i); k < stop; ++k) {
+      const std::size_t j = rows[k];
+      margin[j] += step[positive[j]] * values[k];
     }
   }
 

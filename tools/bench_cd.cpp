@@ -3,6 +3,10 @@
 //   bench_cd read FILE [T]      seconds to read FILE row-wise (CSR, one pass)
 //                               and straight into columns (CSC, two passes,
 //                               T threads; default one per core)
+//   bench_cd objective FILE MODEL [C]
+//                               f(w) of equation (3) for a binary L2-SVM model
+//                               (ours or LIBLINEAR's) on FILE, so that both
+//                               tools' models are scored by one formula
 //   bench_cd sweep FILE [K]     seconds of one CDPER outer iteration against a
 //                               bare sweep over the CSC arrays, averaged over K
 //                               iterations (default 5), as medians
@@ -19,7 +23,9 @@
 #include <string>
 #include <vector>
 
+#include "error.h"
 #include "libsvm_reader.h"
+#include "model.h"
 #include "objective.h"
 #include "params.h"
 #include "problem.h"
@@ -89,6 +95,29 @@ class TimingReporter : public cdl::Reporter {
   std::ostringstream sink_;
 };
 
+int bench_objective(const std::string& data_path, const std::string& model_path, double cost) {
+  const cdl::LinearModel model = cdl::load_model(model_path);
+  if (model.nr_w() != 1) throw cdl::Error(model_path + ": objective needs a binary model");
+  cdl::ReadOptions options;
+  options.integer_labels = true;
+  options.bias = model.bias;
+  const cdl::LabeledCsc data = cdl::read_libsvm_csc(data_path, options);
+  cdl::ClassMap classes;
+  classes.labels = model.labels;
+  for (double label : data.labels) {
+    classes.class_of.push_back(static_cast<int>(label) == model.labels[0] ? 0 : 1);
+  }
+  const cdl::Problem problem = cdl::one_vs_rest(data.features, classes, 0, cost, cost);
+  std::vector<double> w(problem.num_features(), 0.0);
+  const std::size_t own = data.features.num_cols - (model.bias >= 0 ? 1 : 0);
+  for (std::size_t i = 0; i < std::min(own, model.num_features); ++i) w[i] = model.w[i];
+  if (model.bias >= 0) w.back() = model.w[model.num_features];
+  auto objective = cdl::make_coordinate_objective(cdl::LossKind::kL2Svm, problem);
+  objective->reset(w);
+  std::printf("%.12g\n", objective->value());
+  return 0;
+}
+
 int bench_sweep(const std::string& path, int iterations) {
   cdl::ReadOptions options;
   options.integer_labels = true;
@@ -142,10 +171,14 @@ int main(int argc, char** argv) {
     if ((args.size() == 2 || args.size() == 3) && args[0] == "read") {
       return bench_read(args[1], args.size() == 3 ? static_cast<unsigned>(std::stoul(args[2])) : 0);
     }
+    if ((args.size() == 3 || args.size() == 4) && args[0] == "objective") {
+      return bench_objective(args[1], args[2], args.size() == 4 ? std::stod(args[3]) : 1.0);
+    }
     if ((args.size() == 2 || args.size() == 3) && args[0] == "sweep") {
       return bench_sweep(args[1], args.size() == 3 ? std::stoi(args[2]) : 5);
     }
-    std::cerr << "usage: bench_cd read FILE [threads] | bench_cd sweep FILE [iterations]\n";
+    std::cerr << "usage: bench_cd read FILE [threads] | bench_cd objective FILE MODEL [C] |\n"
+                 "       bench_cd sweep FILE [iterations]\n";
     return 2;
   } catch (const std::exception& e) {
     std::cerr << "bench_cd: error: " << e.what() << '\n';

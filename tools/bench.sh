@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# Benchmarks cdlinear against Debian's LIBLINEAR (liblinear-tools 2.3.0) on the
+# same files in the same run, and prints Markdown tables for the README.
+#
+#   bash tools/bench.sh              all sections (run by `make bench`)
+#   bash tools/bench.sh small        the data/ sets only (about a minute)
+#   bash tools/bench.sh large        the 500 MB rcv1-like file only
+#
+# Needs liblinear-train/-predict (apt-get install liblinear-tools), GNU time
+# (apt-get install time) and the tools built by `make tools`. The large file
+# is made by build/gen_rcv1like (seed 1) into build/bench/ on first use; set
+# CDL_BENCH_DIR to put it elsewhere. Nothing is downloaded.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+section=${1:-all}
+bench_dir=${CDL_BENCH_DIR:-build/bench}
+mkdir -p "$bench_dir"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+for tool in liblinear-train liblinear-predict /usr/bin/time; do
+  command -v "$tool" >/dev/null || { echo "bench: $tool is missing (see the header of $0)" >&2; exit 1; }
+done
+for tool in ./cdtrain ./cdpredict build/bench_cd build/gen_rcv1like; do
+  [ -x "$tool" ] || { echo "bench: $tool is missing; run 'make tools'" >&2; exit 1; }
+done
+
+# Prints "seconds max_rss_kb" of a command, the run with the least time of $runs.
+measure() {
+  local runs=$1; shift
+  local best=""
+  for _ in $(seq "$runs"); do
+    /usr/bin/time -f "%e %M" -o "$tmp/time" "$@" >"$tmp/out" 2>"$tmp/err"
+    read -r t m <"$tmp/time"
+    if [ -z "$best" ] || awk -v a="$t" -v b="${best%% *}" 'BEGIN{exit !(a<b)}'; then best="$t $m"; fi
+  done
+  echo "$best"
+}
+
+accuracy() {  # test_file model -> accuracy in percent
+  ./cdpredict -q "$1" "$2" "$tmp/pred" >/dev/null
+  liblinear-predict "$1" "$2" "$tmp/pred" | sed 's/Accuracy = \([0-9.]*\)%.*/\1/'
+}
+
+small() {
+  echo "### data/ sets, C = 1, L2-SVM (best of 3 runs)"
+  echo
+  echo "f* is the objective of \`liblinear-train -s 2 -e 0.0001\`; every f is scored by one formula (\`bench_cd objective\`)."
+  echo
+  echo "| data | tool | f | (f - f*)/f* | test accuracy % | seconds | max RSS MB | same predictions from liblinear-predict |"
+  echo "|---|---|---|---|---|---|---|---|"
+  for pair in heart_scale:heart_scale a9a:a9a.t rcv1_small:rcv1_small.t w8a:w8a \
+              svmlight_example1.train:svmlight_example1.test; do
+    train=data/${pair%%:*}; test=data/${pair##*:}
+    liblinear-train -q -s 2 -e 0.0001 "$train" "$tmp/opt.model" >/dev/null
+    fstar=$(build/bench_cd objective "$train" "$tmp/opt.model")
+    read -r lt lm <<<"$(measure 3 liblinear-train -q -s 2 "$train" "$tmp/ll.model")"
+    read -r ct cm <<<"$(measure 3 ./cdtrain -q "$train" "$tmp/cd.model")"
+    for who in ll cd; do
+      f=$(build/bench_cd objective "$train" "$tmp/$who.model")
+      acc=$(accuracy "$test" "$tmp/$who.model")
+      ./cdpredict -q "$test" "$tmp/$who.model" "$tmp/ours.pred"
+      liblinear-predict -q "$test" "$tmp/$who.model" "$tmp/theirs.pred" >/dev/null
+      same=$(cmp -s "$tmp/ours.pred" "$tmp/theirs.pred" && echo yes || echo NO)
+      if [ $who = ll ]; then name="liblinear-train -s 2"; t=$lt; m=$lm; else name="cdtrain (CDPER)"; t=$ct; m=$cm; fi
+      awk -v d="${pair%%:*}" -v n="$name" -v f="$f" -v fs="$fstar" -v a="$acc" -v t="$t" -v m="$m" -v s="$same" \
+        'BEGIN{printf "| %s | %s | %.6g | %.2e | %s | %.2f | %.1f | %s |\n", d, n, f, (f-fs)/fs, a, t, m/1024, s}'
+    done
+  done
+  echo
+}
+
+large() {
+  local file=$bench_dir/rcv1like_500mb.svm
+  if [ ! -f "$file" ]; then
+    build/gen_rcv1like --seed 1 --target-mb 500 "$file"
+  fi
+  local bytes rows
+  bytes=$(stat -c %s "$file")
+  echo "### rcv1-like file: $(basename "$file"), $((bytes / 1000000)) MB, made by \`build/gen_rcv1like --seed 1 --target-mb 500\`"
+  echo
+  echo "Reading. LIBLINEAR's reading is a run with \`-e 1000\`, which stops before its first iteration;"
+  echo "so does ours. Best of 5 runs. The last row is our reader alone, in-process (\`bench_cd read\`)."
+  echo
+  echo "| command | seconds | max RSS MB |"
+  echo "|---|---|---|"
+  read -r lt lm <<<"$(measure 5 liblinear-train -q -s 2 -e 1000 "$file" "$tmp/ll.model")"
+  read -r ct cm <<<"$(measure 5 ./cdtrain -q -e 1000 "$file" "$tmp/cd.model")"
+  local rt=""
+  for _ in 1 2 3 4 5; do
+    t=$(build/bench_cd read "$file" | awk '/read CSC/{print $5}')
+    if [ -z "$rt" ] || awk -v a="$t" -v b="$rt" 'BEGIN{exit !(a<b)}'; then rt=$t; fi
+  done
+  awk -v t="$lt" -v m="$lm" 'BEGIN{printf "| liblinear-train -s 2 -e 1000 | %.2f | %.0f |\n", t, m/1024}'
+  awk -v t="$ct" -v m="$cm" -v l="$lt" 'BEGIN{printf "| cdtrain -e 1000 | %.2f (%.1fx faster) | %.0f |\n", t, l/t, m/1024}'
+  awk -v t="$rt" -v l="$lt" 'BEGIN{printf "| read_libsvm_csc alone | %.2f (%.1fx faster) | |\n", t, l/t}'
+  echo
+  echo "Training with default settings (one run each): time, peak memory and objective."
+  echo
+  echo "| command | seconds | max RSS MB | f |"
+  echo "|---|---|---|---|"
+  read -r lt lm <<<"$(measure 1 liblinear-train -q -s 2 "$file" "$tmp/ll.model")"
+  read -r ct cm <<<"$(measure 1 ./cdtrain -q "$file" "$tmp/cd.model")"
+  for who in ll cd; do
+    f=$(build/bench_cd objective "$file" "$tmp/$who.model")
+    if [ $who = ll ]; then name="liblinear-train -s 2"; t=$lt; m=$lm; else name="cdtrain (CDPER)"; t=$ct; m=$cm; fi
+    awk -v n="$name" -v t="$t" -v m="$m" -v f="$f" 'BEGIN{printf "| %s | %.2f | %.0f | %.6g |\n", n, t, m/1024, f}'
+  done
+  echo
+  echo "One CDPER outer iteration against the bare sweep (median of 7 iterations):"
+  echo
+  echo '```'
+  build/bench_cd sweep "$file" 7
+  echo '```'
+}
+
+echo "Machine: $(nproc) cores, $(awk '/MemTotal/{printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(awk -F': ' '/model name/{print $2; exit}' /proc/cpuinfo); $(liblinear-train 2>&1 | head -0)LIBLINEAR $(dpkg-query -W -f '${Version}' liblinear-tools 2>/dev/null || echo '?')"
+echo
+case $section in
+  small) small ;;
+  large) large ;;
+  all) small; large ;;
+  *) echo "usage: $0 [all|small|large]" >&2; exit 2 ;;
+esac
