@@ -7,7 +7,7 @@
 #ifndef CDL_LOSS_H_
 #define CDL_LOSS_H_
 
-#include <algorithm>
+#include <cmath>
 
 namespace cdl {
 
@@ -22,15 +22,20 @@ struct L2SvmLoss {
   // 1 + C * kMaxD2 * sum_j x_ji^2.
   static constexpr double kMaxD2 = 2.0;
 
-  // Written without branches (max and a compare mask): whether an instance
-  // is active is data-dependent, and a mispredicted branch per nonzero would
-  // cost more than the arithmetic it skips.
+  // Written as arithmetic, not selects: whether an instance is active is
+  // data-dependent, and the compiler turns selects into branches whose
+  // mispredictions cost more than the arithmetic.
   static double value(double m) {
-    const double b = std::max(1.0 - m, 0.0);
+    const double b = positive_part(1.0 - m);
     return b * b;
   }
-  static double d1(double m) { return -2.0 * std::max(1.0 - m, 0.0); }
-  static double d2(double m) { return m < 1.0 ? 2.0 : 0.0; }
+  static double d1(double m) { return -2.0 * positive_part(1.0 - m); }
+  static double d2(double m) { return 2.0 * static_cast<double>(m < 1.0); }
+
+ private:
+  // max(b, 0), exactly: b/2 + |b|/2 is b for b > 0 and +0 otherwise (halving
+  // is exact here, since 1 - m is never subnormal).
+  static double positive_part(double b) { return 0.5 * b + 0.5 * std::fabs(b); }
 };
 
 }  // namespace cdl
