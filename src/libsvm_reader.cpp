@@ -1,12 +1,12 @@
 #include "libsvm_reader.h"
 
 #include <algorithm>
-#include <exception>
-#include <functional>
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <exception>
 #include <filesystem>
+#include <functional>
 #include <limits>
 #include <system_error>
 #include <thread>
@@ -37,9 +37,8 @@ constexpr struct TokenEnds {
 // else (NUL, control bytes, non-ASCII) as \xNN, long tokens shortened.
 std::string printable(const char* first, const char* last) {
   std::string out;
-  const char* stop = last - first > static_cast<std::ptrdiff_t>(kMaxTokenShown)
-                         ? first + kMaxTokenShown
-                         : last;
+  const char* stop =
+      last - first > static_cast<std::ptrdiff_t>(kMaxTokenShown) ? first + kMaxTokenShown : last;
   for (const char* p = first; p != stop; ++p) {
     const auto c = static_cast<unsigned char>(*p);
     if (c >= 0x20 && c < 0x7f) {
@@ -78,9 +77,12 @@ std::string bad_number_reason(const char* first, const char* last) {
 LibsvmParser::LibsvmParser(const std::string& path, const ReadOptions& options)
     : LibsvmParser(path, options, 0, kToEnd) {}
 
-LibsvmParser::LibsvmParser(const std::string& path, const ReadOptions& options,
-                           std::uint64_t begin, std::uint64_t end)
-    : path_(path), options_(options), remaining_(end - begin), whole_file_(begin == 0 && end == kToEnd) {
+LibsvmParser::LibsvmParser(const std::string& path, const ReadOptions& options, std::uint64_t begin,
+                           std::uint64_t end)
+    : path_(path),
+      options_(options),
+      remaining_(end - begin),
+      whole_file_(begin == 0 && end == kToEnd) {
   std::error_code ec;
   const auto status = std::filesystem::status(path, ec);
   if (ec || !std::filesystem::exists(status)) {
@@ -156,16 +158,14 @@ bool LibsvmParser::next(ParsedRow& row) {
 }
 
 void LibsvmParser::fail(const char* line_start, const char* at, const std::string& reason) const {
-  throw ParseError(path_, line_,
-                   reason + " (column " + std::to_string(at - line_start + 1) + ")");
+  throw ParseError(path_, line_, reason + " (column " + std::to_string(at - line_start + 1) + ")");
 }
 
 // Parses one "index:value" token at [p, token_end) with the general (slow)
 // conversions, throwing the precise error if it is malformed. Used when the
 // fast path in parse_line meets anything unusual.
-void LibsvmParser::parse_pair_general(const char* line_start, const char* p,
-                                      const char* token_end, const char* last,
-                                      std::uint64_t& index, double& value) const {
+void LibsvmParser::parse_pair_general(const char* line_start, const char* p, const char* token_end,
+                                      const char* last, std::uint64_t& index, double& value) const {
   const char* colon =
       static_cast<const char*>(std::memchr(p, ':', static_cast<std::size_t>(token_end - p)));
   if (colon == nullptr) {
@@ -175,7 +175,8 @@ void LibsvmParser::parse_pair_general(const char* line_start, const char* p,
     }
     fail(line_start, p, reason);
   }
-  if (colon == p) fail(line_start, p, "missing feature index before ':' in " + quoted(p, token_end));
+  if (colon == p)
+    fail(line_start, p, "missing feature index before ':' in " + quoted(p, token_end));
   auto [ptr, ec] = std::from_chars(p, colon, index, 10);
   if (ec != std::errc() || ptr != colon) {
     if (*p == '-') {
@@ -207,7 +208,9 @@ template <bool kValues, class Sink>
 bool LibsvmParser::parse_line(const char* first, const char* last, double& label, Sink& sink) {
   const char* const line_start = first;
   if (last != first && last[-1] == '\r') --last;  // CRLF
-  const auto token_char = [last](const char* q) { return q != last && !kEndsToken[static_cast<unsigned char>(*q)]; };
+  const auto token_char = [last](const char* q) {
+    return q != last && !kEndsToken[static_cast<unsigned char>(*q)];
+  };
   const char* p = first;
   while (p != last && is_blank(*p)) ++p;
   if (p == last) fail(line_start, line_start, "empty line");
@@ -262,8 +265,7 @@ bool LibsvmParser::parse_line(const char* first, const char* last, double& label
       fail(line_start, p,
            index == previous ? "duplicate feature index " + std::to_string(index)
                              : "feature index " + std::to_string(index) +
-                                   " not greater than previous index " +
-                                   std::to_string(previous));
+                                   " not greater than previous index " + std::to_string(previous));
     }
     previous = index;
     sink(index, value);
@@ -303,8 +305,8 @@ std::vector<std::uint64_t> line_aligned_splits(const std::string& path, std::siz
   const std::uint64_t size = std::filesystem::file_size(path, ec);
   std::vector<std::uint64_t> splits{0};
   if (ec) return {0, LibsvmParser::kToEnd};
-  parts = static_cast<std::size_t>(
-      std::max<std::uint64_t>(1, std::min<std::uint64_t>(parts, size / std::max<std::uint64_t>(min_bytes, 1))));
+  parts = static_cast<std::size_t>(std::max<std::uint64_t>(
+      1, std::min<std::uint64_t>(parts, size / std::max<std::uint64_t>(min_bytes, 1))));
   std::ifstream in(path, std::ios::binary);
   for (std::size_t k = 1; k < parts; ++k) {
     std::uint64_t pos = size * k / parts;
@@ -341,7 +343,8 @@ void for_each_chunk(const std::string& path, std::vector<Chunk>& chunks, Body bo
     }
   };
   std::vector<std::thread> threads;
-  for (std::size_t k = 1; k < chunks.size(); ++k) threads.emplace_back(guarded, std::ref(chunks[k]));
+  for (std::size_t k = 1; k < chunks.size(); ++k)
+    threads.emplace_back(guarded, std::ref(chunks[k]));
   guarded(chunks[0]);
   for (auto& thread : threads) thread.join();
   std::int64_t lines_before = 0;
@@ -393,7 +396,8 @@ LabeledCsc read_libsvm_csc(const std::string& path, const ReadOptions& options) 
     m.num_rows += chunk.labels.size();
     m.num_cols = std::max(m.num_cols, chunk.slots.size());
   }
-  if (m.num_rows == 0) throw Error(path + ": no instances (the file is empty or holds only comments)");
+  if (m.num_rows == 0)
+    throw Error(path + ": no instances (the file is empty or holds only comments)");
   if (m.num_rows > kMaxDimension) {
     throw Error(path + ": more than 2^31-1 instances");
   }

@@ -91,8 +91,8 @@ class LibsvmParser {
   ReadOptions options_;
   std::ifstream in_;
   std::vector<char> buffer_;
-  std::size_t begin_ = 0;  // first unparsed byte in buffer_
-  std::size_t end_ = 0;    // one past the last valid byte in buffer_
+  std::size_t begin_ = 0;    // first unparsed byte in buffer_
+  std::size_t end_ = 0;      // one past the last valid byte in buffer_
   std::uint64_t remaining_;  // bytes of the range not yet read
   bool whole_file_;
   bool eof_ = false;

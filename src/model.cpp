@@ -20,8 +20,8 @@ namespace {
 // LIBLINEAR's classification solver types; its regression and one-class
 // types are rejected since their output is not a class label.
 const char* const kClassifierTypes[] = {
-    "L2R_LR",         "L2R_L2LOSS_SVC_DUAL", "L2R_L2LOSS_SVC", "L2R_L1LOSS_SVC_DUAL",
-    "MCSVM_CS",       "L1R_L2LOSS_SVC",      "L1R_LR",         "L2R_LR_DUAL",
+    "L2R_LR",   "L2R_L2LOSS_SVC_DUAL", "L2R_L2LOSS_SVC", "L2R_L1LOSS_SVC_DUAL",
+    "MCSVM_CS", "L1R_L2LOSS_SVC",      "L1R_LR",         "L2R_LR_DUAL",
 };
 const char* const kOtherTypes[] = {"L2R_L2LOSS_SVR", "L2R_L2LOSS_SVR_DUAL", "L2R_L1LOSS_SVR_DUAL",
                                    "ONECLASS_SVM"};
@@ -35,8 +35,8 @@ bool is_classifier_type(const std::string& name) {
 
 void append_number(std::string& out, double value) {
   char buffer[32];
-  auto [ptr, ec] = std::to_chars(buffer, buffer + sizeof buffer, value,
-                                 std::chars_format::general, 17);
+  auto [ptr, ec] =
+      std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::general, 17);
   out.append(buffer, ptr);
 }
 
@@ -69,7 +69,9 @@ class LineCursor {
     ++line_;
     return true;
   }
-  [[noreturn]] void fail(const std::string& reason) const { throw ParseError(path_, line_, reason); }
+  [[noreturn]] void fail(const std::string& reason) const {
+    throw ParseError(path_, line_, reason);
+  }
   std::int64_t line() const { return line_; }
 
  private:
@@ -242,9 +244,9 @@ LinearModel parse_model(const std::string& text, const std::string& path) {
   model.w.reserve(std::min(rows * k_max, text.size() / 2));
   for (std::size_t i = 0; i < rows; ++i) {
     if (!cursor.next(line)) {
-      throw ParseError(path, cursor.line() + 1,
-                       "the weights end after " + std::to_string(i) + " of " +
-                           std::to_string(rows) + " lines");
+      throw ParseError(
+          path, cursor.line() + 1,
+          "the weights end after " + std::to_string(i) + " of " + std::to_string(rows) + " lines");
     }
     const auto tokens = split(line);
     if (tokens.size() != k_max) {
@@ -262,8 +264,7 @@ LinearModel parse_model(const std::string& text, const std::string& path) {
   while (cursor.next(line)) {
     if (!split(line).empty()) {
       cursor.fail("more weight lines than nr_feature" +
-                  std::string(model.bias >= 0 ? " + 1 (bias)" : "") + " = " +
-                  std::to_string(rows));
+                  std::string(model.bias >= 0 ? " + 1 (bias)" : "") + " = " + std::to_string(rows));
     }
   }
   return model;

@@ -26,8 +26,8 @@
 namespace cdl {
 
 struct LinearModel {
-  std::string solver_type;  // LIBLINEAR's name, e.g. L2R_L2LOSS_SVC
-  std::vector<int> labels;  // class labels; labels.size() is nr_class
+  std::string solver_type;       // LIBLINEAR's name, e.g. L2R_L2LOSS_SVC
+  std::vector<int> labels;       // class labels; labels.size() is nr_class
   std::size_t num_features = 0;  // nr_feature, not counting the bias
   double bias = -1;              // < 0: no bias feature
   std::vector<double> w;         // weight_rows() x nr_w, row-major by feature

@@ -68,8 +68,8 @@ Params resolve_defaults(Params params) {
 void validate(const Params& params) {
   const SolverInfo& solver = solver_info(params.solver);
   if (!solver.implemented) {
-    throw ConfigError(std::string("solver ") + std::to_string(solver.number) + " (" +
-                      solver.name + ") is not implemented yet");
+    throw ConfigError(std::string("solver ") + std::to_string(solver.number) + " (" + solver.name +
+                      ") is not implemented yet");
   }
   if (params.loss != LossKind::kL2Svm) {
     throw ConfigError(std::string("loss ") + loss_info(params.loss).name +

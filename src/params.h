@@ -17,8 +17,8 @@ namespace cdl {
 enum class SolverKind { kCdPer, kCd, kCdPerOne, kOnlineCd, kCmls, kCmlsPer, kTron, kPegasos };
 
 struct SolverInfo {
-  int number;               // the -s number
-  const char* name;         // the -s name
+  int number;        // the -s number
+  const char* name;  // the -s name
   SolverKind kind;
   const char* description;  // one line for -h
   bool implemented;
@@ -47,13 +47,13 @@ struct Params {
   SolverKind solver = SolverKind::kCdPer;
   LossKind loss = LossKind::kL2Svm;
   double C = 1.0;
-  std::optional<double> eps;           // stopping tolerance; default per solver
+  std::optional<double> eps;             // stopping tolerance; default per solver
   std::optional<std::int64_t> max_iter;  // outer iterations; default per solver
-  double bias = -1;                    // < 0: no bias feature
-  double sigma = 0.01;                 // sufficient decrease, equation (12)
-  double beta = 0.5;                   // line search shrink factor, Algorithm 2
+  double bias = -1;                      // < 0: no bias feature
+  double sigma = 0.01;                   // sufficient decrease, equation (12)
+  double beta = 0.5;                     // line search shrink factor, Algorithm 2
   std::uint64_t seed = 1;
-  int cv_folds = 0;                    // 0: no cross validation
+  int cv_folds = 0;  // 0: no cross validation
   bool quiet = false;
 };
 

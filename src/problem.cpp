@@ -22,8 +22,8 @@ ClassMap map_classes(const std::vector<double>& labels) {
   return out;
 }
 
-Problem one_vs_rest(const CscMatrix& x, const ClassMap& classes, std::size_t positive,
-                    double c_pos, double c_neg) {
+Problem one_vs_rest(const CscMatrix& x, const ClassMap& classes, std::size_t positive, double c_pos,
+                    double c_neg) {
   assert(classes.class_of.size() == x.num_rows);
   Problem p{x, {}, c_pos, c_neg};
   p.y.reserve(x.num_rows);

@@ -38,8 +38,8 @@ ClassMap map_classes(const std::vector<double>& labels);
 
 // The binary problem "class `positive` against the rest", with C_j = c_pos
 // for instances of that class and c_neg for the others.
-Problem one_vs_rest(const CscMatrix& x, const ClassMap& classes, std::size_t positive,
-                    double c_pos, double c_neg);
+Problem one_vs_rest(const CscMatrix& x, const ClassMap& classes, std::size_t positive, double c_pos,
+                    double c_neg);
 
 }  // namespace cdl
 

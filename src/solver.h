@@ -25,8 +25,8 @@ struct SolveResult {
   Status status = Status::kConverged;
   // Coordinate-descent statistics (zero for other solvers).
   std::int64_t inner_iterations = 0;
-  std::int64_t full_newton_steps = 0;      // lambda = 1 accepted
-  std::int64_t function_evaluations = 0;   // times D_i(lambda d) was computed
+  std::int64_t full_newton_steps = 0;     // lambda = 1 accepted
+  std::int64_t function_evaluations = 0;  // times D_i(lambda d) was computed
 };
 
 // Coordinate descent with Newton steps and line search (solver_cd.cpp). Starts

@@ -150,8 +150,7 @@ double cross_validate(const CscMatrix& x, const ClassMap& classes, const Params&
     for (std::size_t r : training) fold_classes.class_of.push_back(classes.class_of[r]);
     Params fold_params = params;
     fold_params.seed = derive_seed(params.seed, f + 1);
-    const LinearModel model =
-        train(select_rows(x, training), fold_classes, fold_params, reporter);
+    const LinearModel model = train(select_rows(x, training), fold_classes, fold_params, reporter);
     const std::vector<int> predicted = predict_rows(model, select_rows(x, test));
     for (std::size_t k = 0; k < test.size(); ++k) {
       correct += predicted[k] == classes.labels[classes.class_of[test[k]]];

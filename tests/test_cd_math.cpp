@@ -1,6 +1,6 @@
-#include "cd_math.h"
-
 #include <gtest/gtest.h>
+
+#include "cd_math.h"
 
 namespace cdl {
 namespace {

@@ -1,9 +1,9 @@
-#include "coordinate_order.h"
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <numeric>
+
+#include "coordinate_order.h"
 
 namespace cdl {
 namespace {

@@ -1,9 +1,8 @@
-#include "objective.h"
-
 #include <gtest/gtest.h>
 
 #include <cmath>
 
+#include "objective.h"
 #include "problem.h"
 #include "test_util.h"
 
@@ -12,17 +11,17 @@ namespace {
 
 // 6 instances, 4 features (feature 3 has no nonzeros), different C per class.
 struct Fixture {
-  CscMatrix x = to_csc(test::csr_from_dense(
-      6, 4, {0.5, 0, -1.0, 0, 0, 2.0, 0.3, 0, -0.7, 0.1, 0, 0, 1.5, 0, 0.8, 0, 0, -0.4, 0, 0, 0.9,
-             0.9, 0.9, 0}));
+  CscMatrix x =
+      to_csc(test::csr_from_dense(6, 4, {0.5, 0, -1.0, 0, 0, 2.0,  0.3, 0, -0.7, 0.1, 0,   0,
+                                         1.5, 0, 0.8,  0, 0, -0.4, 0,   0, 0.9,  0.9, 0.9, 0}));
   Problem problem{x, {1, -1, 1, -1, 1, -1}, 1.5, 0.7};
 };
 
 // f(w) computed directly from equation (3), independently of the objective.
 double direct_l2svm(const Fixture& fx, const std::vector<double>& w) {
-  const CsrMatrix rows = test::csr_from_dense(
-      6, 4, {0.5, 0, -1.0, 0, 0, 2.0, 0.3, 0, -0.7, 0.1, 0, 0, 1.5, 0, 0.8, 0, 0, -0.4, 0, 0,
-             0.9, 0.9, 0.9, 0});
+  const CsrMatrix rows =
+      test::csr_from_dense(6, 4, {0.5, 0, -1.0, 0, 0, 2.0,  0.3, 0, -0.7, 0.1, 0,   0,
+                                  1.5, 0, 0.8,  0, 0, -0.4, 0,   0, 0.9,  0.9, 0.9, 0});
   double f = 0;
   for (double wi : w) f += 0.5 * wi * wi;
   for (std::size_t j = 0; j < 6; ++j) {
@@ -144,8 +143,8 @@ TEST(L2SvmObjective, BoundIsEquation14AndBoundsD2Everywhere) {
   EXPECT_NEAR(objective->bound(0), 1 + 2 * (1.5 * 0.25 + 1.5 * 0.49 + 0.7 * 2.25 + 0.7 * 0.81),
               1e-12);
   EXPECT_DOUBLE_EQ(objective->bound(3), 1.0);  // no nonzeros
-  for (const auto& w : std::vector<std::vector<double>>{
-           {0, 0, 0, 0}, {3, -3, 3, 0}, {-1.1, 0.4, 0.05, -0.3}}) {
+  for (const auto& w :
+       std::vector<std::vector<double>>{{0, 0, 0, 0}, {3, -3, 3, 0}, {-1.1, 0.4, 0.05, -0.3}}) {
     objective->reset(w);
     for (std::size_t i = 0; i < 4; ++i) {
       EXPECT_LE(objective->coord_derivs(i).d2, objective->bound(i));

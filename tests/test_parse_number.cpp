@@ -1,13 +1,13 @@
-#include "parse_number.h"
-
 #include <gtest/gtest.h>
 
 #include <charconv>
 #include <cmath>
-#include <cstring>
 #include <cstdio>
+#include <cstring>
 #include <random>
 #include <string>
+
+#include "parse_number.h"
 
 namespace cdl {
 namespace {
@@ -41,11 +41,21 @@ TEST(ParseDouble, AgreesBitForBitWithFromCharsOnManyDecimals) {
 
 TEST(ParseDouble, AcceptsTheUsualSpellings) {
   const std::pair<const char*, double> cases[] = {
-      {"1", 1.0},        {"-1", -1.0},   {"+1", 1.0},        {".5", 0.5},
-      {"5.", 5.0},       {"1e-3", 1e-3}, {"1E+2", 100.0},    {"-0.25", -0.25},
-      {"0001.5", 1.5},   {"0", 0.0},     {"1e22", 1e22},     {"1e23", 1e23},
+      {"1", 1.0},
+      {"-1", -1.0},
+      {"+1", 1.0},
+      {".5", 0.5},
+      {"5.", 5.0},
+      {"1e-3", 1e-3},
+      {"1E+2", 100.0},
+      {"-0.25", -0.25},
+      {"0001.5", 1.5},
+      {"0", 0.0},
+      {"1e22", 1e22},
+      {"1e23", 1e23},
       {"123456789012345678901234567890", 1.2345678901234568e29},
-      {"4.9e-324", 4.9e-324},            {"1.7976931348623157e308", 1.7976931348623157e308},
+      {"4.9e-324", 4.9e-324},
+      {"1.7976931348623157e308", 1.7976931348623157e308},
   };
   for (const auto& [text, value] : cases) {
     double parsed = 0;
@@ -58,9 +68,9 @@ TEST(ParseDouble, AcceptsTheUsualSpellings) {
 }
 
 TEST(ParseDouble, RejectsAnythingButACompleteFiniteNumber) {
-  for (const char* text :
-       {"", " ", "+", "-", ".", "e5", "1e", "1e+", "1x", "0.5 ", " 0.5", "1..2", "+-1", "-+1",
-        "++1", "nan", "NaN", "inf", "-inf", "infinity", "1e999", "-1e999", "0x10", "1,5"}) {
+  for (const char* text : {"",    " ",    "+",    "-",        ".",     "e5",     "1e",   "1e+",
+                           "1x",  "0.5 ", " 0.5", "1..2",     "+-1",   "-+1",    "++1",  "nan",
+                           "NaN", "inf",  "-inf", "infinity", "1e999", "-1e999", "0x10", "1,5"}) {
     double parsed = 0;
     EXPECT_FALSE(parse_double(text, parsed)) << "'" << text << "'";
   }

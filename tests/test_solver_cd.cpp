@@ -187,8 +187,8 @@ TEST(SolveCd, StoppingRuleIsRelativeToTheGradientAtZero) {
   auto objective = make_coordinate_objective(LossKind::kL2Svm, problem);
   const double g0 = objective->gradient_norm_at_zero();
   RecordingReporter reporter;
-  const SolveResult result = solve("svmlight_example1.train", SolverKind::kCdPer, 1, 1e-3, 1000,
-                                   reporter);
+  const SolveResult result =
+      solve("svmlight_example1.train", SolverKind::kCdPer, 1, 1e-3, 1000, reporter);
   EXPECT_EQ(result.status, Status::kConverged);
   EXPECT_LE(result.grad_norm, 1e-3 * g0);
 }

@@ -1,7 +1,6 @@
-#include "sparse_matrix.h"
-
 #include <gtest/gtest.h>
 
+#include "sparse_matrix.h"
 #include "test_util.h"
 
 namespace cdl {
@@ -11,9 +10,7 @@ namespace {
 //   [1 0 2 0]
 //   [0 0 3 4]
 //   [5 0 0 6]
-CsrMatrix example() {
-  return test::csr_from_dense(3, 4, {1, 0, 2, 0, 0, 0, 3, 4, 5, 0, 0, 6});
-}
+CsrMatrix example() { return test::csr_from_dense(3, 4, {1, 0, 2, 0, 0, 0, 3, 4, 5, 0, 0, 6}); }
 
 TEST(SparseMatrix, ToCscTransposesStorage) {
   const CscMatrix csc = to_csc(example());

@@ -8,8 +8,8 @@
 #include "libsvm_reader.h"
 #include "model.h"
 #include "problem.h"
-#include "train.h"
 #include "tool_main.h"
+#include "train.h"
 
 int main(int argc, char** argv) {
   return cdl::run_tool("cdtrain", cdl::train_usage(), [&] {
@@ -28,9 +28,8 @@ int main(int argc, char** argv) {
     options.bias = params.bias;
     const cdl::LabeledCsc data = cdl::read_libsvm_csc(command.training_path, options);
     const cdl::ClassMap classes = cdl::map_classes(data.labels);
-    cdl::Reporter reporter(std::cerr,
-                           params.quiet ? cdl::Reporter::Level::kQuiet
-                                        : cdl::Reporter::Level::kNormal);
+    cdl::Reporter reporter(
+        std::cerr, params.quiet ? cdl::Reporter::Level::kQuiet : cdl::Reporter::Level::kNormal);
     if (params.cv_folds > 0) {
       const double accuracy = cdl::cross_validate(data.features, classes, params, reporter);
       std::printf("Cross Validation Accuracy = %g%%\n", 100.0 * accuracy);

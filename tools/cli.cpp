@@ -109,8 +109,7 @@ const std::vector<Flag<TrainCommand>>& train_flags() {
          c.params.sigma = number_in(flag, v, 0, 0.5);
        }},
       {"--beta", "beta",
-       "line search shrink factor of Algorithm 2, in (0, 1) (default " + show(defaults.beta) +
-           ")",
+       "line search shrink factor of Algorithm 2, in (0, 1) (default " + show(defaults.beta) + ")",
        [](TrainCommand& c, const std::string& flag, const std::string& v) {
          c.params.beta = number_in(flag, v, 0, 1);
        }},
