@@ -712,39 +712,33 @@ TEST(LibsvmReaderThreads, RangesCutAtCommentsLabelOnlyLinesAndCrlf) {
   }
 }
 
-TEST(LibsvmReaderThreads, ErrorLineNumbersCountFromTheStartOfTheFile) {
-  test::ScratchDir dir;
-  std::string text;
-  for (int k = 0; k < 300; ++k) text += (k % 7 == 0 ? "# note\n" : "1 1:1 2:2\n");
-  text += "1 3:0.5x\n";  // line 301: a bad value, found by the second pass
-  for (int k = 0; k < 100; ++k) text += "-1 4:1\n";
-  text += "1 2:1 1:1\n";  // line 402: found by the first pass
-  const std::string path = dir.write("bad.txt", text);
+// Reading `path` with each thread count fails at `line` with `reason`.
+void expect_error_for_any_thread_count(const std::string& path, std::int64_t line,
+                                       const std::string& reason) {
   for (unsigned threads : {1u, 2u, 5u, 33u}) {
     SCOPED_TRACE(threads);
     try {
       read_with_threads(path, threads);
       FAIL() << "no error";
     } catch (const ParseError& e) {
-      // The first pass, which checks everything but the values, sees line
-      // 402 first; line 301's value is checked by the second pass, which
-      // never runs.
-      EXPECT_EQ(e.line(), 402);
-      EXPECT_EQ(e.reason(), "feature index 1 not greater than previous index 2 (column 7)");
+      EXPECT_EQ(e.line(), line);
+      EXPECT_EQ(e.reason(), reason);
     }
   }
-  text.erase(text.rfind("1 2:1 1:1\n"));
-  const std::string value_error = dir.write("value.txt", text);
-  for (unsigned threads : {1u, 2u, 5u, 33u}) {
-    SCOPED_TRACE(threads);
-    try {
-      read_with_threads(value_error, threads);
-      FAIL() << "no error";
-    } catch (const ParseError& e) {
-      EXPECT_EQ(e.line(), 301);
-      EXPECT_EQ(e.reason(), "value '0.5x' of feature 3 has trailing characters (column 5)");
-    }
-  }
+}
+
+TEST(LibsvmReaderThreads, ErrorLineNumbersCountFromTheStartOfTheFile) {
+  test::ScratchDir dir;
+  std::string text;
+  for (int k = 0; k < 300; ++k) text += (k % 7 == 0 ? "# note\n" : "1 1:1 2:2\n");
+  text += "1 3:0.5x\n";  // line 301: a bad value, found by the second pass
+  for (int k = 0; k < 100; ++k) text += "-1 4:1\n";
+  // The first pass checks everything but the values, so it stops at line 402
+  // before the second pass could see line 301.
+  expect_error_for_any_thread_count(dir.write("bad.txt", text + "1 2:1 1:1\n"), 402,
+                                    "feature index 1 not greater than previous index 2 (column 7)");
+  expect_error_for_any_thread_count(dir.write("value.txt", text), 301,
+                                    "value '0.5x' of feature 3 has trailing characters (column 5)");
 }
 
 }  // namespace
