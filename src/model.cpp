@@ -124,6 +124,24 @@ int LinearModel::label_for(const std::vector<double>& decision) const {
   return labels[best];
 }
 
+bool LinearModel::has_probabilities() const {
+  return solver_type == "L2R_LR" || solver_type == "L1R_LR" || solver_type == "L2R_LR_DUAL";
+}
+
+void LinearModel::probabilities(const std::vector<double>& decision,
+                                std::vector<double>& out) const {
+  const auto sigmoid = [](double d) { return 1.0 / (1.0 + std::exp(-d)); };
+  if (nr_class() == 2) {
+    out.assign(2, sigmoid(decision[0]));
+    out[1] = 1.0 - out[0];
+    return;
+  }
+  out.resize(decision.size());
+  double sum = 0;
+  for (std::size_t k = 0; k < decision.size(); ++k) sum += out[k] = sigmoid(decision[k]);
+  for (double& p : out) p /= sum;
+}
+
 std::string format_model(const LinearModel& model) {
   std::string out;
   out += "solver_type " + model.solver_type + "\n";

@@ -42,6 +42,14 @@ struct LinearModel {
                        std::vector<double>& out) const;
   // The predicted label for the given decision values.
   int label_for(const std::vector<double>& decision) const;
+
+  // Whether the model is a logistic regression, whose decision values give
+  // probabilities.
+  bool has_probabilities() const;
+  // Class probabilities in label order, as LIBLINEAR computes them:
+  // 1 / (1 + exp(-decision)) per class, normalized to sum to one for more
+  // than two classes. Only for has_probabilities() models.
+  void probabilities(const std::vector<double>& decision, std::vector<double>& out) const;
 };
 
 // Writes the model atomically (temporary file, then rename).

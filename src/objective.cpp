@@ -180,11 +180,12 @@ std::unique_ptr<CoordinateObjective> make_coordinate_objective(LossKind loss,
   switch (loss) {
     case LossKind::kL2Svm:
       return std::make_unique<MarginObjective<L2SvmLoss>>(problem);
-    case LossKind::kL1Svm:
     case LossKind::kLogistic:
+      return std::make_unique<MarginObjective<LogisticLoss>>(problem);
+    case LossKind::kL1Svm:
       break;
   }
-  throw ConfigError("this loss is not available for coordinate descent yet");
+  throw ConfigError("l1svm has no second derivative for a Newton step");
 }
 
 }  // namespace cdl

@@ -1,5 +1,6 @@
 #include "params.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "error.h"
@@ -7,17 +8,42 @@
 namespace cdl {
 
 const std::vector<SolverInfo>& solver_table() {
+  using L = LossKind;
   static const std::vector<SolverInfo> table = {
-      {0, "cdper", SolverKind::kCdPer, "CD with a new random feature order every iteration", true},
-      {1, "cd", SolverKind::kCd, "coordinate descent in cyclic order (Algorithms 1-2)", true},
-      {2, "cdperone", SolverKind::kCdPerOne, "CD with one random feature order", true},
-      {3, "online", SolverKind::kOnlineCd, "online CD, uniformly random features (Alg. 3)", true},
-      {4, "cmls", SolverKind::kCmls, "CMLS (Zhang & Oles 2001)", false},
-      {5, "cmlsper", SolverKind::kCmlsPer, "CMLS with a new random order every iteration", false},
-      {6, "tron", SolverKind::kTron, "trust region Newton method", false},
-      {7, "pegasos", SolverKind::kPegasos, "Pegasos stochastic subgradient (L1-SVM)", false},
+      {0, "cdper", SolverKind::kCdPer, "CD with a new random feature order every iteration",
+       {L::kL2Svm, L::kLogistic}, 0.001},
+      {1, "cd", SolverKind::kCd, "coordinate descent in cyclic order (Algorithms 1-2)",
+       {L::kL2Svm, L::kLogistic}, 0.001},
+      {2, "cdperone", SolverKind::kCdPerOne, "CD with one random feature order",
+       {L::kL2Svm, L::kLogistic}, 0.001},
+      {3, "online", SolverKind::kOnlineCd, "online CD, uniformly random features (Alg. 3)",
+       {L::kL2Svm, L::kLogistic}, 0.001},
+      {4, "cmls", SolverKind::kCmls, "CMLS (Zhang & Oles 2001), Algorithm 6", {L::kL2Svm}, 0.001},
+      {5, "cmlsper", SolverKind::kCmlsPer, "CMLS with a new random order every iteration",
+       {L::kL2Svm}, 0.001},
+      {6, "tron", SolverKind::kTron, "trust region Newton method (Lin, Weng & Keerthi)",
+       {L::kL2Svm, L::kLogistic}, 0.01},
+      {7, "pegasos", SolverKind::kPegasos, "Pegasos stochastic subgradient, Algorithm 4",
+       {L::kL1Svm}, 0.0},
   };
   return table;
+}
+
+std::string valid_pairs() {
+  std::string out;
+  std::size_t k = 0;
+  const auto& table = solver_table();
+  while (k < table.size()) {
+    std::size_t end = k + 1;
+    while (end < table.size() && table[end].losses == table[k].losses) ++end;
+    if (!out.empty()) out += "; ";
+    out += "-s " + std::to_string(table[k].number);
+    if (end - k > 1) out += "-" + std::to_string(table[end - 1].number);
+    out += ":";
+    for (LossKind loss : table[k].losses) out += std::string(" ") + loss_info(loss).name;
+    k = end;
+  }
+  return out;
 }
 
 const SolverInfo& solver_info(SolverKind kind) {
@@ -60,28 +86,40 @@ const LossInfo* find_loss(const std::string& name) {
 }
 
 Params resolve_defaults(Params params) {
-  if (!params.eps) params.eps = kDefaultCdEps;
-  if (!params.max_iter) params.max_iter = kDefaultMaxIter;
+  const SolverInfo& solver = solver_info(params.solver);
+  if (!params.loss) params.loss = solver.losses.front();
+  if (!params.eps) params.eps = solver.default_eps;
+  if (!params.max_iter && params.solver != SolverKind::kPegasos) {
+    params.max_iter = kDefaultMaxIter;
+  }
   return params;
+}
+
+std::int64_t pegasos_updates(const Params& params, std::size_t num_rows) {
+  if (params.max_iter) return *params.max_iter;
+  const auto batch = static_cast<std::size_t>(params.pegasos_batch);
+  return kDefaultPegasosPasses * static_cast<std::int64_t>((num_rows + batch - 1) / batch);
 }
 
 void validate(const Params& params) {
   const SolverInfo& solver = solver_info(params.solver);
-  if (!solver.implemented) {
-    throw ConfigError(std::string("solver ") + std::to_string(solver.number) + " (" + solver.name +
-                      ") is not implemented yet");
-  }
-  if (params.loss != LossKind::kL2Svm) {
-    throw ConfigError(std::string("loss ") + loss_info(params.loss).name +
-                      " is not implemented yet; valid: l2svm");
+  if (params.loss) {
+    const auto& losses = solver.losses;
+    if (std::find(losses.begin(), losses.end(), *params.loss) == losses.end()) {
+      throw ConfigError(std::string("solver ") + solver.name + " does not train loss " +
+                        loss_info(*params.loss).name + "; valid pairs: " + valid_pairs());
+    }
   }
   if (!(params.C > 0) || !std::isfinite(params.C)) throw ConfigError("C must be positive");
-  if (params.eps && !(*params.eps > 0)) throw ConfigError("eps must be positive");
+  if (params.eps && !(*params.eps > 0) && params.solver != SolverKind::kPegasos) {
+    throw ConfigError("eps must be positive");
+  }
   if (params.max_iter && *params.max_iter <= 0) throw ConfigError("max-iter must be positive");
   if (!(params.sigma > 0 && params.sigma < 0.5)) {
     throw ConfigError("sigma must be in (0, 0.5)");
   }
   if (!(params.beta > 0 && params.beta < 1)) throw ConfigError("beta must be in (0, 1)");
+  if (params.pegasos_batch < 1) throw ConfigError("-k must be at least 1");
   if (params.cv_folds == 1 || params.cv_folds < 0) {
     throw ConfigError("cross validation needs at least 2 folds");
   }

@@ -20,8 +20,9 @@ struct SolverInfo {
   int number;        // the -s number
   const char* name;  // the -s name
   SolverKind kind;
-  const char* description;  // one line for -h
-  bool implemented;
+  const char* description;       // one line for -h
+  std::vector<LossKind> losses;  // the losses it trains; the first is its default
+  double default_eps;            // its stopping tolerance (unused by Pegasos)
 };
 
 const std::vector<SolverInfo>& solver_table();
@@ -39,26 +40,38 @@ const std::vector<LossInfo>& loss_table();
 const LossInfo& loss_info(LossKind kind);
 const LossInfo* find_loss(const std::string& name);
 
-// Defaults of the CD family (see resolve_defaults and README "Stopping").
-constexpr double kDefaultCdEps = 0.001;
+// The valid solver-loss pairs, for messages: "0-3 (cd family): l2svm, lr; ...".
+std::string valid_pairs();
+
+// Default outer iterations of every solver but Pegasos (see README).
 constexpr std::int64_t kDefaultMaxIter = 1000;
+// Pegasos's default number of updates is this many passes over the data:
+// kDefaultPegasosPasses * ceil(l / K).
+constexpr std::int64_t kDefaultPegasosPasses = 500;
 
 struct Params {
   SolverKind solver = SolverKind::kCdPer;
-  LossKind loss = LossKind::kL2Svm;
+  std::optional<LossKind> loss;  // default: the solver's first loss
   double C = 1.0;
   std::optional<double> eps;             // stopping tolerance; default per solver
-  std::optional<std::int64_t> max_iter;  // outer iterations; default per solver
+  // Outer iterations; for Pegasos, updates. Default per solver, and for
+  // Pegasos per data size (see resolve_pegasos_updates).
+  std::optional<std::int64_t> max_iter;
   double bias = -1;                      // < 0: no bias feature
   double sigma = 0.01;                   // sufficient decrease, equation (12)
   double beta = 0.5;                     // line search shrink factor, Algorithm 2
   std::uint64_t seed = 1;
+  std::int64_t pegasos_batch = 1;          // K, Pegasos's subsample size
   int cv_folds = 0;  // 0: no cross validation
   bool quiet = false;
 };
 
-// Fills the optional fields with the solver's defaults.
+// Fills the optional fields with the solver's defaults (all but Pegasos's
+// max_iter, which depends on the data).
 Params resolve_defaults(Params params);
+
+// Pegasos's number of updates for l training instances.
+std::int64_t pegasos_updates(const Params& params, std::size_t num_rows);
 
 // Throws ConfigError for values or combinations that cannot be trained.
 void validate(const Params& params);

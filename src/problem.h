@@ -16,6 +16,7 @@ namespace cdl {
 
 struct Problem {
   const CscMatrix& x;     // l x n, column-major
+  const CsrMatrix* rows;  // the same matrix row-major, for TRON and Pegasos; may be null
   std::vector<double> y;  // l labels, each -1 or +1
   double cost_pos;        // C_j of the instances with y_j = +1, > 0
   double cost_neg;        // C_j of the instances with y_j = -1, > 0
@@ -37,9 +38,10 @@ struct ClassMap {
 ClassMap map_classes(const std::vector<double>& labels);
 
 // The binary problem "class `positive` against the rest", with C_j = c_pos
-// for instances of that class and c_neg for the others.
+// for instances of that class and c_neg for the others. `rows`, if given, is
+// `x` in row order.
 Problem one_vs_rest(const CscMatrix& x, const ClassMap& classes, std::size_t positive, double c_pos,
-                    double c_neg);
+                    double c_neg, const CsrMatrix* rows = nullptr);
 
 }  // namespace cdl
 

@@ -27,21 +27,23 @@ void Reporter::summary(const std::string& solver_name, const SolveResult& result
   if (result.status == Status::kMaxIter) {
     warning(solver_name + " stopped at the iteration limit (" + std::to_string(result.iterations) +
             ") before the stopping tolerance was met; raise --max-iter or -e");
-  } else if (result.status == Status::kLineSearchFailed) {
-    warning(solver_name + ": the line search failed; the model may be inaccurate");
+  } else if (result.status == Status::kLineSearchFailed || result.status == Status::kStalled) {
+    warning(solver_name + ": " + status_name(result.status) + "; the model may be inaccurate");
   }
   if (level_ == Level::kQuiet) return;
   out_ << solver_name << ": " << result.iterations << " outer iterations, "
        << format("f %.10e, |g| %.4e, %.3fs", result.objective, result.grad_norm, result.seconds)
        << ", " << status_name(result.status) << '\n';
-  if (result.inner_iterations > 0) {
-    const auto inner = static_cast<double>(result.inner_iterations);
+  const auto inner = static_cast<double>(result.inner_iterations);
+  if (result.full_newton_steps > 0 || result.function_evaluations > 0) {
     out_ << "inner iterations " << result.inner_iterations
          << format(", full Newton steps %.3f%%, D(lambda d) evaluated %.0f times (%.3f%%)",
                    100.0 * static_cast<double>(result.full_newton_steps) / inner,
                    static_cast<double>(result.function_evaluations),
                    100.0 * static_cast<double>(result.function_evaluations) / inner)
          << '\n';
+  } else if (result.inner_iterations > 0) {
+    out_ << "inner iterations " << result.inner_iterations << '\n';
   }
 }
 

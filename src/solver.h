@@ -9,10 +9,17 @@
 #include "objective.h"
 #include "params.h"
 #include "report.h"
+#include "vector_objective.h"
 
 namespace cdl {
 
-enum class Status { kConverged, kMaxIter, kLineSearchFailed };
+enum class Status {
+  kConverged,         // the stopping rule was met
+  kMaxIter,           // the iteration limit came first
+  kLineSearchFailed,  // CD's line search found no step (NaN or overflow)
+  kStalled,           // TRON's trust region shrank to nothing
+  kFinished,          // Pegasos made its budgeted number of updates
+};
 
 const char* status_name(Status status);
 
@@ -33,6 +40,19 @@ struct SolveResult {
 // from the objective's current w.
 SolveResult solve_cd(CoordinateObjective& objective, CoordinateOrder& order, const Params& params,
                      Reporter& reporter);
+
+// Trust region Newton method (solver_tron.cpp), from w.
+SolveResult solve_tron(VectorObjective& objective, std::vector<double> w, const Params& params,
+                       Reporter& reporter);
+
+// CMLS, Zhang & Oles (2001), for L2-SVM (solver_cmls.cpp), from w = 0.
+SolveResult solve_cmls(const Problem& problem, CoordinateOrder& order, const Params& params,
+                       Reporter& reporter);
+
+// Pegasos for L1-SVM (solver_pegasos.cpp), from w = 0, drawing instances
+// with `seed`.
+SolveResult solve_pegasos(const Problem& problem, const Params& params, std::uint64_t seed,
+                          Reporter& reporter);
 
 }  // namespace cdl
 

@@ -61,6 +61,10 @@ const char* status_name(Status status) {
       return "iteration limit reached";
     case Status::kLineSearchFailed:
       return "line search failed";
+    case Status::kStalled:
+      return "trust region collapsed";
+    case Status::kFinished:
+      return "finished its updates";
   }
   return "unknown";
 }

@@ -4,24 +4,47 @@
 
 namespace cdl {
 
+namespace {
+
+// Counting-sort transposition shared by to_csc and to_csr: `outer` offsets
+// over `inner` indices become offsets over the inner dimension.
+void transpose(std::size_t outer_count, std::size_t inner_count,
+               const std::vector<std::int64_t>& outer_ptr, const Buffer<Index>& inner_idx,
+               const Buffer<double>& values, std::vector<std::int64_t>& out_ptr,
+               Buffer<Index>& out_idx, Buffer<double>& out_values) {
+  out_ptr.assign(inner_count + 1, 0);
+  for (Index c : inner_idx) ++out_ptr[c + std::size_t{1}];
+  for (std::size_t c = 0; c < inner_count; ++c) out_ptr[c + 1] += out_ptr[c];
+  out_idx.resize(inner_idx.size());
+  out_values.resize(values.size());
+  std::vector<std::int64_t> next(out_ptr.begin(), out_ptr.end() - 1);
+  for (std::size_t r = 0; r < outer_count; ++r) {
+    for (auto k = outer_ptr[r]; k < outer_ptr[r + 1]; ++k) {
+      const auto src = static_cast<std::size_t>(k);
+      const auto dst = static_cast<std::size_t>(next[inner_idx[src]]++);
+      out_idx[dst] = static_cast<Index>(r);
+      out_values[dst] = values[src];
+    }
+  }
+}
+
+}  // namespace
+
 CscMatrix to_csc(const CsrMatrix& rows) {
   CscMatrix out;
   out.num_rows = rows.num_rows;
   out.num_cols = rows.num_cols;
-  out.col_ptr.assign(rows.num_cols + 1, 0);
-  for (Index c : rows.col_idx) ++out.col_ptr[c + 1];
-  for (std::size_t c = 0; c < rows.num_cols; ++c) out.col_ptr[c + 1] += out.col_ptr[c];
-  out.row_idx.resize(rows.nnz());
-  out.values.resize(rows.nnz());
-  std::vector<std::int64_t> next(out.col_ptr.begin(), out.col_ptr.end() - 1);
-  for (std::size_t r = 0; r < rows.num_rows; ++r) {
-    for (auto k = rows.row_ptr[r]; k < rows.row_ptr[r + 1]; ++k) {
-      const auto src = static_cast<std::size_t>(k);
-      const auto dst = static_cast<std::size_t>(next[rows.col_idx[src]]++);
-      out.row_idx[dst] = static_cast<Index>(r);
-      out.values[dst] = rows.values[src];
-    }
-  }
+  transpose(rows.num_rows, rows.num_cols, rows.row_ptr, rows.col_idx, rows.values, out.col_ptr,
+            out.row_idx, out.values);
+  return out;
+}
+
+CsrMatrix to_csr(const CscMatrix& columns) {
+  CsrMatrix out;
+  out.num_rows = columns.num_rows;
+  out.num_cols = columns.num_cols;
+  transpose(columns.num_cols, columns.num_rows, columns.col_ptr, columns.row_idx, columns.values,
+            out.row_ptr, out.col_idx, out.values);
   return out;
 }
 

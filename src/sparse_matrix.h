@@ -78,6 +78,10 @@ struct CscMatrix {
 // numbers come out in increasing order.
 CscMatrix to_csc(const CsrMatrix& rows);
 
+// The inverse: row order from column order, for the solvers that walk rows
+// (TRON, Pegasos). Each row's column numbers come out in increasing order.
+CsrMatrix to_csr(const CscMatrix& columns);
+
 // The sub-matrix made of the listed rows, renumbered 0..rows.size()-1 in the
 // given order. `rows` must be strictly increasing. O(nnz + cols).
 CscMatrix select_rows(const CscMatrix& matrix, const std::vector<std::size_t>& rows);

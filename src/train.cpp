@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
 #include <random>
 
 #include "coordinate_order.h"
@@ -23,16 +24,20 @@ std::uint64_t derive_seed(std::uint64_t seed, std::uint64_t stream) {
 std::unique_ptr<CoordinateOrder> make_order(SolverKind kind, std::size_t n, std::uint64_t seed) {
   switch (kind) {
     case SolverKind::kCd:
+    case SolverKind::kCmls:
       return std::make_unique<CyclicOrder>(n);
     case SolverKind::kCdPer:
+    case SolverKind::kCmlsPer:
       return std::make_unique<PermutationOrder>(n, seed, true);
     case SolverKind::kCdPerOne:
       return std::make_unique<PermutationOrder>(n, seed, false);
     case SolverKind::kOnlineCd:
       return std::make_unique<RandomOrder>(n, seed);
-    default:
-      throw ConfigError("not a coordinate-descent solver");
+    case SolverKind::kTron:
+    case SolverKind::kPegasos:
+      break;
   }
+  throw ConfigError("not a coordinate-descent solver");
 }
 
 }  // namespace
@@ -52,24 +57,40 @@ const char* liblinear_solver_type(LossKind loss) {
 SolveResult train_binary(const Problem& problem, const Params& params, std::uint64_t seed,
                          Reporter& reporter) {
   const SolverInfo& info = solver_info(params.solver);
+  const LossKind loss = params.loss.value();
+  SolveResult result;
   switch (params.solver) {
     case SolverKind::kCd:
     case SolverKind::kCdPer:
     case SolverKind::kCdPerOne:
     case SolverKind::kOnlineCd: {
-      auto objective = make_coordinate_objective(params.loss, problem);
+      auto objective = make_coordinate_objective(loss, problem);
       auto order = make_order(params.solver, problem.num_features(), seed);
-      SolveResult result = solve_cd(*objective, *order, params, reporter);
-      reporter.summary(info.name, result);
-      return result;
+      result = solve_cd(*objective, *order, params, reporter);
+      break;
     }
     case SolverKind::kCmls:
-    case SolverKind::kCmlsPer:
-    case SolverKind::kTron:
+    case SolverKind::kCmlsPer: {
+      auto order = make_order(params.solver, problem.num_features(), seed);
+      result = solve_cmls(problem, *order, params, reporter);
+      break;
+    }
+    case SolverKind::kTron: {
+      auto objective = make_vector_objective(loss, problem);
+      result = solve_tron(*objective, std::vector<double>(problem.num_features(), 0.0), params,
+                          reporter);
+      break;
+    }
     case SolverKind::kPegasos:
+      result = solve_pegasos(problem, params, seed, reporter);
       break;
   }
-  throw ConfigError(std::string("solver ") + info.name + " is not implemented yet");
+  reporter.summary(info.name, result);
+  return result;
+}
+
+bool needs_rows(SolverKind solver) {
+  return solver == SolverKind::kTron || solver == SolverKind::kPegasos;
 }
 
 LinearModel train(const CscMatrix& x, const ClassMap& classes, const Params& params,
@@ -81,15 +102,18 @@ LinearModel train(const CscMatrix& x, const ClassMap& classes, const Params& par
                 "); a classifier needs at least two");
   }
   LinearModel model;
-  model.solver_type = liblinear_solver_type(params.loss);
+  model.solver_type = liblinear_solver_type(params.loss.value());
   model.labels = classes.labels;
   model.bias = params.bias;
   model.num_features = x.num_cols - (params.bias >= 0 ? 1 : 0);
   const std::size_t nr_w = model.nr_w();
   model.w.assign(x.num_cols * nr_w, 0.0);
+  std::optional<CsrMatrix> rows;
+  if (needs_rows(params.solver)) rows = to_csr(x);
   for (std::size_t k = 0; k < nr_w; ++k) {
     if (nr_w > 1) reporter.info("class " + std::to_string(classes.labels[k]) + " vs rest");
-    const Problem problem = one_vs_rest(x, classes, k, params.C, params.C);
+    const Problem problem =
+        one_vs_rest(x, classes, k, params.C, params.C, rows ? &*rows : nullptr);
     const SolveResult result = train_binary(problem, params, derive_seed(params.seed, k), reporter);
     for (std::size_t i = 0; i < x.num_cols; ++i) model.w[i * nr_w + k] = result.w[i];
   }

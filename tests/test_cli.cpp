@@ -58,7 +58,7 @@ TEST(TrainArgs, Defaults) {
   EXPECT_EQ(c.model_path, "train.svm.model");
   EXPECT_FALSE(c.help);
   EXPECT_EQ(c.params.solver, SolverKind::kCdPer);
-  EXPECT_EQ(c.params.loss, LossKind::kL2Svm);
+  EXPECT_FALSE(c.params.loss.has_value());  // the solver's default
   EXPECT_EQ(c.params.C, 1.0);
   EXPECT_FALSE(c.params.eps.has_value());
   EXPECT_FALSE(c.params.max_iter.has_value());
@@ -233,27 +233,43 @@ TEST(Validate, AcceptsTheImplementedSolvers) {
   }
 }
 
-TEST(Validate, RejectsSolversNotImplementedYet) {
-  EXPECT_EQ(validate_error(train("-s 4 f").params), "solver 4 (cmls) is not implemented yet");
-  EXPECT_EQ(validate_error(train("-s 5 f").params), "solver 5 (cmlsper) is not implemented yet");
-  EXPECT_EQ(validate_error(train("-s 6 f").params), "solver 6 (tron) is not implemented yet");
-  EXPECT_EQ(validate_error(train("-s pegasos f").params),
-            "solver 7 (pegasos) is not implemented yet");
+TEST(Validate, AcceptsEveryValidSolverLossPair) {
+  for (const char* args : {"-l l2svm f", "-l lr f", "-s 1 -l lr f", "-s 2 -l lr f", "-s 3 -l lr f",
+                           "-s 4 -l l2svm f", "-s 5 f", "-s 6 -l l2svm f", "-s tron -l lr f",
+                           "-s 7 -l l1svm f", "-s pegasos f"}) {
+    SCOPED_TRACE(args);
+    EXPECT_EQ(validate_error(resolve_defaults(train(args).params)), "");
+  }
 }
 
-TEST(Validate, RejectsLossesNotImplementedYet) {
+TEST(Validate, RejectsInvalidPairsListingTheValidOnes) {
+  const std::string pairs =
+      "valid pairs: -s 0-3: l2svm lr; -s 4-5: l2svm; -s 6: l2svm lr; -s 7: l1svm";
   EXPECT_EQ(validate_error(train("-l l1svm f").params),
-            "loss l1svm is not implemented yet; valid: l2svm");
-  EXPECT_EQ(validate_error(train("-l lr f").params),
-            "loss lr is not implemented yet; valid: l2svm");
+            "solver cdper does not train loss l1svm; " + pairs);
+  EXPECT_EQ(validate_error(train("-s 4 -l lr f").params),
+            "solver cmls does not train loss lr; " + pairs);
+  EXPECT_EQ(validate_error(train("-s 6 -l l1svm f").params),
+            "solver tron does not train loss l1svm; " + pairs);
+  EXPECT_EQ(validate_error(train("-s 7 -l l2svm f").params),
+            "solver pegasos does not train loss l2svm; " + pairs);
 }
 
-TEST(ResolveDefaults, FillsEpsAndMaxIter) {
+TEST(ResolveDefaults, FillsLossEpsAndMaxIterPerSolver) {
   const Params p = resolve_defaults(Params{});
-  EXPECT_EQ(p.eps, kDefaultCdEps);
+  EXPECT_EQ(p.loss, LossKind::kL2Svm);
+  EXPECT_EQ(p.eps, 0.001);
   EXPECT_EQ(p.max_iter, kDefaultMaxIter);
-  EXPECT_EQ(kDefaultCdEps, 0.001);
   EXPECT_EQ(kDefaultMaxIter, 1000);
+  const Params tron = resolve_defaults(train("-s tron f").params);
+  EXPECT_EQ(tron.eps, 0.01);
+  const Params pegasos = resolve_defaults(train("-s pegasos f").params);
+  EXPECT_EQ(pegasos.loss, LossKind::kL1Svm);
+  EXPECT_FALSE(pegasos.max_iter.has_value());  // set from the data size
+  EXPECT_EQ(pegasos_updates(pegasos, 1000), kDefaultPegasosPasses * 1000);
+  EXPECT_EQ(pegasos_updates(resolve_defaults(train("-s 7 -k 3 f").params), 1000),
+            kDefaultPegasosPasses * 334);
+  EXPECT_EQ(pegasos_updates(resolve_defaults(train("-s 7 --max-iter 9 f").params), 1000), 9);
 }
 
 TEST(ResolveDefaults, KeepsExplicitValues) {
@@ -266,7 +282,7 @@ TEST(ResolveDefaults, KeepsExplicitValues) {
 
 TEST(TrainHelp, MentionsEveryFlagSolverAndDefault) {
   const std::string help = train_help();
-  for (const char* flag : {"-s", "-l", "-c", "-e", "-B", "-v", "-q", "--sigma", "--beta",
+  for (const char* flag : {"-s", "-l", "-c", "-e", "-B", "-v", "-q", "--sigma", "--beta", "-k",
                            "--max-iter", "--seed", "-h"}) {
     EXPECT_NE(help.find(std::string("  ") + flag + " "), std::string::npos) << flag;
   }
@@ -278,11 +294,13 @@ TEST(TrainHelp, MentionsEveryFlagSolverAndDefault) {
     EXPECT_NE(help.find(loss), std::string::npos) << loss;
   }
   for (const char* default_text :
-       {"(default 0, cdper)", "l2svm (default)", "(default 1)", "(default 0.001)",
-        "(default -1: none)", "(default 0.01)", "(default 0.5)", "(default 1000)"}) {
+       {"(default 0, cdper)", "(default: l2svm; l1svm for pegasos)", "(default 1)",
+        "(default 0.001; 0.01 for tron)", "(default -1: none)", "(default 0.01)", "(default 0.5)",
+        "(default 1000)", "(default 500 passes over the data)"}) {
     EXPECT_NE(help.find(default_text), std::string::npos) << default_text;
   }
-  EXPECT_NE(help.find("not implemented yet"), std::string::npos);
+  EXPECT_NE(help.find("tron "), std::string::npos);
+  EXPECT_NE(help.find("(l2svm, lr)"), std::string::npos);
 }
 
 TEST(TrainHelp, UsageLine) {

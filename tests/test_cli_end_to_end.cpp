@@ -235,8 +235,8 @@ std::vector<FailingTrain> failing_train_cases(const test::ScratchDir& dir) {
       {"-c -1 " + heart + " %M", 2, "-c: expected a positive number, got '-1'"},
       {"-e 0 " + heart + " %M", 2, "-e: expected a positive number, got '0'"},
       {"-x " + heart + " %M", 2, "unknown option '-x'"},
-      {"-s 6 " + heart + " %M", 2, "solver 6 (tron) is not implemented yet"},
-      {"-l lr " + heart + " %M", 2, "loss lr is not implemented yet"},
+      {"-s 6 -l l1svm " + heart + " %M", 2, "solver tron does not train loss l1svm; valid pairs"},
+      {"-s 7 -l lr " + heart + " %M", 2, "solver pegasos does not train loss lr; valid pairs"},
       {dir.file("missing.svm") + " %M", 1, dir.file("missing.svm") + ": "},
       {dir.file("") + " %M", 1, dir.file("")},
       {malformed + " %M", 1, malformed + ":2: "},
@@ -248,7 +248,7 @@ TEST(EndToEnd, TrainUsageErrorsExitTwoWithUsage) {
   for (const std::string& args :
        {"-c abc " + data("heart_scale"), "-c -1 " + data("heart_scale"),
         "-e 0 " + data("heart_scale"), "-x " + data("heart_scale"), std::string("-c"),
-        std::string(""), "-s 6 " + data("heart_scale")}) {
+        std::string(""), "-s 4 -l lr " + data("heart_scale")}) {
     SCOPED_TRACE(args);
     const auto r = run_in(dir, "cdtrain", args);
     EXPECT_EQ(r.status, 2);

@@ -14,7 +14,7 @@ struct Fixture {
   CscMatrix x =
       to_csc(test::csr_from_dense(6, 4, {0.5, 0, -1.0, 0, 0, 2.0,  0.3, 0, -0.7, 0.1, 0,   0,
                                          1.5, 0, 0.8,  0, 0, -0.4, 0,   0, 0.9,  0.9, 0.9, 0}));
-  Problem problem{x, {1, -1, 1, -1, 1, -1}, 1.5, 0.7};
+  Problem problem{x, nullptr, {1, -1, 1, -1, 1, -1}, 1.5, 0.7};
 };
 
 // f(w) computed directly from equation (3), independently of the objective.

@@ -56,7 +56,7 @@ SolveResult solve(const std::string& name, SolverKind solver, std::uint64_t seed
   params.solver = solver;
   params.eps = eps;
   params.max_iter = max_iter;
-  return train_binary(problem, params, seed, reporter);
+  return train_binary(problem, resolve_defaults(params), seed, reporter);
 }
 
 const SolverKind kCdFamily[] = {SolverKind::kCd, SolverKind::kCdPer, SolverKind::kCdPerOne,

@@ -20,21 +20,34 @@ int main(int argc, char** argv) {
       return 0;
     }
     const cdl::LinearModel model = cdl::load_model(command.model_path);
-    if (command.probability) {
-      throw cdl::Error(command.model_path +
-                       ": probability output (-b 1) needs a logistic regression model, which "
-                       "arrives with -l lr");
+    if (command.probability && !model.has_probabilities()) {
+      throw cdl::Error(command.model_path + ": probability output (-b 1) needs a logistic " +
+                       "regression model (train with -l lr); this one is " + model.solver_type);
     }
     cdl::LibsvmParser parser(command.test_path, {});
     cdl::AtomicFileWriter output(command.output_path);
+    if (command.probability) {
+      output.write("labels");
+      for (int label : model.labels) output.write(" " + std::to_string(label));
+      output.write("\n");
+    }
     cdl::ParsedRow row;
     std::vector<double> decision;
+    std::vector<double> probabilities;
     std::int64_t total = 0;
     std::int64_t correct = 0;
     while (parser.next(row)) {
       model.decision_values(row.indices.data(), row.values.data(), row.indices.size(), decision);
       const int label = model.label_for(decision);
       output.write(std::to_string(label));
+      if (command.probability) {
+        model.probabilities(decision, probabilities);
+        for (double p : probabilities) {
+          char buffer[32];
+          std::snprintf(buffer, sizeof buffer, " %g", p);
+          output.write(buffer);
+        }
+      }
       output.write("\n");
       correct += label == row.label;
       ++total;

@@ -74,7 +74,7 @@ const std::vector<Flag<TrainCommand>>& train_flags() {
          if (info == nullptr) bad_value(flag, "one of " + solver_choices(), v);
          c.params.solver = info->kind;
        }},
-      {"-l", "loss", "loss: l2svm (default), l1svm or lr",
+      {"-l", "loss", "loss: l2svm, l1svm or lr (default: l2svm; l1svm for pegasos)",
        [](TrainCommand& c, const std::string& flag, const std::string& v) {
          const LossInfo* info = find_loss(v);
          if (info == nullptr) bad_value(flag, "one of " + loss_choices(), v);
@@ -85,8 +85,8 @@ const std::vector<Flag<TrainCommand>>& train_flags() {
          c.params.C = positive_number(flag, v);
        }},
       {"-e", "epsilon",
-       "stopping tolerance: stop when ||D'|| <= eps * ||grad f(0)|| (default " +
-           show(kDefaultCdEps) + ")",
+       "stopping tolerance: stop when ||grad f|| <= eps * ||grad f(0)|| (default 0.001; 0.01 "
+       "for tron)",
        [](TrainCommand& c, const std::string& flag, const std::string& v) {
          c.params.eps = positive_number(flag, v);
        }},
@@ -113,8 +113,14 @@ const std::vector<Flag<TrainCommand>>& train_flags() {
        [](TrainCommand& c, const std::string& flag, const std::string& v) {
          c.params.beta = number_in(flag, v, 0, 1);
        }},
+      {"-k", "K", "pegasos: instances per update (default 1)",
+       [](TrainCommand& c, const std::string& flag, const std::string& v) {
+         c.params.pegasos_batch = integer_at_least<std::int64_t>(flag, v, 1);
+       }},
       {"--max-iter", "n",
-       "maximum outer iterations (default " + std::to_string(kDefaultMaxIter) + ")",
+       "maximum outer iterations (default " + std::to_string(kDefaultMaxIter) +
+           "); for pegasos, updates (default " + std::to_string(kDefaultPegasosPasses) +
+           " passes over the data)",
        [](TrainCommand& c, const std::string& flag, const std::string& v) {
          c.params.max_iter = integer_at_least<std::int64_t>(flag, v, 1);
        }},
@@ -228,7 +234,9 @@ std::string train_help() {
   for (const auto& info : solver_table()) {
     std::string head = "  " + std::to_string(info.number) + "  " + info.name;
     head.resize(16, ' ');
-    out += head + info.description + (info.implemented ? "" : " [not implemented yet]") + "\n";
+    std::string losses;
+    for (LossKind loss : info.losses) losses += (losses.empty() ? "" : ", ") + std::string(loss_info(loss).name);
+    out += head + info.description + " (" + losses + ")\n";
   }
   out += "\nlosses (-l):\n";
   for (const auto& info : loss_table()) {
