@@ -19,8 +19,9 @@
 //     (the rule of Lin & More 1999).
 //   The first radius is ||grad f(w0)||, shrunk to ||s|| after the first step.
 //
-// Stopping rule: ||grad f(w)|| <= eps ||grad f(0)|| (eps = 0.01 by default),
-//   or max_iter outer iterations.
+// Stopping rule: ||grad f(w)|| <= eps ||grad f(0)||, or max_iter outer
+//   iterations. train() passes eps = -e (0.01 by default) times
+//   max(min(#pos, #neg), 1) / l, LIBLINEAR's scaling for its primal solvers.
 //
 // Cost: one outer iteration is one evaluation of f and grad f, O(#nz), plus
 //   one Hessian-vector product per CG step, O(#nz of the active rows) for

@@ -40,6 +40,15 @@ std::unique_ptr<CoordinateOrder> make_order(SolverKind kind, std::size_t n, std:
   throw ConfigError("not a coordinate-descent solver");
 }
 
+// max(min(#positive, #negative), 1) / l.
+double minority_share(const Problem& problem) {
+  std::size_t positive = 0;
+  for (double y : problem.y) positive += y > 0;
+  const std::size_t smaller = std::min(positive, problem.y.size() - positive);
+  return static_cast<double>(std::max<std::size_t>(smaller, 1)) /
+         static_cast<double>(problem.y.size());
+}
+
 }  // namespace
 
 const char* liblinear_solver_type(LossKind loss) {
@@ -76,8 +85,13 @@ SolveResult train_binary(const Problem& problem, const Params& params, std::uint
       break;
     }
     case SolverKind::kTron: {
+      // As LIBLINEAR does for its primal solvers, eps is scaled by the share
+      // of the smaller class, so that -e means what it means there and an
+      // unbalanced problem is not stopped early.
+      Params scaled = params;
+      scaled.eps = *params.eps * minority_share(problem);
       auto objective = make_vector_objective(loss, problem);
-      result = solve_tron(*objective, std::vector<double>(problem.num_features(), 0.0), params,
+      result = solve_tron(*objective, std::vector<double>(problem.num_features(), 0.0), scaled,
                           reporter);
       break;
     }

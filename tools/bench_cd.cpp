@@ -4,9 +4,10 @@
 //                               and straight into columns (CSC, two passes,
 //                               T threads; default one per core)
 //   bench_cd objective FILE MODEL [C]
-//                               f(w) of equation (3) for a binary L2-SVM model
-//                               (ours or LIBLINEAR's) on FILE, so that both
-//                               tools' models are scored by one formula
+//                               f(w) of equation (1) for a binary model (ours
+//                               or LIBLINEAR's; L2-SVM, L1-SVM or LR by its
+//                               solver_type) on FILE, so that both tools'
+//                               models are scored by one formula
 //   bench_cd sweep FILE [K]     seconds of one CDPER outer iteration against a
 //                               bare sweep over the CSC arrays, averaged over K
 //                               iterations (default 5), as medians
@@ -25,6 +26,7 @@
 
 #include "error.h"
 #include "libsvm_reader.h"
+#include "loss.h"
 #include "model.h"
 #include "objective.h"
 #include "params.h"
@@ -95,26 +97,44 @@ class TimingReporter : public cdl::Reporter {
   std::ostringstream sink_;
 };
 
+// f(w) of equation (1) for a binary model, with the loss its solver_type
+// names (L2-SVM, L1-SVM or logistic regression).
 int bench_objective(const std::string& data_path, const std::string& model_path, double cost) {
   const cdl::LinearModel model = cdl::load_model(model_path);
   if (model.nr_w() != 1) throw cdl::Error(model_path + ": objective needs a binary model");
+  double (*loss)(double) = nullptr;
+  if (model.solver_type == "L2R_L2LOSS_SVC" || model.solver_type == "L2R_L2LOSS_SVC_DUAL") {
+    loss = cdl::L2SvmLoss::value;
+  } else if (model.solver_type == "L2R_L1LOSS_SVC_DUAL") {
+    loss = cdl::L1SvmLoss::value;
+  } else if (model.solver_type == "L2R_LR" || model.solver_type == "L2R_LR_DUAL") {
+    loss = cdl::LogisticLoss::value;
+  } else {
+    throw cdl::Error(model_path + ": no objective for " + model.solver_type);
+  }
   cdl::ReadOptions options;
   options.integer_labels = true;
   options.bias = model.bias;
   const cdl::LabeledCsc data = cdl::read_libsvm_csc(data_path, options);
-  cdl::ClassMap classes;
-  classes.labels = model.labels;
-  for (double label : data.labels) {
-    classes.class_of.push_back(static_cast<int>(label) == model.labels[0] ? 0 : 1);
-  }
-  const cdl::Problem problem = cdl::one_vs_rest(data.features, classes, 0, cost, cost);
-  std::vector<double> w(problem.num_features(), 0.0);
-  const std::size_t own = data.features.num_cols - (model.bias >= 0 ? 1 : 0);
+  const cdl::CscMatrix& x = data.features;
+  std::vector<double> w(x.num_cols, 0.0);
+  const std::size_t own = x.num_cols - (model.bias >= 0 ? 1 : 0);
   for (std::size_t i = 0; i < std::min(own, model.num_features); ++i) w[i] = model.w[i];
   if (model.bias >= 0) w.back() = model.w[model.num_features];
-  auto objective = cdl::make_coordinate_objective(cdl::LossKind::kL2Svm, problem);
-  objective->reset(w);
-  std::printf("%.12g\n", objective->value());
+  std::vector<double> decision(x.num_rows, 0.0);
+  double f = 0;
+  for (std::size_t i = 0; i < x.num_cols; ++i) {
+    f += 0.5 * w[i] * w[i];
+    for (auto k = x.col_ptr[i]; k < x.col_ptr[i + 1]; ++k) {
+      const auto t = static_cast<std::size_t>(k);
+      decision[x.row_idx[t]] += w[i] * x.values[t];
+    }
+  }
+  for (std::size_t j = 0; j < x.num_rows; ++j) {
+    const double y = static_cast<int>(data.labels[j]) == model.labels[0] ? 1.0 : -1.0;
+    f += cost * loss(y * decision[j]);
+  }
+  std::printf("%.12g\n", f);
   return 0;
 }
 
