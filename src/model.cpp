@@ -124,6 +124,39 @@ int LinearModel::label_for(const std::vector<double>& decision) const {
   return labels[best];
 }
 
+std::vector<int> LinearModel::predict(const CscMatrix& x) const {
+  const std::size_t k_max = nr_w();
+  std::vector<double> decision(x.num_rows * k_max, 0.0);
+  const std::size_t columns = std::min(x.num_cols, weight_rows());
+  for (std::size_t i = 0; i < columns; ++i) {
+    const double* weights = &w[i * k_max];
+    for (auto k = x.col_ptr[i]; k < x.col_ptr[i + 1]; ++k) {
+      const auto slot = static_cast<std::size_t>(k);
+      double* out = &decision[x.row_idx[slot] * k_max];
+      for (std::size_t c = 0; c < k_max; ++c) out[c] += weights[c] * x.values[slot];
+    }
+  }
+  std::vector<int> predicted(x.num_rows);
+  std::vector<double> one(k_max);
+  for (std::size_t r = 0; r < x.num_rows; ++r) {
+    std::copy_n(&decision[r * k_max], k_max, one.begin());
+    predicted[r] = label_for(one);
+  }
+  return predicted;
+}
+
+const char* liblinear_solver_type(LossKind loss) {
+  switch (loss) {
+    case LossKind::kL2Svm:
+      return "L2R_L2LOSS_SVC";
+    case LossKind::kL1Svm:
+      return "L2R_L1LOSS_SVC_DUAL";
+    case LossKind::kLogistic:
+      return "L2R_LR";
+  }
+  return "";
+}
+
 bool LinearModel::has_probabilities() const {
   return solver_type == "L2R_LR" || solver_type == "L1R_LR" || solver_type == "L2R_LR_DUAL";
 }

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "loss.h"
 #include "sparse_matrix.h"
 
 namespace cdl {
@@ -43,6 +44,11 @@ struct LinearModel {
   // The predicted label for the given decision values.
   int label_for(const std::vector<double>& decision) const;
 
+  // The predicted labels of every row of `x`, column-major, whose column
+  // num_features is the bias feature when bias >= 0 (as train() builds it).
+  // Columns beyond the model's are ignored. O(nnz + rows * nr_w).
+  std::vector<int> predict(const CscMatrix& x) const;
+
   // Whether the model is a logistic regression, whose decision values give
   // probabilities.
   bool has_probabilities() const;
@@ -51,6 +57,9 @@ struct LinearModel {
   // than two classes. Only for has_probabilities() models.
   void probabilities(const std::vector<double>& decision, std::vector<double>& out) const;
 };
+
+// LIBLINEAR's solver_type name for a model trained with `loss`.
+const char* liblinear_solver_type(LossKind loss);
 
 // Writes the model atomically (temporary file, then rename).
 void save_model(const LinearModel& model, const std::string& path);

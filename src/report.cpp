@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <ostream>
 
-#include "solver.h"
+#include "solve_result.h"
 
 namespace cdl {
 namespace {

@@ -53,22 +53,6 @@ double norm2(const std::vector<double>& v) {
 
 }  // namespace
 
-const char* status_name(Status status) {
-  switch (status) {
-    case Status::kConverged:
-      return "converged";
-    case Status::kMaxIter:
-      return "iteration limit reached";
-    case Status::kLineSearchFailed:
-      return "line search failed";
-    case Status::kStalled:
-      return "trust region collapsed";
-    case Status::kFinished:
-      return "finished its updates";
-  }
-  return "unknown";
-}
-
 SolveResult solve_cd(CoordinateObjective& objective, CoordinateOrder& order, const Params& params,
                      Reporter& reporter) {
   using Clock = std::chrono::steady_clock;

@@ -51,18 +51,6 @@ double minority_share(const Problem& problem) {
 
 }  // namespace
 
-const char* liblinear_solver_type(LossKind loss) {
-  switch (loss) {
-    case LossKind::kL2Svm:
-      return "L2R_L2LOSS_SVC";
-    case LossKind::kL1Svm:
-      return "L2R_L1LOSS_SVC_DUAL";
-    case LossKind::kLogistic:
-      return "L2R_LR";
-  }
-  return "";
-}
-
 SolveResult train_binary(const Problem& problem, const Params& params, std::uint64_t seed,
                          Reporter& reporter) {
   const SolverInfo& info = solver_info(params.solver);
@@ -134,27 +122,6 @@ LinearModel train(const CscMatrix& x, const ClassMap& classes, const Params& par
   return model;
 }
 
-std::vector<int> predict_rows(const LinearModel& model, const CscMatrix& x) {
-  const std::size_t nr_w = model.nr_w();
-  std::vector<double> decision(x.num_rows * nr_w, 0.0);
-  const std::size_t columns = std::min(x.num_cols, model.weight_rows());
-  for (std::size_t i = 0; i < columns; ++i) {
-    const double* w = &model.w[i * nr_w];
-    for (auto k = x.col_ptr[i]; k < x.col_ptr[i + 1]; ++k) {
-      const auto slot = static_cast<std::size_t>(k);
-      double* out = &decision[x.row_idx[slot] * nr_w];
-      for (std::size_t c = 0; c < nr_w; ++c) out[c] += w[c] * x.values[slot];
-    }
-  }
-  std::vector<int> labels(x.num_rows);
-  std::vector<double> one(nr_w);
-  for (std::size_t r = 0; r < x.num_rows; ++r) {
-    std::copy_n(&decision[r * nr_w], nr_w, one.begin());
-    labels[r] = model.label_for(one);
-  }
-  return labels;
-}
-
 double cross_validate(const CscMatrix& x, const ClassMap& classes, const Params& params,
                       Reporter& reporter) {
   const std::size_t l = x.num_rows;
@@ -189,7 +156,7 @@ double cross_validate(const CscMatrix& x, const ClassMap& classes, const Params&
     Params fold_params = params;
     fold_params.seed = derive_seed(params.seed, f + 1);
     const LinearModel model = train(select_rows(x, training), fold_classes, fold_params, reporter);
-    const std::vector<int> predicted = predict_rows(model, select_rows(x, test));
+    const std::vector<int> predicted = model.predict(select_rows(x, test));
     for (std::size_t k = 0; k < test.size(); ++k) {
       correct += predicted[k] == classes.labels[classes.class_of[test[k]]];
     }

@@ -25,16 +25,10 @@ SolveResult train_binary(const Problem& problem, const Params& params, std::uint
 LinearModel train(const CscMatrix& x, const ClassMap& classes, const Params& params,
                   Reporter& reporter);
 
-// Predicted labels of every row of `x` (same layout as in train()).
-std::vector<int> predict_rows(const LinearModel& model, const CscMatrix& x);
-
 // params.cv_folds-fold cross validation; returns the accuracy in [0, 1].
 // Folds come from a shuffle seeded by params.seed.
 double cross_validate(const CscMatrix& x, const ClassMap& classes, const Params& params,
                       Reporter& reporter);
-
-// LIBLINEAR's solver_type name for a loss.
-const char* liblinear_solver_type(LossKind loss);
 
 }  // namespace cdl
 

@@ -1,0 +1,21 @@
+#include "solve_result.h"
+
+namespace cdl {
+
+const char* status_name(Status status) {
+  switch (status) {
+    case Status::kConverged:
+      return "converged";
+    case Status::kMaxIter:
+      return "iteration limit reached";
+    case Status::kLineSearchFailed:
+      return "line search failed";
+    case Status::kStalled:
+      return "trust region collapsed";
+    case Status::kFinished:
+      return "finished its updates";
+  }
+  return "unknown";
+}
+
+}  // namespace cdl
