@@ -58,6 +58,10 @@ std::string quoted(const char* first, const char* last) {
   return "'" + printable(first, last) + "'";
 }
 
+[[noreturn]] void throw_no_instances(const std::string& path) {
+  throw Error(path + ": no instances (the file is empty or holds only comments)");
+}
+
 // Why [first, last) is not a finite double, for the error message.
 std::string bad_number_reason(const char* first, const char* last) {
   if (first == last) return "is empty";
@@ -126,9 +130,7 @@ bool LibsvmParser::next_instance(double& label, Sink& sink) {
       begin_ = static_cast<std::size_t>(last - data) + 1;
     } else if (eof_) {
       if (begin_ == end_) {
-        if (rows_ == 0 && whole_file_) {
-          throw Error(path_ + ": no instances (the file is empty or holds only comments)");
-        }
+        if (rows_ == 0 && whole_file_) throw_no_instances(path_);
         return false;
       }
       last = data + end_;  // final line without a newline
@@ -327,6 +329,7 @@ struct Chunk {
   std::uint64_t end = 0;
   std::vector<double> labels;
   std::vector<std::int64_t> slots;  // pass 1: nonzeros per column; pass 2: next free slot
+  std::vector<std::int64_t> ends;   // pass 2: one past the chunk's last slot per column
   std::int64_t lines = 0;
   std::exception_ptr error;
 };
@@ -343,9 +346,14 @@ void for_each_chunk(const std::string& path, std::vector<Chunk>& chunks, Body bo
     }
   };
   std::vector<std::thread> threads;
-  for (std::size_t k = 1; k < chunks.size(); ++k)
-    threads.emplace_back(guarded, std::ref(chunks[k]));
+  std::size_t started = 1;
+  try {
+    for (; started < chunks.size(); ++started) threads.emplace_back(guarded, std::ref(chunks[started]));
+  } catch (const std::system_error&) {
+    // No more threads to be had: the calling thread does the rest.
+  }
   guarded(chunks[0]);
+  for (std::size_t k = started; k < chunks.size(); ++k) guarded(chunks[k]);
   for (auto& thread : threads) thread.join();
   std::int64_t lines_before = 0;
   for (const Chunk& chunk : chunks) {
@@ -364,11 +372,31 @@ void for_each_chunk(const std::string& path, std::vector<Chunk>& chunks, Body bo
   throw IoError(path + ": the file changed while it was being read");
 }
 
+// The first pass skips the values, so a bad value before the line it stopped
+// at has not been seen yet. A full check from the top of the file finds the
+// first error in file order; it runs only on this error path.
+[[noreturn]] void report_first_error(const std::string& path, const ReadOptions& options) {
+  try {
+    LibsvmParser parser(path, options);
+    ParsedRow row;
+    while (parser.next(row)) {
+    }
+  } catch (const ParseError&) {
+    throw;
+  } catch (...) {
+  }
+  throw;  // the pass-1 error being handled
+}
+
 }  // namespace
 
 LabeledCsc read_libsvm_csc(const std::string& path, const ReadOptions& options) {
+  // Each thread holds two counters per column, so the default stays small.
+  constexpr unsigned kMaxDefaultThreads = 4;
   const unsigned threads =
-      options.threads > 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+      options.threads > 0
+          ? options.threads
+          : std::clamp(std::thread::hardware_concurrency(), 1u, kMaxDefaultThreads);
   const std::vector<std::uint64_t> splits =
       line_aligned_splits(path, threads, options.min_bytes_per_thread);
   std::vector<Chunk> chunks(splits.size() - 1);
@@ -379,16 +407,20 @@ LabeledCsc read_libsvm_csc(const std::string& path, const ReadOptions& options) 
 
   // Pass 1: labels, the number of nonzeros of each column, and every check
   // except the values'.
-  for_each_chunk(path, chunks, [&](Chunk& chunk) {
-    LibsvmParser parser(path, options, chunk.begin, chunk.end);
-    auto count = [&chunk](std::uint64_t index, double) {
-      if (index > chunk.slots.size()) chunk.slots.resize(index, 0);
-      ++chunk.slots[index - 1];
-    };
-    double label = 0;
-    while (parser.next_instance<false>(label, count)) chunk.labels.push_back(label);
-    chunk.lines = parser.lines_read();
-  });
+  try {
+    for_each_chunk(path, chunks, [&](Chunk& chunk) {
+      LibsvmParser parser(path, options, chunk.begin, chunk.end);
+      auto count = [&chunk](std::uint64_t index, double) {
+        if (index > chunk.slots.size()) chunk.slots.resize(index, 0);
+        ++chunk.slots[index - 1];
+      };
+      double label = 0;
+      while (parser.next_instance<false>(label, count)) chunk.labels.push_back(label);
+      chunk.lines = parser.lines_read();
+    });
+  } catch (const ParseError&) {
+    report_first_error(path, options);
+  }
 
   LabeledCsc out;
   CscMatrix& m = out.features;
@@ -396,8 +428,7 @@ LabeledCsc read_libsvm_csc(const std::string& path, const ReadOptions& options) 
     m.num_rows += chunk.labels.size();
     m.num_cols = std::max(m.num_cols, chunk.slots.size());
   }
-  if (m.num_rows == 0)
-    throw Error(path + ": no instances (the file is empty or holds only comments)");
+  if (m.num_rows == 0) throw_no_instances(path);
   if (m.num_rows > kMaxDimension) {
     throw Error(path + ": more than 2^31-1 instances");
   }
@@ -413,10 +444,12 @@ LabeledCsc read_libsvm_csc(const std::string& path, const ReadOptions& options) 
   // column lists its rows in increasing order.
   std::vector<std::int64_t> next(m.col_ptr.begin(), m.col_ptr.end() - 1);
   for (Chunk& chunk : chunks) {
+    chunk.ends.resize(m.num_cols);
     for (std::size_t c = 0; c < m.num_cols; ++c) {
       const std::int64_t count = chunk.slots[c];
       chunk.slots[c] = next[c];
       next[c] += count;
+      chunk.ends[c] = next[c];
     }
   }
   const auto nnz = static_cast<std::size_t>(m.col_ptr.back());
@@ -436,8 +469,12 @@ LabeledCsc read_libsvm_csc(const std::string& path, const ReadOptions& options) 
     LibsvmParser parser(path, options, chunk.begin, chunk.end);
     std::size_t r = first_row[k];
     const std::size_t stop = r + chunk.labels.size();
+    // Every write is checked against the counts of pass 1, and every slot
+    // must be filled, so a file changed between the passes is an error and
+    // never an out-of-bounds write or an unwritten entry.
     auto scatter = [&](std::uint64_t index, double value) {
       if (index > m.num_cols || r == stop) file_changed(path);
+      if (chunk.slots[index - 1] == chunk.ends[index - 1]) file_changed(path);
       const auto slot = static_cast<std::size_t>(chunk.slots[index - 1]++);
       m.row_idx[slot] = static_cast<Index>(r);
       m.values[slot] = value;
@@ -447,7 +484,7 @@ LabeledCsc read_libsvm_csc(const std::string& path, const ReadOptions& options) 
       if (r == stop || label != out.labels[r]) file_changed(path);
       ++r;
     }
-    if (r != stop) file_changed(path);
+    if (r != stop || chunk.slots != chunk.ends) file_changed(path);
   });
   if (options.bias >= 0) append_constant_column(m, options.bias);
   return out;

@@ -46,7 +46,7 @@ struct ReadOptions {
   // reallocated.
   double bias = -1;
   // read_libsvm_csc only: threads that parse parts of the file at once; 0
-  // means one per core. Each thread gets at least min_bytes_per_thread bytes.
+  // means one per core, at most 4. Each thread gets at least min_bytes_per_thread bytes.
   // The result does not depend on either.
   unsigned threads = 0;
   std::uint64_t min_bytes_per_thread = std::uint64_t{8} << 20;

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "error.h"
+#include "vector_math.h"
 
 namespace cdl {
 namespace {
@@ -30,7 +31,6 @@ class MarginObjective final : public CoordinateObjective {
     // One pass for H_i of (14) and grad f(0)_i = sum_j C_j loss'(0) y_j x_ji.
     const double d1_at_zero = Loss::d1(0.0);
     std::size_t longest = 0;
-    double norm = 0;
     for (std::size_t i = 0; i < bounds_.size(); ++i) {
       double curvature = 0;
       double slope = 0;
@@ -43,10 +43,13 @@ class MarginObjective final : public CoordinateObjective {
       }
       bounds_[i] = 1.0 + Loss::kMaxD2 * curvature;
       gradient_at_zero_[i] = d1_at_zero * slope;
-      norm += gradient_at_zero_[i] * gradient_at_zero_[i];
+      if (!std::isfinite(bounds_[i])) {
+        throw Error("feature " + std::to_string(i + 1) +
+                    " has values too large to train on (their squares overflow); scale the data");
+      }
       longest = std::max(longest, end(i) - begin(i));
     }
-    gradient_norm_at_zero_ = std::sqrt(norm);
+    gradient_norm_at_zero_ = norm2(gradient_at_zero_);
     saved_.resize(longest);
   }
 

@@ -38,18 +38,10 @@
 
 #include "cd_math.h"
 #include "solver.h"
+#include "vector_math.h"
 
 namespace cdl {
 namespace {
-
-// More halvings than this means D_i is not behaving (NaN, overflow).
-constexpr int kMaxLineSearchSteps = 64;
-
-double norm2(const std::vector<double>& v) {
-  double sum = 0;
-  for (double x : v) sum += x * x;
-  return std::sqrt(sum);
-}
 
 }  // namespace
 
@@ -65,11 +57,11 @@ SolveResult solve_cd(CoordinateObjective& objective, CoordinateOrder& order, con
   const double stop_norm = eps * objective.gradient_norm_at_zero();
   std::vector<double> last_d1 = objective.gradient();
   result.grad_norm = norm2(last_d1);
-  result.status = Status::kMaxIter;
-  if (result.grad_norm <= stop_norm) result.status = Status::kConverged;
+  bool converged = result.grad_norm <= stop_norm;
+  bool failed = false;
 
   double seconds = 0;
-  while (result.status == Status::kMaxIter && result.iterations < max_iter) {
+  while (!converged && !failed && result.iterations < max_iter) {
     const auto start = Clock::now();
     order.start_epoch();
     for (std::size_t i = order.next(); i != CoordinateOrder::kNone; i = order.next()) {
@@ -82,8 +74,14 @@ SolveResult solve_cd(CoordinateObjective& objective, CoordinateOrder& order, con
       }
       const double d = newton_direction(derivs.d1, derivs.d2);
       const double shortcut = lambda_bar(derivs.d2, objective.bound(i), sigma);
+      // Theorem 1: the search ends at the latest when lambda <= lambda_bar,
+      // after ceil(log lambda_bar / log beta) steps, unless lambda_bar is not
+      // a positive number (overflow in the data).
+      if (!(shortcut > 0) || !std::isfinite(d)) {
+        failed = true;
+        break;
+      }
       double lambda = 1.0;
-      int steps = 0;
       for (;;) {
         if (lambda <= shortcut) {
           objective.apply(i, lambda * d);
@@ -94,11 +92,6 @@ SolveResult solve_cd(CoordinateObjective& objective, CoordinateOrder& order, con
         if (sufficient_decrease(objective.apply_with_delta(i, z), z, sigma)) break;
         objective.undo();
         lambda *= beta;
-        if (++steps == kMaxLineSearchSteps) break;
-      }
-      if (steps == kMaxLineSearchSteps) {
-        result.status = Status::kLineSearchFailed;
-        break;
       }
       if (lambda == 1.0) ++result.full_newton_steps;
     }
@@ -106,10 +99,11 @@ SolveResult solve_cd(CoordinateObjective& objective, CoordinateOrder& order, con
     ++result.iterations;
     result.grad_norm = norm2(last_d1);
     reporter.iteration({result.iterations, objective.value(), result.grad_norm, seconds});
-    if (result.status == Status::kMaxIter && result.grad_norm <= stop_norm) {
-      result.status = Status::kConverged;
-    }
+    converged = result.grad_norm <= stop_norm;
   }
+  result.status = failed      ? Status::kLineSearchFailed
+                  : converged ? Status::kConverged
+                              : Status::kMaxIter;
   result.w = objective.w();
   result.objective = objective.value();
   result.seconds = seconds;

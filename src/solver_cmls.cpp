@@ -32,6 +32,7 @@
 #include <cstdint>
 
 #include "solver.h"
+#include "vector_math.h"
 
 namespace cdl {
 namespace {
@@ -55,7 +56,6 @@ SolveResult solve_cmls(const Problem& problem, CoordinateOrder& order, const Par
   std::vector<double> radius(n, kInitialRadius);
   std::vector<double> last_d1(n, 0.0);
   // grad f(0)_i = -2 sum_j C_j y_j x_ji.
-  double zero_norm = 0;
   for (std::size_t i = 0; i < n; ++i) {
     double g = 0;
     for (auto k = x.col_ptr[i]; k < x.col_ptr[i + 1]; ++k) {
@@ -64,19 +64,13 @@ SolveResult solve_cmls(const Problem& problem, CoordinateOrder& order, const Par
       g -= 2.0 * problem.cost(j) * problem.y[j] * x.values[t];
     }
     last_d1[i] = g;
-    zero_norm += g * g;
   }
-  zero_norm = std::sqrt(zero_norm);
+  const double zero_norm = norm2(last_d1);
   const auto value = [&] {
     double f = 0;
     for (double wi : w) f += 0.5 * wi * wi;
     for (std::size_t j = 0; j < margin.size(); ++j) f += problem.cost(j) * L2SvmLoss::value(margin[j]);
     return f;
-  };
-  const auto norm = [](const std::vector<double>& v) {
-    double sum = 0;
-    for (double e : v) sum += e * e;
-    return std::sqrt(sum);
   };
 
   SolveResult result;
@@ -122,7 +116,7 @@ SolveResult solve_cmls(const Problem& problem, CoordinateOrder& order, const Par
     }
     seconds += std::chrono::duration<double>(Clock::now() - start).count();
     ++result.iterations;
-    result.grad_norm = norm(last_d1);
+    result.grad_norm = norm2(last_d1);
     reporter.iteration({result.iterations, value(), result.grad_norm, seconds});
     if (smoothing == 0 && result.grad_norm <= eps * zero_norm) {
       result.status = Status::kConverged;

@@ -30,6 +30,7 @@
 #include <cmath>
 
 #include "solver.h"
+#include "vector_math.h"
 
 namespace cdl {
 namespace {
@@ -41,17 +42,6 @@ constexpr double kSigma1 = 0.25;
 constexpr double kSigma2 = 0.5;
 constexpr double kSigma3 = 4.0;
 constexpr double kCgTolerance = 0.1;  // relative to ||g||
-
-double dot(const std::vector<double>& a, const std::vector<double>& b) {
-  double sum = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) sum += a[i] * b[i];
-  return sum;
-}
-
-// a += scale * b
-void axpy(double scale, const std::vector<double>& b, std::vector<double>& a) {
-  for (std::size_t i = 0; i < a.size(); ++i) a[i] += scale * b[i];
-}
 
 struct CgResult {
   std::vector<double> step;      // s
@@ -77,7 +67,7 @@ CgResult trust_region_cg(const VectorObjective& objective, const std::vector<dou
     ++out.iterations;
     const double alpha = rr / dot(direction, hd);
     axpy(alpha, direction, out.step);
-    if (std::sqrt(dot(out.step, out.step)) > radius) {
+    if (norm2(out.step) > radius) {
       // Back up and go to the boundary: ||s + tau d|| = radius, tau >= 0.
       axpy(-alpha, direction, out.step);
       const double sd = dot(out.step, direction);
@@ -123,7 +113,7 @@ SolveResult solve_tron(VectorObjective& objective, std::vector<double> w, const 
   double f = objective.evaluate(w);
   std::vector<double> g;
   objective.gradient(g);
-  double gnorm = std::sqrt(dot(g, g));
+  double gnorm = norm2(g);
   const double stop_norm = eps * objective.gradient_norm_at_zero();
   double radius = gnorm;
   std::vector<double> trial(w.size());
@@ -138,7 +128,7 @@ SolveResult solve_tron(VectorObjective& objective, std::vector<double> w, const 
     const double predicted = -0.5 * (gs - dot(cg.step, cg.residual));
     const double f_trial = objective.evaluate(trial);
     const double actual = f - f_trial;
-    const double step_norm = std::sqrt(dot(cg.step, cg.step));
+    const double step_norm = norm2(cg.step);
     if (result.iterations == 0) radius = std::min(radius, step_norm);
     const double curvature = f_trial - f - gs;
     const double alpha =
@@ -150,7 +140,7 @@ SolveResult solve_tron(VectorObjective& objective, std::vector<double> w, const 
       w.swap(trial);
       f = f_trial;
       objective.gradient(g);
-      gnorm = std::sqrt(dot(g, g));
+      gnorm = norm2(g);
     } else {
       objective.evaluate(w);  // restore the cache to the current w
     }
@@ -160,7 +150,7 @@ SolveResult solve_tron(VectorObjective& objective, std::vector<double> w, const 
     report_seconds += std::chrono::duration<double>(Clock::now() - now).count();
     if (gnorm <= stop_norm) {
       result.status = Status::kConverged;
-    } else if (radius < 1e-14 * (1 + std::sqrt(dot(w, w)))) {
+    } else if (radius < 1e-14 * (1 + norm2(w))) {
       result.status = Status::kLineSearchFailed;  // no progress is possible
     }
   }

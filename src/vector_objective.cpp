@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "error.h"
+#include "vector_math.h"
 
 namespace cdl {
 namespace {
@@ -23,9 +24,7 @@ class RowObjective final : public VectorObjective {
     for (std::size_t j = 0; j < margin_.size(); ++j) {
       add_row(j, problem_.y[j] * problem_.cost(j) * d1, g);
     }
-    double sum = 0;
-    for (double gi : g) sum += gi * gi;
-    gradient_norm_at_zero_ = std::sqrt(sum);
+    gradient_norm_at_zero_ = norm2(g);
   }
 
   std::size_t num_features() const override { return problem_.num_features(); }

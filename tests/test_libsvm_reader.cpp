@@ -727,18 +727,24 @@ void expect_error_for_any_thread_count(const std::string& path, std::int64_t lin
   }
 }
 
-TEST(LibsvmReaderThreads, ErrorLineNumbersCountFromTheStartOfTheFile) {
+TEST(LibsvmReaderThreads, TheFirstErrorInTheFileIsReportedWithItsLine) {
   test::ScratchDir dir;
   std::string text;
   for (int k = 0; k < 300; ++k) text += (k % 7 == 0 ? "# note\n" : "1 1:1 2:2\n");
-  text += "1 3:0.5x\n";  // line 301: a bad value, found by the second pass
-  for (int k = 0; k < 100; ++k) text += "-1 4:1\n";
-  // The first pass checks everything but the values, so it stops at line 402
-  // before the second pass could see line 301.
-  expect_error_for_any_thread_count(dir.write("bad.txt", text + "1 2:1 1:1\n"), 402,
-                                    "feature index 1 not greater than previous index 2 (column 7)");
-  expect_error_for_any_thread_count(dir.write("value.txt", text), 301,
+  const std::string bad_value = "1 3:0.5x\n";  // line 301
+  std::string middle;
+  for (int k = 0; k < 100; ++k) middle += "-1 4:1\n";
+  const std::string bad_order = "1 2:1 1:1\n";  // line 402
+  // The first pass skips values and stops at line 402; the error reported
+  // must still be the first one in the file.
+  expect_error_for_any_thread_count(dir.write("both.txt", text + bad_value + middle + bad_order),
+                                    301,
                                     "value '0.5x' of feature 3 has trailing characters (column 5)");
+  expect_error_for_any_thread_count(dir.write("value.txt", text + bad_value + middle), 301,
+                                    "value '0.5x' of feature 3 has trailing characters (column 5)");
+  expect_error_for_any_thread_count(dir.write("order.txt", text + "1 3:0.5\n" + middle + bad_order),
+                                    402,
+                                    "feature index 1 not greater than previous index 2 (column 7)");
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "objective.h"
+#include "error.h"
 #include "problem.h"
 #include "test_util.h"
 
@@ -149,6 +150,19 @@ TEST(L2SvmObjective, BoundIsEquation14AndBoundsD2Everywhere) {
     for (std::size_t i = 0; i < 4; ++i) {
       EXPECT_LE(objective->coord_derivs(i).d2, objective->bound(i));
     }
+  }
+}
+
+TEST(L2SvmObjective, ValuesWhoseSquaresOverflowAreRefused) {
+  const CscMatrix x = to_csc(test::csr_from_dense(2, 2, {1e200, 0, 0, 1}));
+  const Problem problem{x, nullptr, {1, -1}, 1.0, 1.0};
+  try {
+    make_coordinate_objective(LossKind::kL2Svm, problem);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "feature 1 has values too large to train on (their squares overflow); scale the "
+              "data");
   }
 }
 

@@ -153,6 +153,21 @@ TEST(SolveCd, FullNewtonStepIsTakenAlmostAlwaysOnDocuments) {
             0.01 * static_cast<double>(result.inner_iterations));
 }
 
+TEST(SolveCd, LineSearchWithBetaCloseToOneStillConverges) {
+  // Theorem 1 bounds the backtracking by lambda_bar; with beta = 0.99 and a
+  // large C it takes many steps, but must still end in a converged model.
+  const Data& data = load("a9a");
+  const Problem problem = one_vs_rest(data.file.features, data.classes, 0, 1000.0, 1000.0);
+  RecordingReporter reporter;
+  Params params;
+  params.beta = 0.99;
+  const SolveResult slow = train_binary(problem, resolve_defaults(params), 1, reporter);
+  params.beta = 0.5;
+  const SolveResult fast = train_binary(problem, resolve_defaults(params), 1, reporter);
+  EXPECT_EQ(slow.status, Status::kConverged);
+  EXPECT_NEAR(slow.objective, fast.objective, 1e-6 * fast.objective);
+}
+
 TEST(SolveCd, StopsAtTheIterationLimitWithThatStatus) {
   RecordingReporter reporter;
   const SolveResult result = solve("heart_scale", SolverKind::kCd, 1, 1e-12, 3, reporter);
