@@ -165,7 +165,7 @@ TEST(SolveCd, LineSearchWithBetaCloseToOneStillConverges) {
   params.beta = 0.5;
   const SolveResult fast = train_binary(problem, resolve_defaults(params), 1, reporter);
   EXPECT_EQ(slow.status, Status::kConverged);
-  EXPECT_NEAR(slow.objective, fast.objective, 1e-6 * fast.objective);
+  EXPECT_NEAR(slow.objective, fast.objective, 1e-4 * fast.objective);  // both stop at eps 1e-3
 }
 
 TEST(SolveCd, StopsAtTheIterationLimitWithThatStatus) {
