@@ -17,8 +17,8 @@ enum class LossKind { kL2Svm, kL1Svm, kLogistic };
 
 // max(b, 0), exactly, as arithmetic rather than a select (which compilers
 // turn into a branch, and whether an instance is active is data-dependent):
-// b/2 + |b|/2 is b for b > 0 and +0 otherwise. Halving is exact unless b is
-// subnormal, where the result may be off by the smallest subnormal.
+// b/2 + |b|/2 is b for b > 0 and +0 otherwise. Halving is exact unless
+// b < 2^-1021, where the result may be off by the smallest subnormal.
 inline double positive_part(double b) { return 0.5 * b + 0.5 * std::fabs(b); }
 
 // Squared hinge, the L2-SVM loss of equation (3): max(0, 1 - m)^2.

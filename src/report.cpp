@@ -27,7 +27,7 @@ void Reporter::summary(const std::string& solver_name, const SolveResult& result
   if (result.status == Status::kMaxIter) {
     warning(solver_name + " stopped at the iteration limit (" + std::to_string(result.iterations) +
             ") before the stopping tolerance was met; raise --max-iter or -e");
-  } else if (result.status == Status::kLineSearchFailed || result.status == Status::kStalled) {
+  } else if (result.status == Status::kLineSearchFailed) {
     warning(solver_name + ": " + status_name(result.status) + "; the model may be inaccurate");
   }
   if (level_ == Level::kQuiet) return;

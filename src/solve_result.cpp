@@ -10,8 +10,8 @@ const char* status_name(Status status) {
       return "iteration limit reached";
     case Status::kLineSearchFailed:
       return "line search failed";
-    case Status::kStalled:
-      return "trust region collapsed";
+    case Status::kPrecisionLimit:
+      return "at the limit of double precision";
     case Status::kFinished:
       return "finished its updates";
   }

@@ -11,7 +11,7 @@ enum class Status {
   kConverged,         // the stopping rule was met
   kMaxIter,           // the iteration limit came first
   kLineSearchFailed,  // CD's line search found no step (NaN or overflow)
-  kStalled,           // TRON's trust region shrank to nothing
+  kPrecisionLimit,    // TRON: f cannot decrease further in double precision
   kFinished,          // Pegasos made its budgeted number of updates
 };
 

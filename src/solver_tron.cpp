@@ -20,7 +20,8 @@
 //   The first radius is ||grad f(w0)||, shrunk to ||s|| after the first step.
 //
 // Stopping rule: ||grad f(w)|| <= eps ||grad f(0)||, or max_iter outer
-//   iterations. train() passes eps = -e (0.01 by default) times
+//   iterations, or (status PrecisionLimit) when both the actual and the
+//   predicted reduction are below 1e-12 |f|, where rho is rounding noise. train() passes eps = -e (0.01 by default) times
 //   max(min(#pos, #neg), 1) / l, LIBLINEAR's scaling for its primal solvers.
 //
 // Cost: one outer iteration is one evaluation of f and grad f, O(#nz), plus
@@ -42,6 +43,7 @@ constexpr double kSigma1 = 0.25;
 constexpr double kSigma2 = 0.5;
 constexpr double kSigma3 = 4.0;
 constexpr double kCgTolerance = 0.1;  // relative to ||g||
+constexpr double kPrecision = 1e-12;  // relative reductions below this are noise
 
 struct CgResult {
   std::vector<double> step;      // s
@@ -150,8 +152,10 @@ SolveResult solve_tron(VectorObjective& objective, std::vector<double> w, const 
     report_seconds += std::chrono::duration<double>(Clock::now() - now).count();
     if (gnorm <= stop_norm) {
       result.status = Status::kConverged;
-    } else if (radius < 1e-14 * (1 + norm2(w))) {
-      result.status = Status::kLineSearchFailed;  // no progress is possible
+    } else if (std::fabs(actual) <= kPrecision * std::fabs(f) &&
+               std::fabs(predicted) <= kPrecision * std::fabs(f)) {
+      // Both reductions are rounding noise: w is as good as double gets.
+      result.status = Status::kPrecisionLimit;
     }
   }
   result.seconds = std::chrono::duration<double>(Clock::now() - start).count() - report_seconds;

@@ -9,7 +9,8 @@
 // hess_vec() skips, as Lin, Weng & Keerthi (2008) do.
 //
 // Cost: evaluate O(#nz + n); gradient O(#nz of rows with loss' != 0 + n);
-// hess_vec O(#nz of rows with D_jj != 0 + n). The Problem needs its rows.
+// hess_vec O(#nz of rows with D_jj != 0 + n). The Problem needs its rows
+// and must outlive the objective.
 #ifndef CDL_VECTOR_OBJECTIVE_H_
 #define CDL_VECTOR_OBJECTIVE_H_
 

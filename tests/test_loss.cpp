@@ -23,8 +23,8 @@ std::vector<double> margin_grid() {
 }
 
 // Margins whose naive exp(m) or exp(-m) overflows or underflows.
-const std::vector<double> kExtremeMargins = {1e300, -1e300, 1e10, -1e10, 800, -800,
-                                             709,   -709,   710,  -710};
+const std::vector<double> kExtremeMargins = {1e300, -1e300, 1e10, -1e10, 800,
+                                             -800,  709,    -709, 710,   -710};
 
 // |actual - expected| within `ulps` units of the expected value, or within the
 // subnormal spacing for results that underflow.
@@ -34,8 +34,8 @@ const std::vector<double> kExtremeMargins = {1e300, -1e300, 1e10, -1e10, 800, -8
   if (std::fabs(static_cast<long double>(actual) - expected) <= tolerance) {
     return ::testing::AssertionSuccess();
   }
-  return ::testing::AssertionFailure() << "actual " << actual << ", expected "
-                                       << static_cast<double>(expected);
+  return ::testing::AssertionFailure()
+         << "actual " << actual << ", expected " << static_cast<double>(expected);
 }
 
 // log(1 + exp(-m)): for |m| > 40 the dropped terms are below 1e-17 relative.
@@ -47,7 +47,9 @@ long double logistic_reference(double m) {
 }
 
 // -1 / (1 + exp(m)); exp overflowing to inf gives the correct -0.
-long double logistic_d1_reference(double m) { return -1.0L / (1.0L + std::exp(static_cast<long double>(m))); }
+long double logistic_d1_reference(double m) {
+  return -1.0L / (1.0L + std::exp(static_cast<long double>(m)));
+}
 
 // exp(m) / (1 + exp(m))^2 = 1 / (2 + exp(m) + exp(-m)).
 long double logistic_d2_reference(double m) {
@@ -190,9 +192,9 @@ TEST(LossLogistic, DerivativesStayInTheirRangesAndD2UnderKMaxD2) {
 bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
 TEST(LossPositivePart, PositiveValuesComeBackBitForBit) {
-  for (double b : {1.0, 0.5, 3.141592653589793, 1e-300, 1e300, DBL_MAX, 2 * DBL_MIN,
-                   std::nextafter(2 * DBL_MIN, 1.0), std::nextafter(1.0, 2.0), 123456789.123,
-                   0.1, 1e-15}) {
+  for (double b :
+       {1.0, 0.5, 3.141592653589793, 1e-300, 1e300, DBL_MAX, 2 * DBL_MIN,
+        std::nextafter(2 * DBL_MIN, 1.0), std::nextafter(1.0, 2.0), 123456789.123, 0.1, 1e-15}) {
     EXPECT_TRUE(same_bits(positive_part(b), b)) << b;
   }
 }

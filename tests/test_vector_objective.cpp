@@ -20,8 +20,8 @@ namespace {
 using Vec = std::vector<double>;
 
 // 6 instances, 4 features (feature 3 has no nonzeros), different C per class.
-const Vec kDense = {0.5, 0, -1.0, 0, 0,   2.0,  0.3, 0, -0.7, 0.1, 0,   0,
-                    1.5, 0, 0.8,  0, 0,   -0.4, 0,   0, 0.9,  0.9, 0.9, 0};
+const Vec kDense = {0.5, 0, -1.0, 0, 0, 2.0,  0.3, 0, -0.7, 0.1, 0,   0,
+                    1.5, 0, 0.8,  0, 0, -0.4, 0,   0, 0.9,  0.9, 0.9, 0};
 constexpr std::size_t kRows = 6;
 constexpr std::size_t kCols = 4;
 
@@ -103,11 +103,12 @@ const std::vector<Vec> kDirections = {
 class VectorObjectiveTest : public ::testing::TestWithParam<LossKind> {
  protected:
   Fixture fx_;
-  std::unique_ptr<VectorObjective> objective_ =
-      make_vector_objective(GetParam(), fx_.problem);
+  std::unique_ptr<VectorObjective> objective_ = make_vector_objective(GetParam(), fx_.problem);
 };
 
-TEST_P(VectorObjectiveTest, KnowsTheNumberOfFeatures) { EXPECT_EQ(objective_->num_features(), kCols); }
+TEST_P(VectorObjectiveTest, KnowsTheNumberOfFeatures) {
+  EXPECT_EQ(objective_->num_features(), kCols);
+}
 
 TEST_P(VectorObjectiveTest, TestPointsAvoidTheL2SvmKink) {
   for (const Vec& w : kPoints) {
@@ -195,11 +196,12 @@ TEST_P(VectorObjectiveTest, GradientNormAtZeroIsTheNormOfTheGradientAtZero) {
   EXPECT_GT(reported, 0.0);
 }
 
+std::string loss_name(const ::testing::TestParamInfo<LossKind>& param) {
+  return param.param == LossKind::kL2Svm ? "l2svm" : "lr";
+}
+
 INSTANTIATE_TEST_SUITE_P(TwiceDifferentiable, VectorObjectiveTest,
-                         ::testing::Values(LossKind::kL2Svm, LossKind::kLogistic),
-                         [](const ::testing::TestParamInfo<LossKind>& info) {
-                           return std::string(info.param == LossKind::kL2Svm ? "l2svm" : "lr");
-                         });
+                         ::testing::Values(LossKind::kL2Svm, LossKind::kLogistic), loss_name);
 
 TEST(MakeVectorObjective, RejectsL1SvmAsAConfigError) {
   Fixture fx;
