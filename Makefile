@@ -21,7 +21,7 @@ GTEST_LIBS := -lgtest -lgtest_main
 TOOLS := cdtrain cdpredict
 EXTRA_TOOLS := $(BUILD)/gen_rcv1like $(BUILD)/bench_cd
 
-.PHONY: all test asan bench tools clean format format-check
+.PHONY: all test asan test-asan bench tools clean format format-check
 all: $(TOOLS)
 
 $(BUILD)/%.o: %.cpp

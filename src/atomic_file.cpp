@@ -36,9 +36,17 @@ void check_writable_path(const std::string& path) {
 AtomicFileWriter::AtomicFileWriter(const std::string& path) : path_(path) {
   check_writable_path(path);
   std::error_code ec;
-  const auto status = std::filesystem::status(path, ec);
+  // Write through a symbolic link to the file it names, as fopen would.
+  if (std::filesystem::is_symlink(path, ec)) {
+    const auto target = std::filesystem::weakly_canonical(path, ec);
+    if (!ec) target_ = target.string();
+  }
+  if (target_.empty()) target_ = path;
+  const auto status = std::filesystem::status(target_, ec);
   direct_ = !ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status);
-  temp_path_ = direct_ ? path : path + random_suffix();
+  replacing_ = !ec && std::filesystem::is_regular_file(status);
+  if (replacing_) permissions_ = status.permissions();
+  temp_path_ = direct_ ? target_ : target_ + random_suffix();
   out_.open(temp_path_, std::ios::binary | (direct_ ? std::ios::out : std::ios::trunc));
   if (!out_) throw IoError(path + ": cannot open for writing");
 }
@@ -70,7 +78,8 @@ void AtomicFileWriter::commit() {
   committed_ = true;
   if (direct_) return;
   std::error_code ec;
-  std::filesystem::rename(temp_path_, path_, ec);
+  if (replacing_) std::filesystem::permissions(temp_path_, permissions_, ec);
+  std::filesystem::rename(temp_path_, target_, ec);
   if (ec) {
     committed_ = false;
     throw IoError(path_ + ": cannot rename temporary file: " + ec.message());

@@ -7,9 +7,13 @@
 //
 // A target that exists and is not a regular file (/dev/stdout, a FIFO) cannot
 // be replaced by a rename; it is written directly, and commit() only flushes.
+// A symbolic link is written through: the file it names is replaced, keeping
+// its permissions, and the link stays. Signals are not handled here: a
+// process killed before commit() can leave the temporary file behind.
 #ifndef CDL_ATOMIC_FILE_H_
 #define CDL_ATOMIC_FILE_H_
 
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <string_view>
@@ -33,7 +37,10 @@ class AtomicFileWriter {
   void flush_buffer();
 
   std::string path_;
+  std::string target_;  // path_, or the file a symbolic link path_ names
   std::string temp_path_;
+  std::filesystem::perms permissions_ = std::filesystem::perms::none;
+  bool replacing_ = false;  // target_ exists as a regular file
   std::ofstream out_;
   std::string buffer_;
   bool direct_ = false;  // writing straight to a device or FIFO

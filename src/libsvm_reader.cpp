@@ -89,9 +89,10 @@ LibsvmParser::LibsvmParser(const std::string& path, const ReadOptions& options, 
       whole_file_(begin == 0 && end == kToEnd) {
   std::error_code ec;
   const auto status = std::filesystem::status(path, ec);
-  if (ec || !std::filesystem::exists(status)) {
-    throw IoError(path + ": cannot open: no such file");
+  if (ec && ec != std::errc::no_such_file_or_directory) {
+    throw IoError(path + ": cannot open: " + ec.message());
   }
+  if (!std::filesystem::exists(status)) throw IoError(path + ": cannot open: no such file");
   if (std::filesystem::is_directory(status)) throw IoError(path + ": is a directory");
   if (!std::filesystem::is_regular_file(status)) throw IoError(path + ": not a regular file");
   in_.open(path, std::ios::binary);
@@ -348,7 +349,8 @@ void for_each_chunk(const std::string& path, std::vector<Chunk>& chunks, Body bo
   std::vector<std::thread> threads;
   std::size_t started = 1;
   try {
-    for (; started < chunks.size(); ++started) threads.emplace_back(guarded, std::ref(chunks[started]));
+    for (; started < chunks.size(); ++started)
+      threads.emplace_back(guarded, std::ref(chunks[started]));
   } catch (const std::system_error&) {
     // No more threads to be had: the calling thread does the rest.
   }
@@ -394,9 +396,8 @@ LabeledCsc read_libsvm_csc(const std::string& path, const ReadOptions& options) 
   // Each thread holds two counters per column, so the default stays small.
   constexpr unsigned kMaxDefaultThreads = 4;
   const unsigned threads =
-      options.threads > 0
-          ? options.threads
-          : std::clamp(std::thread::hardware_concurrency(), 1u, kMaxDefaultThreads);
+      options.threads > 0 ? options.threads
+                          : std::clamp(std::thread::hardware_concurrency(), 1u, kMaxDefaultThreads);
   const std::vector<std::uint64_t> splits =
       line_aligned_splits(path, threads, options.min_bytes_per_thread);
   std::vector<Chunk> chunks(splits.size() - 1);

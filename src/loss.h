@@ -62,9 +62,7 @@ struct LogisticLoss {
   static constexpr bool kTwiceDifferentiable = true;
   static constexpr double kMaxD2 = 0.25;
 
-  static double value(double m) {
-    return positive_part(-m) + std::log1p(std::exp(-std::fabs(m)));
-  }
+  static double value(double m) { return positive_part(-m) + std::log1p(std::exp(-std::fabs(m))); }
   static double d1(double m) {
     const double e = std::exp(-std::fabs(m));
     const double p = 1.0 / (1.0 + e);  // sigma(|m|)

@@ -53,16 +53,16 @@ struct Params {
   SolverKind solver = SolverKind::kCdPer;
   std::optional<LossKind> loss;  // default: the solver's first loss
   double C = 1.0;
-  std::optional<double> eps;             // stopping tolerance; default per solver
+  std::optional<double> eps;  // stopping tolerance; default per solver
   // Outer iterations; for Pegasos, updates. Default per solver, and for
   // Pegasos per data size (see resolve_pegasos_updates).
   std::optional<std::int64_t> max_iter;
-  double bias = -1;                      // < 0: no bias feature
-  double sigma = 0.01;                   // sufficient decrease, equation (12)
-  double beta = 0.5;                     // line search shrink factor, Algorithm 2
+  double bias = -1;     // < 0: no bias feature
+  double sigma = 0.01;  // sufficient decrease, equation (12)
+  double beta = 0.5;    // line search shrink factor, Algorithm 2
   std::uint64_t seed = 1;
-  std::int64_t pegasos_batch = 1;          // K, Pegasos's subsample size
-  int cv_folds = 0;  // 0: no cross validation
+  std::int64_t pegasos_batch = 1;  // K, Pegasos's subsample size
+  int cv_folds = 0;                // 0: no cross validation
   bool quiet = false;
 };
 

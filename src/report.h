@@ -32,7 +32,7 @@ class Reporter {
   virtual void iteration(const IterationInfo& info);
   virtual void summary(const std::string& solver_name, const SolveResult& result);
   // Warnings are printed at every level.
-  void warning(const std::string& message);
+  virtual void warning(const std::string& message);
   void info(const std::string& message);
 
  protected:

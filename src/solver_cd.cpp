@@ -41,9 +41,7 @@
 #include "vector_math.h"
 
 namespace cdl {
-namespace {
-
-}  // namespace
+namespace {}  // namespace
 
 SolveResult solve_cd(CoordinateObjective& objective, CoordinateOrder& order, const Params& params,
                      Reporter& reporter) {

@@ -69,7 +69,8 @@ SolveResult solve_cmls(const Problem& problem, CoordinateOrder& order, const Par
   const auto value = [&] {
     double f = 0;
     for (double wi : w) f += 0.5 * wi * wi;
-    for (std::size_t j = 0; j < margin.size(); ++j) f += problem.cost(j) * L2SvmLoss::value(margin[j]);
+    for (std::size_t j = 0; j < margin.size(); ++j)
+      f += problem.cost(j) * L2SvmLoss::value(margin[j]);
     return f;
   };
 

@@ -21,8 +21,9 @@
 //
 // Stopping rule: ||grad f(w)|| <= eps ||grad f(0)||, or max_iter outer
 //   iterations, or (status PrecisionLimit) when both the actual and the
-//   predicted reduction are below 1e-12 |f|, where rho is rounding noise. train() passes eps = -e (0.01 by default) times
-//   max(min(#pos, #neg), 1) / l, LIBLINEAR's scaling for its primal solvers.
+//   predicted reduction are below 1e-12 |f|, where rho is rounding noise. train() passes eps = -e
+//   (0.01 by default) times max(min(#pos, #neg), 1) / l, LIBLINEAR's scaling for its primal
+//   solvers.
 //
 // Cost: one outer iteration is one evaluation of f and grad f, O(#nz), plus
 //   one Hessian-vector product per CG step, O(#nz of the active rows) for
@@ -133,8 +134,7 @@ SolveResult solve_tron(VectorObjective& objective, std::vector<double> w, const 
     const double step_norm = norm2(cg.step);
     if (result.iterations == 0) radius = std::min(radius, step_norm);
     const double curvature = f_trial - f - gs;
-    const double alpha =
-        curvature <= 0 ? kSigma3 : std::max(kSigma1, -0.5 * (gs / curvature));
+    const double alpha = curvature <= 0 ? kSigma3 : std::max(kSigma1, -0.5 * (gs / curvature));
     const double rho = predicted > 0 ? actual / predicted : -1.0;
     radius = next_radius(radius, rho, alpha, step_norm);
     ++result.iterations;

@@ -114,8 +114,7 @@ LinearModel train(const CscMatrix& x, const ClassMap& classes, const Params& par
   if (needs_rows(params.solver)) rows = to_csr(x);
   for (std::size_t k = 0; k < nr_w; ++k) {
     if (nr_w > 1) reporter.info("class " + std::to_string(classes.labels[k]) + " vs rest");
-    const Problem problem =
-        one_vs_rest(x, classes, k, params.C, params.C, rows ? &*rows : nullptr);
+    const Problem problem = one_vs_rest(x, classes, k, params.C, params.C, rows ? &*rows : nullptr);
     const SolveResult result = train_binary(problem, params, derive_seed(params.seed, k), reporter);
     for (std::size_t i = 0; i < x.num_cols; ++i) model.w[i * nr_w + k] = result.w[i];
   }
@@ -125,10 +124,11 @@ LinearModel train(const CscMatrix& x, const ClassMap& classes, const Params& par
 double cross_validate(const CscMatrix& x, const ClassMap& classes, const Params& params,
                       Reporter& reporter) {
   const std::size_t l = x.num_rows;
-  const auto folds = static_cast<std::size_t>(params.cv_folds);
+  auto folds = static_cast<std::size_t>(params.cv_folds);
   if (folds > l) {
-    throw ConfigError("cannot make " + std::to_string(folds) + " folds of " + std::to_string(l) +
-                      " instances");
+    reporter.warning(std::to_string(folds) + " folds of " + std::to_string(l) +
+                     " instances: using " + std::to_string(l) + " (leave-one-out)");
+    folds = l;
   }
   std::vector<std::size_t> order(l);
   std::iota(order.begin(), order.end(), std::size_t{0});

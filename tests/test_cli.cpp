@@ -234,9 +234,9 @@ TEST(Validate, AcceptsTheImplementedSolvers) {
 }
 
 TEST(Validate, AcceptsEveryValidSolverLossPair) {
-  for (const char* args : {"-l l2svm f", "-l lr f", "-s 1 -l lr f", "-s 2 -l lr f", "-s 3 -l lr f",
-                           "-s 4 -l l2svm f", "-s 5 f", "-s 6 -l l2svm f", "-s tron -l lr f",
-                           "-s 7 -l l1svm f", "-s pegasos f"}) {
+  for (const char* args :
+       {"-l l2svm f", "-l lr f", "-s 1 -l lr f", "-s 2 -l lr f", "-s 3 -l lr f", "-s 4 -l l2svm f",
+        "-s 5 f", "-s 6 -l l2svm f", "-s tron -l lr f", "-s 7 -l l1svm f", "-s pegasos f"}) {
     SCOPED_TRACE(args);
     EXPECT_EQ(validate_error(resolve_defaults(train(args).params)), "");
   }

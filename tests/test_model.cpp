@@ -472,6 +472,24 @@ std::set<std::string> directory_entries(const test::ScratchDir& dir) {
   return names;
 }
 
+TEST(ModelSave, WritesThroughASymbolicLinkKeepingThePermissions) {
+  test::ScratchDir dir;
+  std::filesystem::create_directory(dir.file("models"));
+  const std::string real = dir.write("models/real.model", "old\n");
+  std::filesystem::permissions(
+      real, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+  std::filesystem::create_symlink("models/real.model", dir.file("link.model"));
+  const LinearModel model = three_class_model();
+  save_model(model, dir.file("link.model"));
+  EXPECT_TRUE(std::filesystem::is_symlink(dir.file("link.model")));
+  EXPECT_EQ(test::read_file(real), format_model(model));
+  EXPECT_EQ(std::filesystem::status(real).permissions(),
+            std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir.file("models")),
+                          std::filesystem::directory_iterator()),
+            1);
+}
+
 TEST(ModelSave, LeavesNoTemporaryFileBehind) {
   test::ScratchDir dir;
   save_model(three_class_model(), dir.file("out.model"));

@@ -2,8 +2,8 @@
 
 #include <cmath>
 
-#include "objective.h"
 #include "error.h"
+#include "objective.h"
 #include "problem.h"
 #include "test_util.h"
 

@@ -38,8 +38,7 @@ measure() {
   echo "$best"
 }
 
-accuracy() {  # test_file model -> accuracy in percent
-  ./cdpredict -q "$1" "$2" "$tmp/pred" >/dev/null
+accuracy() {  # test_file model -> accuracy in percent, as liblinear-predict reports it
   liblinear-predict "$1" "$2" "$tmp/pred" | sed 's/Accuracy = \([0-9.]*\)%.*/\1/'
 }
 
@@ -115,7 +114,7 @@ large() {
   echo '```'
 }
 
-echo "Machine: $(nproc) cores, $(awk '/MemTotal/{printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(awk -F': ' '/model name/{print $2; exit}' /proc/cpuinfo); $(liblinear-train 2>&1 | head -0)LIBLINEAR $(dpkg-query -W -f '${Version}' liblinear-tools 2>/dev/null || echo '?')"
+echo "Machine: $(nproc) cores, $(awk '/MemTotal/{printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(awk -F': ' '/model name/{print $2; exit}' /proc/cpuinfo); LIBLINEAR $(dpkg-query -W -f '${Version}' liblinear-tools 2>/dev/null || echo '?')"
 echo
 case $section in
   small) small ;;

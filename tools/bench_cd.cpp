@@ -30,6 +30,7 @@
 #include "model.h"
 #include "objective.h"
 #include "params.h"
+#include "parse_number.h"
 #include "problem.h"
 #include "solver.h"
 
@@ -188,14 +189,21 @@ int bench_sweep(const std::string& path, int iterations) {
 int main(int argc, char** argv) {
   try {
     const std::vector<std::string> args(argv + 1, argv + argc);
-    if ((args.size() == 2 || args.size() == 3) && args[0] == "read") {
-      return bench_read(args[1], args.size() == 3 ? static_cast<unsigned>(std::stoul(args[2])) : 0);
+    unsigned threads = 0;
+    double cost = 1.0;
+    int iterations = 5;
+    if ((args.size() == 2 || (args.size() == 3 && cdl::parse_integer(args[2], threads))) &&
+        args[0] == "read") {
+      return bench_read(args[1], threads);
     }
-    if ((args.size() == 3 || args.size() == 4) && args[0] == "objective") {
-      return bench_objective(args[1], args[2], args.size() == 4 ? std::stod(args[3]) : 1.0);
+    if ((args.size() == 3 || (args.size() == 4 && cdl::parse_double(args[3], cost))) &&
+        args[0] == "objective") {
+      return bench_objective(args[1], args[2], cost);
     }
-    if ((args.size() == 2 || args.size() == 3) && args[0] == "sweep") {
-      return bench_sweep(args[1], args.size() == 3 ? std::stoi(args[2]) : 5);
+    if ((args.size() == 2 ||
+         (args.size() == 3 && cdl::parse_integer(args[2], iterations) && iterations > 0)) &&
+        args[0] == "sweep") {
+      return bench_sweep(args[1], iterations);
     }
     std::cerr << "usage: bench_cd read FILE [threads] | bench_cd objective FILE MODEL [C] |\n"
                  "       bench_cd sweep FILE [iterations]\n";

@@ -235,7 +235,8 @@ std::string train_help() {
     std::string head = "  " + std::to_string(info.number) + "  " + info.name;
     head.resize(16, ' ');
     std::string losses;
-    for (LossKind loss : info.losses) losses += (losses.empty() ? "" : ", ") + std::string(loss_info(loss).name);
+    for (LossKind loss : info.losses)
+      losses += (losses.empty() ? "" : ", ") + std::string(loss_info(loss).name);
     out += head + info.description + " (" + losses + ")\n";
   }
   out += "\nlosses (-l):\n";
