@@ -5,6 +5,8 @@
 #   bash tools/bench.sh              all sections (run by `make bench`)
 #   bash tools/bench.sh small        the data/ sets only (about a minute)
 #   bash tools/bench.sh large        the 500 MB rcv1-like file only
+#   bash tools/bench.sh solvers      TRON and CD for logistic regression against
+#                                    LIBLINEAR's -s 2 and -s 0 (a few minutes)
 #
 # Needs liblinear-train/-predict (apt-get install liblinear-tools), GNU time
 # (apt-get install time) and the tools built by `make tools`. The large file
@@ -114,11 +116,81 @@ large() {
   echo '```'
 }
 
+# Prints the reported training seconds and outer iterations from cdtrain's
+# summary in $tmp/err: "name: N outer iterations, f ..., |g| ..., S s, ...".
+train_stats() {
+  sed -n 's/^[a-z]*: \([0-9]*\) outer iterations, .*, \([0-9.]*\)s, .*/\2 \1/p' "$tmp/err" | tail -1
+}
+
+solvers() {
+  local big=$bench_dir/rcv1like_100mb.svm
+  [ -f "$big" ] || build/gen_rcv1like --seed 1 --target-mb 100 "$big"
+  echo "### TRON against \`liblinear-train -s 2\` (L2-SVM, C = 1, default eps, best of 3 runs)"
+  echo
+  echo "LIBLINEAR reports no timings, so its training time is its whole run minus a run with"
+  echo "\`-e 1000\` (reading and setup). Ours is the time cdtrain reports for the solver alone;"
+  echo "whole runs are given too. Both stop at ‖∇f‖ ≤ 0.01 · max(min(#pos, #neg), 1)/l · ‖∇f(0)‖."
+  echo
+  echo "| data | tool | whole run s | training s | iterations | s / iteration | f |"
+  echo "|---|---|---|---|---|---|---|"
+  for train in data/a9a data/w8a "$big"; do
+    local name; name=$(basename "$train")
+    read -r lr _ <<<"$(measure 3 liblinear-train -q -s 2 -e 1000 "$train" "$tmp/ll.model")"
+    read -r lt _ <<<"$(measure 3 liblinear-train -s 2 "$train" "$tmp/ll.model")"
+    local li; li=$(grep -c '^iter' "$tmp/out")
+    read -r ct _ <<<"$(measure 3 ./cdtrain -s 6 "$train" "$tmp/cd.model")"
+    read -r cs ci <<<"$(train_stats)"
+    local lf cf
+    lf=$(build/bench_cd objective "$train" "$tmp/ll.model")
+    cf=$(build/bench_cd objective "$train" "$tmp/cd.model")
+    awk -v d="$name" -v t="$lt" -v r="$lr" -v i="$li" -v f="$lf" \
+      'BEGIN{x=t-r; if (x<0) x=0; printf "| %s | liblinear-train -s 2 | %.2f | %.3f | %d | %.4f | %.6g |\n", d, t, x, i, x/i, f}'
+    awk -v d="$name" -v t="$ct" -v s="$cs" -v i="$ci" -v f="$cf" \
+      'BEGIN{printf "| %s | cdtrain -s tron | %.2f | %.3f | %d | %.4f | %.6g |\n", d, t, s, i, s/i, f}'
+  done
+  echo
+  echo "### CD for logistic regression against \`liblinear-train -s 0\` (TRON-LR): time to within 1% of f*"
+  echo
+  echo "f* is the objective of \`liblinear-train -s 0 -e 0.0001\`. Each tool runs with -e 0.1, 0.03,"
+  echo "0.01, ... until its model's f is within 1% of f*; the table gives that run's training time"
+  echo "(LIBLINEAR: whole run minus the \`-e 1000\` run) and eps."
+  echo
+  echo "| data | tool | eps reached | training s | (f - f*)/f* |"
+  echo "|---|---|---|---|---|"
+  for train in data/a9a data/w8a data/rcv1_small "$big"; do
+    local name; name=$(basename "$train")
+    liblinear-train -q -s 0 -e 0.0001 "$train" "$tmp/opt.model" >/dev/null
+    local fstar; fstar=$(build/bench_cd objective "$train" "$tmp/opt.model")
+    read -r lr _ <<<"$(measure 3 liblinear-train -q -s 0 -e 1000 "$train" "$tmp/ll.model")"
+    for tool in ll cd; do
+      for e in 0.1 0.03 0.01 0.003 0.001 0.0003 0.0001; do
+        local t
+        if [ $tool = ll ]; then
+          read -r t _ <<<"$(measure 1 liblinear-train -q -s 0 -e $e "$train" "$tmp/m.model")"
+          t=$(awk -v t="$t" -v r="$lr" 'BEGIN{x=t-r; if (x<0) x=0; print x}')
+        else
+          measure 1 ./cdtrain -s 0 -l lr -e $e "$train" "$tmp/m.model" >/dev/null
+          read -r t _ <<<"$(train_stats)"
+        fi
+        local f; f=$(build/bench_cd objective "$train" "$tmp/m.model")
+        if awk -v f="$f" -v s="$fstar" 'BEGIN{exit !((f-s)/s <= 0.01)}'; then
+          local who="liblinear-train -s 0"; [ $tool = cd ] && who="cdtrain -s cdper -l lr"
+          awk -v d="$name" -v w="$who" -v e=$e -v t="$t" -v f="$f" -v s="$fstar" \
+            'BEGIN{printf "| %s | %s | %s | %.3f | %.2e |\n", d, w, e, t, (f-s)/s}'
+          break
+        fi
+      done
+    done
+  done
+  echo
+}
+
 echo "Machine: $(nproc) cores, $(awk '/MemTotal/{printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(awk -F': ' '/model name/{print $2; exit}' /proc/cpuinfo); LIBLINEAR $(dpkg-query -W -f '${Version}' liblinear-tools 2>/dev/null || echo '?')"
 echo
 case $section in
   small) small ;;
   large) large ;;
-  all) small; large ;;
-  *) echo "usage: $0 [all|small|large]" >&2; exit 2 ;;
+  solvers) solvers ;;
+  all) small; large; solvers ;;
+  *) echo "usage: $0 [all|small|large|solvers]" >&2; exit 2 ;;
 esac
