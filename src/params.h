@@ -40,7 +40,7 @@ const std::vector<LossInfo>& loss_table();
 const LossInfo& loss_info(LossKind kind);
 const LossInfo* find_loss(const std::string& name);
 
-// The valid solver-loss pairs, for messages: "0-3 (cd family): l2svm, lr; ...".
+// The valid solver-loss pairs, for messages: "-s 0-3: l2svm lr; -s 4-5: l2svm; ...".
 std::string valid_pairs();
 
 // Default outer iterations of every solver but Pegasos (see README).

