@@ -13,45 +13,19 @@
 #include "objective.h"
 #include "problem.h"
 #include "solver.h"
+#include "solver_test_util.h"
 #include "test_util.h"
 #include "train.h"
 
 namespace cdl {
 namespace {
 
-struct Data {
-  LabeledCsc file;
-  ClassMap classes;
-};
-
-const Data& load(const std::string& name) {
-  static std::map<std::string, Data> cache;
-  auto it = cache.find(name);
-  if (it == cache.end()) {
-    ReadOptions options;
-    options.integer_labels = true;
-    LabeledCsc file = read_libsvm_csc(test::data_path(name), options);
-    ClassMap classes = map_classes(file.labels);
-    it = cache.emplace(name, Data{std::move(file), std::move(classes)}).first;
-  }
-  return it->second;
-}
-
-// Records f after every outer iteration.
-class RecordingReporter : public Reporter {
- public:
-  RecordingReporter() : Reporter(sink_, Level::kQuiet) {}
-  void iteration(const IterationInfo& info) override { objectives.push_back(info.objective); }
-  std::vector<double> objectives;
-
- private:
-  std::ostringstream sink_;
-};
+using test::Optimum;
+using test::RecordingReporter;
 
 SolveResult solve(const std::string& name, SolverKind solver, std::uint64_t seed, double eps,
                   std::int64_t max_iter, RecordingReporter& reporter) {
-  const Data& data = load(name);
-  const Problem problem = one_vs_rest(data.file.features, data.classes, 0, 1.0, 1.0);
+  const Problem problem = test::problem_of(name);
   Params params;
   params.solver = solver;
   params.eps = eps;
@@ -71,9 +45,10 @@ TEST_P(Monotone, ObjectiveNeverIncreasesBetweenOuterIterations) {
   for (const char* name : {"heart_scale", "rcv1_small"}) {
     RecordingReporter reporter;
     solve(name, solver, seed, 1e-6, 60, reporter);
-    ASSERT_GE(reporter.objectives.size(), 2u) << name;
-    for (std::size_t k = 1; k < reporter.objectives.size(); ++k) {
-      EXPECT_LE(reporter.objectives[k], reporter.objectives[k - 1]) << name << " iteration " << k;
+    const std::vector<double> objectives = reporter.objectives();
+    ASSERT_GE(objectives.size(), 2u) << name;
+    for (std::size_t k = 1; k < objectives.size(); ++k) {
+      EXPECT_LE(objectives[k], objectives[k - 1]) << name << " iteration " << k;
     }
   }
 }
@@ -85,18 +60,6 @@ INSTANTIATE_TEST_SUITE_P(CdFamily, Monotone,
                            return solver_param_name(std::get<0>(test_info.param)) + "_seed" +
                                   std::to_string(std::get<1>(test_info.param));
                          });
-
-// f* from liblinear-train -s 2 -e 0.0001 (TRON, LIBLINEAR 2.3.0), C = 1,
-// recomputed from its saved model at full precision.
-struct Optimum {
-  const char* name;
-  double f;
-};
-const Optimum kLiblinearOptima[] = {
-    {"heart_scale", 121.134724522},
-    {"rcv1_small", 194.888768867},
-    {"svmlight_example1.train", 175.033181011},
-};
 
 class SameOptimum : public ::testing::TestWithParam<Optimum> {};
 
@@ -115,7 +78,7 @@ TEST_P(SameOptimum, AllFourVariantsReachLiblinearsOptimum) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(DataSets, SameOptimum, ::testing::ValuesIn(kLiblinearOptima),
+INSTANTIATE_TEST_SUITE_P(DataSets, SameOptimum, ::testing::ValuesIn(test::kL2SvmOptima),
                          [](const auto& test_info) {
                            std::string name = test_info.param.name;
                            for (char& c : name) {
@@ -138,7 +101,7 @@ TEST(SolveCd, DifferentSeedsGiveDifferentPaths) {
   RecordingReporter b;
   solve("rcv1_small", SolverKind::kCdPer, 1, 1e-3, 100, a);
   solve("rcv1_small", SolverKind::kCdPer, 2, 1e-3, 100, b);
-  EXPECT_NE(a.objectives.front(), b.objectives.front());
+  EXPECT_NE(a.objectives().front(), b.objectives().front());
 }
 
 TEST(SolveCd, FullNewtonStepIsTakenAlmostAlwaysOnDocuments) {
@@ -156,8 +119,7 @@ TEST(SolveCd, FullNewtonStepIsTakenAlmostAlwaysOnDocuments) {
 TEST(SolveCd, LineSearchWithBetaCloseToOneStillConverges) {
   // Theorem 1 bounds the backtracking by lambda_bar; with beta = 0.99 and a
   // large C it takes many steps, but must still end in a converged model.
-  const Data& data = load("a9a");
-  const Problem problem = one_vs_rest(data.file.features, data.classes, 0, 1000.0, 1000.0);
+  const Problem problem = test::problem_of("a9a", 1000.0);
   RecordingReporter reporter;
   Params params;
   params.beta = 0.99;
@@ -173,12 +135,11 @@ TEST(SolveCd, StopsAtTheIterationLimitWithThatStatus) {
   const SolveResult result = solve("heart_scale", SolverKind::kCd, 1, 1e-12, 3, reporter);
   EXPECT_EQ(result.status, Status::kMaxIter);
   EXPECT_EQ(result.iterations, 3);
-  EXPECT_EQ(reporter.objectives.size(), 3u);
+  EXPECT_EQ(reporter.iterations.size(), 3u);
 }
 
 TEST(SolveCd, WarmStartAtTheOptimumStopsAtOnce) {
-  const Data& data = load("heart_scale");
-  const Problem problem = one_vs_rest(data.file.features, data.classes, 0, 1.0, 1.0);
+  const Problem problem = test::problem_of("heart_scale");
   Params params;
   params.solver = SolverKind::kCdPer;
   params = resolve_defaults(params);
@@ -197,8 +158,7 @@ TEST(SolveCd, WarmStartAtTheOptimumStopsAtOnce) {
 
 TEST(SolveCd, StoppingRuleIsRelativeToTheGradientAtZero) {
   // With eps = 1e-3 the reported norm must be at most 1e-3 ||grad f(0)||.
-  const Data& data = load("svmlight_example1.train");
-  const Problem problem = one_vs_rest(data.file.features, data.classes, 0, 1.0, 1.0);
+  const Problem problem = test::problem_of("svmlight_example1.train");
   auto objective = make_coordinate_objective(LossKind::kL2Svm, problem);
   const double g0 = objective->gradient_norm_at_zero();
   RecordingReporter reporter;

@@ -19,6 +19,7 @@
 #include "params.h"
 #include "problem.h"
 #include "solver.h"
+#include "solver_test_util.h"
 #include "test_util.h"
 #include "train.h"
 #include "vector_objective.h"
@@ -26,42 +27,10 @@
 namespace cdl {
 namespace {
 
-struct Data {
-  LabeledCsc file;
-  ClassMap classes;
-  CsrMatrix rows;  // file.features row-major, for TRON and Pegasos
-};
-
-const Data& load(const std::string& name) {
-  static std::map<std::string, Data> cache;  // nodes are stable: Problems point into them
-  auto it = cache.find(name);
-  if (it == cache.end()) {
-    ReadOptions options;
-    options.integer_labels = true;
-    LabeledCsc file = read_libsvm_csc(test::data_path(name), options);
-    ClassMap classes = map_classes(file.labels);
-    CsrMatrix rows = to_csr(file.features);
-    it = cache.emplace(name, Data{std::move(file), std::move(classes), std::move(rows)}).first;
-  }
-  return it->second;
-}
-
-// The binary problem of a data set, C = 1, with its rows.
-Problem problem_of(const std::string& name) {
-  const Data& data = load(name);
-  return one_vs_rest(data.file.features, data.classes, 0, 1.0, 1.0, &data.rows);
-}
-
-// Records every outer iteration and prints nothing.
-class RecordingReporter : public Reporter {
- public:
-  RecordingReporter() : Reporter(sink_, Level::kQuiet) {}
-  void iteration(const IterationInfo& info) override { iterations.push_back(info); }
-  std::vector<IterationInfo> iterations;
-
- private:
-  std::ostringstream sink_;
-};
+using test::load;
+using test::Optimum;
+using test::problem_of;
+using test::RecordingReporter;
 
 Params make_params(SolverKind solver, LossKind loss, double eps, std::int64_t max_iter) {
   Params params;
@@ -109,18 +78,7 @@ std::string test_name(std::string name) {
 
 // ---- L2-SVM: every solver reaches TRON's optimum, which is LIBLINEAR's ----
 
-struct Optimum {
-  const char* name;
-  double f;
-};
-
-// f* of L2-SVM, C = 1: `liblinear-train -s 2 -e 0.0001 DATA MODEL` (LIBLINEAR
-// 2.3.0), recomputed from the saved model by `build/bench_cd objective DATA MODEL`.
-const Optimum kL2SvmOptima[] = {
-    {"heart_scale", 121.134724522},
-    {"rcv1_small", 194.888768867},
-    {"svmlight_example1.train", 175.033181011},
-};
+const auto& kL2SvmOptima = test::kL2SvmOptima;
 
 class L2SvmOptimum : public ::testing::TestWithParam<Optimum> {};
 
