@@ -17,6 +17,13 @@ std::size_t uniform_index(std::mt19937_64& rng, std::size_t n) {
   return static_cast<std::size_t>(draw % range);
 }
 
+std::uint64_t derive_seed(std::uint64_t seed, std::uint64_t stream) {
+  std::uint64_t z = seed + 0x9E3779B97F4A7C15ULL * (stream + 1);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
 void shuffle(std::vector<std::size_t>& items, std::mt19937_64& rng) {
   for (std::size_t k = items.size(); k > 1; --k) {
     std::swap(items[k - 1], items[uniform_index(rng, k)]);

@@ -18,6 +18,11 @@ namespace cdl {
 // A uniform integer in [0, n), n > 0, by rejection (no modulo bias).
 std::size_t uniform_index(std::mt19937_64& rng, std::size_t n);
 
+// A distinct, well-mixed seed for stream `stream` of `seed` (splitmix64), so
+// that each binary problem or fold has its own random numbers and results do
+// not depend on the order, or the threads, they run in.
+std::uint64_t derive_seed(std::uint64_t seed, std::uint64_t stream);
+
 // Shuffles `items` uniformly (Fisher-Yates).
 void shuffle(std::vector<std::size_t>& items, std::mt19937_64& rng);
 

@@ -123,6 +123,11 @@ Params resolve_defaults(Params params) {
   return params;
 }
 
+double class_cost(const Params& params, int label) {
+  const auto it = params.class_weights.find(label);
+  return params.C * (it == params.class_weights.end() ? 1.0 : it->second);
+}
+
 std::int64_t pegasos_updates(const Params& params, std::size_t num_rows) {
   if (params.max_iter) return *params.max_iter;
   const auto batch = static_cast<std::size_t>(params.pegasos_batch);
@@ -148,6 +153,11 @@ void validate(const Params& params) {
   }
   if (!(params.beta > 0 && params.beta < 1)) throw ConfigError("beta must be in (0, 1)");
   if (params.pegasos_batch < 1) throw ConfigError("-k must be at least 1");
+  for (const auto& [label, weight] : params.class_weights) {
+    if (!(weight > 0) || !std::isfinite(weight * params.C)) {
+      throw ConfigError("-w" + std::to_string(label) + ": the weight must be positive");
+    }
+  }
   if (params.cv_folds == 1 || params.cv_folds < 0) {
     throw ConfigError("cross validation needs at least 2 folds");
   }

@@ -6,6 +6,7 @@
 #define CDL_PARAMS_H_
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -61,14 +62,20 @@ struct Params {
   double sigma = 0.01;  // sufficient decrease, equation (12)
   double beta = 0.5;    // line search shrink factor, Algorithm 2
   std::uint64_t seed = 1;
-  std::int64_t pegasos_batch = 1;  // K, Pegasos's subsample size
-  int cv_folds = 0;                // 0: no cross validation
+  std::int64_t pegasos_batch = 1;       // K, Pegasos's subsample size
+  std::map<int, double> class_weights;  // -wi: class i's C is C * weight (default 1)
+  bool stratified = false;              // -v folds keep the class proportions
+  unsigned threads = 0;                 // -n: folds trained at once; 0: one per core
+  int cv_folds = 0;                     // 0: no cross validation
   bool quiet = false;
 };
 
 // Fills the optional fields with the solver's defaults (all but Pegasos's
 // max_iter, which depends on the data).
 Params resolve_defaults(Params params);
+
+// The C of class `label`: C times its -wi weight.
+double class_cost(const Params& params, int label);
 
 // Pegasos's number of updates for l training instances.
 std::int64_t pegasos_updates(const Params& params, std::size_t num_rows);

@@ -16,6 +16,8 @@ std::string format(const char* pattern, double a, double b, double c) {
 
 }  // namespace
 
+void Reporter::begin_problem(const Problem&, LossKind, int) {}
+
 void Reporter::iteration(const IterationInfo& info) {
   if (level_ == Level::kQuiet) return;
   out_ << "iter " << info.iteration

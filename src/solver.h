@@ -24,9 +24,9 @@ SolveResult solve_cd(CoordinateObjective& objective, CoordinateOrder& order, con
 SolveResult solve_tron(VectorObjective& objective, std::vector<double> w, const Params& params,
                        Reporter& reporter);
 
-// CMLS, Zhang & Oles (2001), for L2-SVM (solver_cmls.cpp), from w = 0.
-SolveResult solve_cmls(const Problem& problem, CoordinateOrder& order, const Params& params,
-                       Reporter& reporter);
+// CMLS, Zhang & Oles (2001), for L2-SVM (solver_cmls.cpp), from w.
+SolveResult solve_cmls(const Problem& problem, std::vector<double> w, CoordinateOrder& order,
+                       const Params& params, Reporter& reporter);
 
 // Pegasos for L1-SVM (solver_pegasos.cpp), from w = 0, drawing instances
 // with `seed`.

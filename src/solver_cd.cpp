@@ -96,7 +96,8 @@ SolveResult solve_cd(CoordinateObjective& objective, CoordinateOrder& order, con
     seconds += std::chrono::duration<double>(Clock::now() - start).count();
     ++result.iterations;
     result.grad_norm = norm2(last_d1);
-    reporter.iteration({result.iterations, objective.value(), result.grad_norm, seconds});
+    reporter.iteration(
+        {result.iterations, objective.value(), result.grad_norm, seconds, &objective.w()});
     converged = result.grad_norm <= stop_norm;
   }
   result.status = failed      ? Status::kLineSearchFailed

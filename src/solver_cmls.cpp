@@ -43,16 +43,22 @@ constexpr double kSmoothingIterations = 50.0;
 
 }  // namespace
 
-SolveResult solve_cmls(const Problem& problem, CoordinateOrder& order, const Params& params,
-                       Reporter& reporter) {
+SolveResult solve_cmls(const Problem& problem, std::vector<double> w, CoordinateOrder& order,
+                       const Params& params, Reporter& reporter) {
   using Clock = std::chrono::steady_clock;
   const CscMatrix& x = problem.x;
   const std::size_t n = problem.num_features();
   const double eps = params.eps.value();
   const std::int64_t max_iter = params.max_iter.value();
 
-  std::vector<double> w(n, 0.0);
   std::vector<double> margin(problem.num_rows(), 0.0);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (w[i] == 0) continue;
+    for (auto k = x.col_ptr[i]; k < x.col_ptr[i + 1]; ++k) {
+      const auto t = static_cast<std::size_t>(k);
+      margin[x.row_idx[t]] += w[i] * problem.y[x.row_idx[t]] * x.values[t];
+    }
+  }
   std::vector<double> radius(n, kInitialRadius);
   std::vector<double> last_d1(n, 0.0);
   // grad f(0)_i = -2 sum_j C_j y_j x_ji.
@@ -118,7 +124,7 @@ SolveResult solve_cmls(const Problem& problem, CoordinateOrder& order, const Par
     seconds += std::chrono::duration<double>(Clock::now() - start).count();
     ++result.iterations;
     result.grad_norm = norm2(last_d1);
-    reporter.iteration({result.iterations, value(), result.grad_norm, seconds});
+    reporter.iteration({result.iterations, value(), result.grad_norm, seconds, &w});
     if (smoothing == 0 && result.grad_norm <= eps * zero_norm) {
       result.status = Status::kConverged;
       break;

@@ -124,7 +124,13 @@ SolveResult solve_pegasos(const Problem& problem, const Params& params, std::uin
       seconds += std::chrono::duration<double>(Clock::now() - start).count();
       ++result.iterations;
       result.objective = objective();
-      reporter.iteration({result.iterations, result.objective, 0.0, seconds});
+      IterationInfo info{result.iterations, result.objective, 0.0, seconds, nullptr};
+      if (reporter.wants_w()) {
+        result.w.resize(n);
+        for (std::size_t i = 0; i < n; ++i) result.w[i] = scale * v[i];
+        info.w = &result.w;
+      }
+      reporter.iteration(info);
       start = Clock::now();
     }
   }

@@ -148,7 +148,7 @@ SolveResult solve_tron(VectorObjective& objective, std::vector<double> w, const 
     }
     const auto now = Clock::now();
     const double seconds = std::chrono::duration<double>(now - start).count() - report_seconds;
-    reporter.iteration({result.iterations, f, gnorm, seconds});
+    reporter.iteration({result.iterations, f, gnorm, seconds, &w});
     report_seconds += std::chrono::duration<double>(Clock::now() - now).count();
     if (gnorm <= stop_norm) {
       result.status = Status::kConverged;

@@ -39,6 +39,22 @@ CscMatrix to_csc(const CsrMatrix& rows) {
   return out;
 }
 
+CscMatrix to_csc(const CsrMatrix& rows, std::size_t num_cols) {
+  CsrMatrix kept;
+  kept.num_rows = rows.num_rows;
+  kept.num_cols = num_cols;
+  for (std::size_t r = 0; r < rows.num_rows; ++r) {
+    for (auto k = rows.row_ptr[r]; k < rows.row_ptr[r + 1]; ++k) {
+      const auto t = static_cast<std::size_t>(k);
+      if (rows.col_idx[t] >= num_cols) continue;
+      kept.col_idx.push_back(rows.col_idx[t]);
+      kept.values.push_back(rows.values[t]);
+    }
+    kept.row_ptr.push_back(static_cast<std::int64_t>(kept.values.size()));
+  }
+  return to_csc(kept);
+}
+
 CsrMatrix to_csr(const CscMatrix& columns) {
   CsrMatrix out;
   out.num_rows = columns.num_rows;

@@ -78,6 +78,10 @@ struct CscMatrix {
 // numbers come out in increasing order.
 CscMatrix to_csc(const CsrMatrix& rows);
 
+// to_csc() of the first `num_cols` columns only; entries beyond are dropped
+// (test features the model does not know).
+CscMatrix to_csc(const CsrMatrix& rows, std::size_t num_cols);
+
 // The inverse: row order from column order, for the solvers that walk rows
 // (TRON, Pegasos). Each row's column numbers come out in increasing order.
 CsrMatrix to_csr(const CscMatrix& columns);

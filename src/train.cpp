@@ -1,9 +1,7 @@
 #include "train.h"
 
 #include <algorithm>
-#include <numeric>
 #include <optional>
-#include <random>
 
 #include "coordinate_order.h"
 #include "error.h"
@@ -11,15 +9,6 @@
 
 namespace cdl {
 namespace {
-
-// A distinct, well-mixed seed for each binary sub-problem or fold, so that
-// results do not depend on the order they are trained in.
-std::uint64_t derive_seed(std::uint64_t seed, std::uint64_t stream) {
-  std::uint64_t z = seed + 0x9E3779B97F4A7C15ULL * (stream + 1);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
-}
 
 std::unique_ptr<CoordinateOrder> make_order(SolverKind kind, std::size_t n, std::uint64_t seed) {
   switch (kind) {
@@ -52,9 +41,11 @@ double minority_share(const Problem& problem) {
 }  // namespace
 
 SolveResult train_binary(const Problem& problem, const Params& params, std::uint64_t seed,
-                         Reporter& reporter) {
+                         Reporter& reporter, const std::vector<double>* w0) {
   const SolverInfo& info = solver_info(params.solver);
   const LossKind loss = params.loss.value();
+  const std::vector<double> start =
+      w0 != nullptr ? *w0 : std::vector<double>(problem.num_features(), 0.0);
   SolveResult result;
   switch (params.solver) {
     case SolverKind::kCd:
@@ -62,6 +53,7 @@ SolveResult train_binary(const Problem& problem, const Params& params, std::uint
     case SolverKind::kCdPerOne:
     case SolverKind::kOnlineCd: {
       auto objective = make_coordinate_objective(loss, problem);
+      if (w0 != nullptr) objective->reset(start);
       auto order = make_order(params.solver, problem.num_features(), seed);
       result = solve_cd(*objective, *order, params, reporter);
       break;
@@ -69,7 +61,7 @@ SolveResult train_binary(const Problem& problem, const Params& params, std::uint
     case SolverKind::kCmls:
     case SolverKind::kCmlsPer: {
       auto order = make_order(params.solver, problem.num_features(), seed);
-      result = solve_cmls(problem, *order, params, reporter);
+      result = solve_cmls(problem, start, *order, params, reporter);
       break;
     }
     case SolverKind::kTron: {
@@ -79,8 +71,7 @@ SolveResult train_binary(const Problem& problem, const Params& params, std::uint
       Params scaled = params;
       scaled.eps = *params.eps * minority_share(problem);
       auto objective = make_vector_objective(loss, problem);
-      result = solve_tron(*objective, std::vector<double>(problem.num_features(), 0.0), scaled,
-                          reporter);
+      result = solve_tron(*objective, start, scaled, reporter);
       break;
     }
     case SolverKind::kPegasos:
@@ -96,7 +87,7 @@ bool needs_rows(SolverKind solver) {
 }
 
 LinearModel train(const CscMatrix& x, const ClassMap& classes, const Params& params,
-                  Reporter& reporter) {
+                  Reporter& reporter, const InitialWeights* initial) {
   const std::size_t nr_class = classes.labels.size();
   if (nr_class < 2) {
     throw Error("the training data has only one class (label " +
@@ -114,54 +105,39 @@ LinearModel train(const CscMatrix& x, const ClassMap& classes, const Params& par
   if (needs_rows(params.solver)) rows = to_csr(x);
   for (std::size_t k = 0; k < nr_w; ++k) {
     if (nr_w > 1) reporter.info("class " + std::to_string(classes.labels[k]) + " vs rest");
-    const Problem problem = one_vs_rest(x, classes, k, params.C, params.C, rows ? &*rows : nullptr);
-    const SolveResult result = train_binary(problem, params, derive_seed(params.seed, k), reporter);
+    const double c_pos = class_cost(params, classes.labels[k]);
+    const double c_neg = nr_w == 1 ? class_cost(params, classes.labels[1]) : params.C;
+    const Problem problem = one_vs_rest(x, classes, k, c_pos, c_neg, rows ? &*rows : nullptr);
+    reporter.begin_problem(problem, params.loss.value(), classes.labels[k]);
+    const SolveResult result = train_binary(problem, params, derive_seed(params.seed, k), reporter,
+                                            initial ? &(*initial)[k] : nullptr);
     for (std::size_t i = 0; i < x.num_cols; ++i) model.w[i * nr_w + k] = result.w[i];
   }
   return model;
 }
 
-double cross_validate(const CscMatrix& x, const ClassMap& classes, const Params& params,
-                      Reporter& reporter) {
-  const std::size_t l = x.num_rows;
-  auto folds = static_cast<std::size_t>(params.cv_folds);
-  if (folds > l) {
-    reporter.warning(std::to_string(folds) + " folds of " + std::to_string(l) +
-                     " instances: using " + std::to_string(l) + " (leave-one-out)");
-    folds = l;
-  }
-  std::vector<std::size_t> order(l);
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  std::mt19937_64 rng(derive_seed(params.seed, 0x5eed));
-  shuffle(order, rng);
-  std::size_t correct = 0;
-  for (std::size_t f = 0; f < folds; ++f) {
-    const std::size_t begin = f * l / folds;
-    const std::size_t end = (f + 1) * l / folds;
-    std::vector<std::size_t> test(order.begin() + static_cast<std::ptrdiff_t>(begin),
-                                  order.begin() + static_cast<std::ptrdiff_t>(end));
-    std::sort(test.begin(), test.end());
-    std::vector<std::size_t> training;
-    training.reserve(l - test.size());
-    std::size_t t = 0;
-    for (std::size_t r = 0; r < l; ++r) {
-      if (t < test.size() && test[t] == r) {
-        ++t;
-      } else {
-        training.push_back(r);
-      }
+InitialWeights initial_weights(const LinearModel& model, const ClassMap& classes,
+                               std::size_t num_cols, double bias) {
+  const std::size_t problems = classes.labels.size() == 2 ? 1 : classes.labels.size();
+  const std::size_t own = num_cols - (bias >= 0 ? 1 : 0);
+  const std::size_t shared = std::min(own, model.num_features);
+  const std::size_t k_max = model.nr_w();
+  InitialWeights out(problems, std::vector<double>(num_cols, 0.0));
+  for (std::size_t k = 0; k < problems; ++k) {
+    const auto it = std::find(model.labels.begin(), model.labels.end(), classes.labels[k]);
+    if (it == model.labels.end()) continue;
+    auto column = static_cast<std::size_t>(it - model.labels.begin());
+    double sign = 1.0;
+    if (k_max == 1) {  // a binary model scores labels[0]; labels[1] is its negation
+      sign = column == 0 ? 1.0 : -1.0;
+      column = 0;
     }
-    ClassMap fold_classes{classes.labels, {}};
-    for (std::size_t r : training) fold_classes.class_of.push_back(classes.class_of[r]);
-    Params fold_params = params;
-    fold_params.seed = derive_seed(params.seed, f + 1);
-    const LinearModel model = train(select_rows(x, training), fold_classes, fold_params, reporter);
-    const std::vector<int> predicted = model.predict(select_rows(x, test));
-    for (std::size_t k = 0; k < test.size(); ++k) {
-      correct += predicted[k] == classes.labels[classes.class_of[test[k]]];
+    for (std::size_t i = 0; i < shared; ++i) out[k][i] = sign * model.w[i * k_max + column];
+    if (bias >= 0 && model.bias >= 0) {
+      out[k][own] = sign * model.w[model.num_features * k_max + column];
     }
   }
-  return static_cast<double>(correct) / static_cast<double>(l);
+  return out;
 }
 
 }  // namespace cdl

@@ -14,21 +14,30 @@
 
 namespace cdl {
 
+// The starting w of each binary problem of train(), in its order.
+using InitialWeights = std::vector<std::vector<double>>;
+
 // Trains one binary problem with the solver and loss in `params` (already
-// resolved and validated). `seed` drives the solver's randomness.
+// resolved and validated). `seed` drives the solver's randomness. Starts
+// from w0 if given (all solvers but Pegasos, which starts from 0).
 SolveResult train_binary(const Problem& problem, const Params& params, std::uint64_t seed,
-                         Reporter& reporter);
+                         Reporter& reporter, const std::vector<double>* w0 = nullptr);
 
 // Trains a model on `x`, whose last column is the bias feature when
 // params.bias >= 0. Two classes give one binary problem with labels[0]
-// positive; more give one problem per class, "class k against the rest".
+// positive, C_j = C w_label for each class; more give one problem per class,
+// "class k against the rest", with C w_k for class k and C for the rest, as
+// LIBLINEAR weighs them. `initial`, if given, holds each problem's start.
 LinearModel train(const CscMatrix& x, const ClassMap& classes, const Params& params,
-                  Reporter& reporter);
+                  Reporter& reporter, const InitialWeights* initial = nullptr);
 
-// params.cv_folds-fold cross validation; returns the accuracy in [0, 1].
-// Folds come from a shuffle seeded by params.seed.
-double cross_validate(const CscMatrix& x, const ClassMap& classes, const Params& params,
-                      Reporter& reporter);
+// The start for train() on data with `classes` and `num_cols` columns (bias
+// included if bias >= 0) taken from a model: each problem gets the model's
+// weights for its positive class (negated for the second label of a binary
+// model), zero for a class the model lacks; features beyond either side are
+// dropped or zero, and the bias weight carries over if both have one.
+InitialWeights initial_weights(const LinearModel& model, const ClassMap& classes,
+                               std::size_t num_cols, double bias);
 
 }  // namespace cdl
 

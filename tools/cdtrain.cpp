@@ -1,14 +1,18 @@
 // cdtrain: trains a linear classifier from a LIBSVM-format file and writes a
 // LIBLINEAR-format model, or runs cross validation with -v.
+#include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 
 #include "atomic_file.h"
 #include "cli.h"
+#include "cross_validation.h"
 #include "libsvm_reader.h"
 #include "model.h"
 #include "problem.h"
 #include "tool_main.h"
+#include "trace.h"
 #include "train.h"
 
 int main(int argc, char** argv) {
@@ -22,6 +26,7 @@ int main(int argc, char** argv) {
     const cdl::Params params = cdl::resolve_defaults(command.params);
     cdl::validate(params);
     if (params.cv_folds == 0) cdl::check_writable_path(command.model_path);
+    if (!command.trace_path.empty()) cdl::check_writable_path(command.trace_path);
 
     cdl::ReadOptions options;
     options.integer_labels = true;
@@ -34,13 +39,49 @@ int main(int argc, char** argv) {
     }
     cdl::Reporter reporter(
         std::cerr, params.quiet ? cdl::Reporter::Level::kQuiet : cdl::Reporter::Level::kNormal);
+    if (command.find_C) {
+      const double start =
+          command.cost_given ? params.C : cdl::search_start_C(data.features, params.loss.value());
+      const cdl::CSearch best = cdl::search_C(
+          data.features, classes, params, start, reporter, [](double C, double accuracy) {
+            std::printf("log2c=%7.2f\trate=%g\n", std::log2(C), 100.0 * accuracy);
+            std::fflush(stdout);
+          });
+      std::printf("Best C = %g  CV accuracy = %g%%\n", best.best_C, 100.0 * best.best_accuracy);
+      return 0;
+    }
     if (params.cv_folds > 0) {
-      const double accuracy = cdl::cross_validate(data.features, classes, params, reporter);
+      const double accuracy =
+          cdl::cross_validate(data.features, classes, params, reporter).accuracy;
       std::printf("Cross Validation Accuracy = %g%%\n", 100.0 * accuracy);
       return 0;
     }
-    const cdl::LinearModel model = cdl::train(data.features, classes, params, reporter);
+    std::optional<cdl::InitialWeights> initial;
+    if (!command.initial_model.empty()) {
+      initial = cdl::initial_weights(cdl::load_model(command.initial_model), classes,
+                                     data.features.num_cols, params.bias);
+    }
+    std::optional<cdl::TraceReporter> trace;
+    std::optional<cdl::CscMatrix> test_x;
+    std::optional<cdl::TestSet> test;
+    std::vector<double> test_labels;
+    if (!command.trace_path.empty()) {
+      if (!command.test_path.empty()) {
+        cdl::LabeledCsr test_data = cdl::read_libsvm_csr(command.test_path);
+        const std::size_t own = data.features.num_cols - (params.bias >= 0 ? 1 : 0);
+        test_x = cdl::to_csc(test_data.features, own);
+        if (params.bias >= 0) cdl::append_constant_column(*test_x, params.bias);
+        test_labels = std::move(test_data.labels);
+        test.emplace(cdl::TestSet{*test_x, test_labels});
+      }
+      trace.emplace(reporter, command.trace_path, test ? &*test : nullptr,
+                    classes.labels.size() > 2);
+    }
+    cdl::Reporter& active = trace ? static_cast<cdl::Reporter&>(*trace) : reporter;
+    const cdl::LinearModel model =
+        cdl::train(data.features, classes, params, active, initial ? &*initial : nullptr);
     cdl::save_model(model, command.model_path);
+    if (trace) trace->commit();
     return 0;
   });
 }

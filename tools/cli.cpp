@@ -1,6 +1,7 @@
 #include "cli.h"
 
 #include <cstdio>
+#include <cstring>
 #include <functional>
 
 #include "error.h"
@@ -15,6 +16,10 @@ struct Flag {
   const char* argument;  // nullptr for a switch
   std::string help;
   std::function<void(T&, const std::string& flag, const std::string& value)> set;
+  // The flag is `name` followed by a suffix, passed to `set` in `flag`
+  // (-w1, -w-1: LIBLINEAR's -wi).
+  bool prefix = false;
+  const char* shown = nullptr;  // how -h shows the name, if not `name`
 };
 
 std::string show(double value) {
@@ -83,6 +88,7 @@ const std::vector<Flag<TrainCommand>>& train_flags() {
       {"-c", "cost", "penalty parameter C > 0 (default " + show(defaults.C) + ")",
        [](TrainCommand& c, const std::string& flag, const std::string& v) {
          c.params.C = positive_number(flag, v);
+         c.cost_given = true;
        }},
       {"-e", "epsilon",
        "stopping tolerance: stop when ||grad f|| <= eps * ||grad f(0)|| (default 0.001; 0.01 "
@@ -100,6 +106,36 @@ const std::vector<Flag<TrainCommand>>& train_flags() {
        [](TrainCommand& c, const std::string& flag, const std::string& v) {
          c.params.cv_folds = integer_at_least<int>(flag, v, 2);
        }},
+      {"-C", nullptr,
+       "find C by cross validation (-v folds, 5 by default) from a small C, or -c, doubling up "
+       "to 1024, each fold warm-started from the previous C",
+       [](TrainCommand& c, const std::string&, const std::string&) { c.find_C = true; }},
+      {"-w", "weight",
+       "-wi weight: multiply C of class i by weight, as LIBLINEAR (e.g. -w1 2 -w-1 0.5)",
+       [](TrainCommand& c, const std::string& flag, const std::string& v) {
+         int label = 0;
+         if (!parse_integer(flag.substr(2), label)) {
+           throw ConfigError("unknown option '" + flag + "' (-wi needs an integer class label i)");
+         }
+         c.params.class_weights[label] = positive_number(flag, v);
+       },
+       true, "-wi"},
+      {"-n", "threads",
+       "cross validation: folds trained at once (default: one per core); results do not depend on "
+       "it",
+       [](TrainCommand& c, const std::string& flag, const std::string& v) {
+         c.params.threads = integer_at_least<unsigned>(flag, v, 1);
+       }},
+      {"--stratified", nullptr, "cross validation: keep each class's share in every fold",
+       [](TrainCommand& c, const std::string&, const std::string&) { c.params.stratified = true; }},
+      {"-i", "model_file", "start from this model's weights (not for pegasos)",
+       [](TrainCommand& c, const std::string&, const std::string& v) { c.initial_model = v; }},
+      {"--trace", "file",
+       "write one row per outer iteration: iteration, training seconds, f, ||grad f|| and, with "
+       "-t, test accuracy",
+       [](TrainCommand& c, const std::string&, const std::string& v) { c.trace_path = v; }},
+      {"-t", "test_file", "test set for the --trace accuracy column",
+       [](TrainCommand& c, const std::string&, const std::string& v) { c.test_path = v; }},
       {"-q", nullptr, "quiet: no progress output",
        [](TrainCommand& c, const std::string&, const std::string&) { c.params.quiet = true; }},
       {"--sigma", "sigma",
@@ -163,7 +199,11 @@ std::vector<std::string> parse_flags(const std::vector<Flag<T>>& flags,
     if (name == "--help") name = "-h";
     const Flag<T>* flag = nullptr;
     for (const auto& candidate : flags) {
-      if (name == candidate.name) flag = &candidate;
+      const bool match = candidate.prefix
+                             ? name.size() > std::strlen(candidate.name) &&
+                                   name.compare(0, std::strlen(candidate.name), candidate.name) == 0
+                             : name == candidate.name;
+      if (match) flag = &candidate;
     }
     if (flag == nullptr) throw ConfigError("unknown option '" + arg + "'");
     std::string value;
@@ -180,7 +220,7 @@ template <class T>
 std::string flag_help(const std::vector<Flag<T>>& flags) {
   std::string out = "options:\n";
   for (const auto& flag : flags) {
-    std::string head = std::string("  ") + flag.name;
+    std::string head = std::string("  ") + (flag.shown != nullptr ? flag.shown : flag.name);
     if (flag.argument != nullptr) head += std::string(" ") + flag.argument;
     head.resize(std::max<std::size_t>(head.size() + 1, 18), ' ');
     out += head + flag.help + "\n";
@@ -204,6 +244,16 @@ TrainCommand parse_train_args(const std::vector<std::string>& args) {
   command.training_path = operands[0];
   command.model_path =
       operands.size() == 2 ? operands[1] : basename_of(command.training_path) + ".model";
+  if (command.find_C && command.params.cv_folds == 0) command.params.cv_folds = 5;
+  if (!command.trace_path.empty() && command.params.cv_folds > 0) {
+    throw ConfigError("--trace cannot be combined with -v or -C");
+  }
+  if (!command.test_path.empty() && command.trace_path.empty()) {
+    throw ConfigError("-t gives the test set of --trace; add --trace FILE");
+  }
+  if (!command.initial_model.empty() && command.params.solver == SolverKind::kPegasos) {
+    throw ConfigError("-i: pegasos always starts from w = 0");
+  }
   return command;
 }
 

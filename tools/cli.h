@@ -18,7 +18,12 @@ namespace cdl {
 struct TrainCommand {
   Params params;
   std::string training_path;
-  std::string model_path;  // defaults to the training file's basename + ".model"
+  std::string model_path;     // defaults to the training file's basename + ".model"
+  std::string trace_path;     // --trace: per-iteration trace (trace.h)
+  std::string test_path;      // -t: test set for the trace's accuracy column
+  std::string initial_model;  // -i: start from this model's w
+  bool find_C = false;        // -C: search C by cross validation
+  bool cost_given = false;    // -c was given (the start of the -C search)
   bool help = false;
 };
 
