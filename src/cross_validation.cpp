@@ -104,7 +104,8 @@ CSearch search_C(const CscMatrix& x, const ClassMap& classes, const Params& para
                  Reporter& reporter, const std::function<void(double, double)>& on_step) {
   CSearch best;
   std::vector<LinearModel> warm;
-  for (double C = start; C <= kMaxSearchC * (1 + 1e-12); C *= 2) {
+  // As LIBLINEAR: a start above the largest C searches that C alone.
+  for (double C = std::min(start, kMaxSearchC); C <= kMaxSearchC * (1 + 1e-12); C *= 2) {
     Params step = params;
     step.C = C;
     const bool can_warm = !warm.empty() && params.solver != SolverKind::kPegasos;

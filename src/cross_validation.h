@@ -47,7 +47,8 @@ struct CSearch {
   double best_accuracy = -1;
 };
 
-// -C: cross validation at C = start, 2 start, 4 start, ... up to kMaxSearchC,
+// -C: cross validation at C = start, 2 start, 4 start, ... up to kMaxSearchC
+// (a start above it is lowered to it),
 // each fold warm-started from its model at the previous C (except Pegasos,
 // which always starts from 0). `on_step(C, accuracy)` is called after each C.
 // The best C is the first with the highest accuracy.

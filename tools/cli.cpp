@@ -251,6 +251,9 @@ TrainCommand parse_train_args(const std::vector<std::string>& args) {
   if (!command.test_path.empty() && command.trace_path.empty()) {
     throw ConfigError("-t gives the test set of --trace; add --trace FILE");
   }
+  if (!command.initial_model.empty() && command.params.cv_folds > 0) {
+    throw ConfigError("-i cannot be combined with -v or -C");
+  }
   if (!command.initial_model.empty() && command.params.solver == SolverKind::kPegasos) {
     throw ConfigError("-i: pegasos always starts from w = 0");
   }
