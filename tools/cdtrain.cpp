@@ -1,5 +1,6 @@
 // cdtrain: trains a linear classifier from a LIBSVM-format file and writes a
-// LIBLINEAR-format model, or runs cross validation with -v.
+// LIBLINEAR-format model; or runs cross validation (-v) or the search for C
+// (-C) and prints the accuracies.
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -14,6 +15,60 @@
 #include "tool_main.h"
 #include "trace.h"
 #include "train.h"
+
+namespace {
+
+// -C: one "log2c=... rate=..." line per C, then the best, as LIBLINEAR.
+void search(const cdl::TrainCommand& command, const cdl::Params& params,
+            const cdl::LabeledCsc& data, const cdl::ClassMap& classes, cdl::Reporter& reporter) {
+  const double start =
+      command.cost_given ? params.C : cdl::search_start_C(data.features, params.loss.value());
+  const cdl::CSearch best = cdl::search_C(
+      data.features, classes, params, start, reporter, [](double C, double accuracy) {
+        std::printf("log2c=%7.2f\trate=%g\n", std::log2(C), 100.0 * accuracy);
+        std::fflush(stdout);
+      });
+  std::printf("Best C = %g  CV accuracy = %g%%\n", best.best_C, 100.0 * best.best_accuracy);
+}
+
+// The -t test set in the training data's columns: features the training data
+// lacks are dropped, and the bias column is appended.
+cdl::CscMatrix test_columns(const cdl::CsrMatrix& rows, const cdl::LabeledCsc& data,
+                            double bias) {
+  cdl::CscMatrix x = cdl::to_csc(rows, data.features.num_cols - (bias >= 0 ? 1 : 0));
+  if (bias >= 0) cdl::append_constant_column(x, bias);
+  return x;
+}
+
+void train_and_save(const cdl::TrainCommand& command, const cdl::Params& params,
+                    const cdl::LabeledCsc& data, const cdl::ClassMap& classes,
+                    cdl::Reporter& reporter) {
+  std::optional<cdl::InitialWeights> initial;
+  if (!command.initial_model.empty()) {
+    initial = cdl::initial_weights(cdl::load_model(command.initial_model), classes,
+                                   data.features.num_cols, params.bias);
+  }
+  std::optional<cdl::LabeledCsr> test_data;
+  std::optional<cdl::CscMatrix> test_x;
+  std::optional<cdl::TestSet> test;
+  std::optional<cdl::TraceReporter> trace;
+  if (!command.trace_path.empty()) {
+    if (!command.test_path.empty()) {
+      test_data = cdl::read_libsvm_csr(command.test_path);
+      test_x = test_columns(test_data->features, data, params.bias);
+      test.emplace(cdl::TestSet{*test_x, test_data->labels});
+    }
+    trace.emplace(reporter, command.trace_path, test ? &*test : nullptr,
+                  classes.labels.size() > 2);
+  }
+  cdl::Reporter& active = trace ? static_cast<cdl::Reporter&>(*trace) : reporter;
+  const cdl::LinearModel model =
+      cdl::train(data.features, classes, params, active, initial ? &*initial : nullptr);
+  cdl::save_model(model, command.model_path);
+  if (trace) trace->commit();
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   return cdl::run_tool("cdtrain", cdl::train_usage(), [&] {
@@ -40,48 +95,14 @@ int main(int argc, char** argv) {
     cdl::Reporter reporter(
         std::cerr, params.quiet ? cdl::Reporter::Level::kQuiet : cdl::Reporter::Level::kNormal);
     if (command.find_C) {
-      const double start =
-          command.cost_given ? params.C : cdl::search_start_C(data.features, params.loss.value());
-      const cdl::CSearch best = cdl::search_C(
-          data.features, classes, params, start, reporter, [](double C, double accuracy) {
-            std::printf("log2c=%7.2f\trate=%g\n", std::log2(C), 100.0 * accuracy);
-            std::fflush(stdout);
-          });
-      std::printf("Best C = %g  CV accuracy = %g%%\n", best.best_C, 100.0 * best.best_accuracy);
-      return 0;
-    }
-    if (params.cv_folds > 0) {
+      search(command, params, data, classes, reporter);
+    } else if (params.cv_folds > 0) {
       const double accuracy =
           cdl::cross_validate(data.features, classes, params, reporter).accuracy;
       std::printf("Cross Validation Accuracy = %g%%\n", 100.0 * accuracy);
-      return 0;
+    } else {
+      train_and_save(command, params, data, classes, reporter);
     }
-    std::optional<cdl::InitialWeights> initial;
-    if (!command.initial_model.empty()) {
-      initial = cdl::initial_weights(cdl::load_model(command.initial_model), classes,
-                                     data.features.num_cols, params.bias);
-    }
-    std::optional<cdl::TraceReporter> trace;
-    std::optional<cdl::CscMatrix> test_x;
-    std::optional<cdl::TestSet> test;
-    std::vector<double> test_labels;
-    if (!command.trace_path.empty()) {
-      if (!command.test_path.empty()) {
-        cdl::LabeledCsr test_data = cdl::read_libsvm_csr(command.test_path);
-        const std::size_t own = data.features.num_cols - (params.bias >= 0 ? 1 : 0);
-        test_x = cdl::to_csc(test_data.features, own);
-        if (params.bias >= 0) cdl::append_constant_column(*test_x, params.bias);
-        test_labels = std::move(test_data.labels);
-        test.emplace(cdl::TestSet{*test_x, test_labels});
-      }
-      trace.emplace(reporter, command.trace_path, test ? &*test : nullptr,
-                    classes.labels.size() > 2);
-    }
-    cdl::Reporter& active = trace ? static_cast<cdl::Reporter&>(*trace) : reporter;
-    const cdl::LinearModel model =
-        cdl::train(data.features, classes, params, active, initial ? &*initial : nullptr);
-    cdl::save_model(model, command.model_path);
-    if (trace) trace->commit();
     return 0;
   });
 }
