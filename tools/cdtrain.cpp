@@ -23,8 +23,8 @@ void search(const cdl::TrainCommand& command, const cdl::Params& params,
             const cdl::LabeledCsc& data, const cdl::ClassMap& classes, cdl::Reporter& reporter) {
   const double start =
       command.cost_given ? params.C : cdl::search_start_C(data.features, params.loss.value());
-  const cdl::CSearch best = cdl::search_C(
-      data.features, classes, params, start, reporter, [](double C, double accuracy) {
+  const cdl::CSearch best =
+      cdl::search_C(data.features, classes, params, start, reporter, [](double C, double accuracy) {
         std::printf("log2c=%7.2f\trate=%g\n", std::log2(C), 100.0 * accuracy);
         std::fflush(stdout);
       });
@@ -33,8 +33,7 @@ void search(const cdl::TrainCommand& command, const cdl::Params& params,
 
 // The -t test set in the training data's columns: features the training data
 // lacks are dropped, and the bias column is appended.
-cdl::CscMatrix test_columns(const cdl::CsrMatrix& rows, const cdl::LabeledCsc& data,
-                            double bias) {
+cdl::CscMatrix test_columns(const cdl::CsrMatrix& rows, const cdl::LabeledCsc& data, double bias) {
   cdl::CscMatrix x = cdl::to_csc(rows, data.features.num_cols - (bias >= 0 ? 1 : 0));
   if (bias >= 0) cdl::append_constant_column(x, bias);
   return x;
@@ -58,8 +57,7 @@ void train_and_save(const cdl::TrainCommand& command, const cdl::Params& params,
       test_x = test_columns(test_data->features, data, params.bias);
       test.emplace(cdl::TestSet{*test_x, test_data->labels});
     }
-    trace.emplace(reporter, command.trace_path, test ? &*test : nullptr,
-                  classes.labels.size() > 2);
+    trace.emplace(reporter, command.trace_path, test ? &*test : nullptr, classes.labels.size() > 2);
   }
   cdl::Reporter& active = trace ? static_cast<cdl::Reporter&>(*trace) : reporter;
   const cdl::LinearModel model =
