@@ -16,12 +16,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string tool_path(const std::string& tool) {
-  const char* dir = std::getenv("CDL_BIN_DIR");
-  return fs::absolute(fs::path(dir != nullptr ? dir : ".") / tool).string();
-}
+using test::tool_path;
 
-std::string data(const std::string& name) { return fs::absolute(test::data_path(name)).string(); }
+std::string data(const std::string& name) { return test::absolute_data_path(name); }
 
 // Runs a shell command line, capturing its output.
 test::CommandResult run_shell(const std::string& command) {

@@ -17,7 +17,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string data(const std::string& name) { return fs::absolute(test::data_path(name)).string(); }
+std::string data(const std::string& name) { return test::absolute_data_path(name); }
 
 std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
 

@@ -23,12 +23,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string tool_path(const std::string& tool) {
-  const char* dir = std::getenv("CDL_BIN_DIR");
-  return fs::absolute(fs::path(dir != nullptr ? dir : ".") / tool).string();
-}
+using test::tool_path;
 
-std::string data(const std::string& name) { return fs::absolute(test::data_path(name)).string(); }
+std::string data(const std::string& name) { return test::absolute_data_path(name); }
 
 // Runs cdtrain with `dir` as the working directory, capturing its output
 // elsewhere so that `dir` holds only what cdtrain writes.

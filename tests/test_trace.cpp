@@ -367,7 +367,7 @@ TEST(TraceReporter, WarmStartedTrainingTracesFromTheStart) {
 
 // ---- cdtrain --trace end to end ----
 
-std::string data(const std::string& name) { return fs::absolute(test::data_path(name)).string(); }
+std::string data(const std::string& name) { return test::absolute_data_path(name); }
 
 // The X of "Accuracy = X% (c/n)\n".
 double printed_accuracy(const std::string& out) {

@@ -20,6 +20,18 @@ inline std::string data_path(const std::string& name) {
   return std::string(dir != nullptr ? dir : "data") + "/" + name;
 }
 
+// data_path() made absolute, for tools run in another working directory.
+inline std::string absolute_data_path(const std::string& name) {
+  return std::filesystem::absolute(data_path(name)).string();
+}
+
+// The absolute path of a built tool (make test sets CDL_BIN_DIR).
+inline std::string tool_path(const std::string& tool) {
+  const char* dir = std::getenv("CDL_BIN_DIR");
+  return std::filesystem::absolute(std::filesystem::path(dir != nullptr ? dir : ".") / tool)
+      .string();
+}
+
 // A stored fixture in tests/fixtures.
 inline std::string fixture_path(const std::string& name) {
   return std::filesystem::path(data_path("")).parent_path().parent_path().string() +
