@@ -6,6 +6,7 @@
 #include <numeric>
 #include <random>
 #include <sstream>
+#include <system_error>
 #include <thread>
 
 #include "coordinate_order.h"
@@ -75,8 +76,14 @@ CrossValidation cross_validate(const CscMatrix& x, const ClassMap& classes, cons
   for (std::size_t first = 0; first < folds; first += threads) {
     std::vector<std::thread> pool;
     const std::size_t last = std::min(folds, first + threads);
-    for (std::size_t f = first + 1; f < last; ++f) pool.emplace_back(run_fold, f);
+    std::size_t started = first + 1;
+    try {
+      for (; started < last; ++started) pool.emplace_back(run_fold, started);
+    } catch (const std::system_error&) {
+      // No more threads to be had: this thread runs the rest.
+    }
     run_fold(first);
+    for (std::size_t f = started; f < last; ++f) run_fold(f);
     for (auto& thread : pool) thread.join();
   }
   for (std::size_t f = 0; f < folds; ++f) {
