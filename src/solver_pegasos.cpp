@@ -48,14 +48,6 @@ SolveResult solve_pegasos(const Problem& problem, const Params& params, std::uin
   const double lambda = 1.0 / (c_ref * static_cast<double>(l));
   const double max_norm2 = 1.0 / lambda;  // the ball ||w||^2 <= 1/lambda
 
-  const auto dot_row = [&](std::size_t j, const std::vector<double>& v) {
-    double sum = 0;
-    for (auto k = rows.row_ptr[j]; k < rows.row_ptr[j + 1]; ++k) {
-      const auto t = static_cast<std::size_t>(k);
-      sum += rows.values[t] * v[rows.col_idx[t]];
-    }
-    return sum;
-  };
   std::vector<double> row_norm2(l);
   for (std::size_t j = 0; j < l; ++j) {
     double sum = 0;
@@ -72,7 +64,7 @@ SolveResult solve_pegasos(const Problem& problem, const Params& params, std::uin
   const auto objective = [&] {
     double f = 0.5 * scale * scale * v_norm2;
     for (std::size_t j = 0; j < l; ++j) {
-      f += problem.cost(j) * L1SvmLoss::value(problem.y[j] * scale * dot_row(j, v));
+      f += problem.cost(j) * L1SvmLoss::value(problem.y[j] * scale * row_dot(rows, j, v));
     }
     return f;
   };
@@ -87,7 +79,7 @@ SolveResult solve_pegasos(const Problem& problem, const Params& params, std::uin
     violating.clear();
     for (std::size_t draw = 0; draw < batch; ++draw) {
       const std::size_t j = uniform_index(rng, l);
-      const double dot = dot_row(j, v);
+      const double dot = row_dot(rows, j, v);
       if (problem.y[j] * scale * dot < 1.0) violating.emplace_back(j, dot);
     }
     // 1 - eta lambda = 1 - 1/k, written so that the first update gives 0.
@@ -104,13 +96,10 @@ SolveResult solve_pegasos(const Problem& problem, const Params& params, std::uin
     for (const auto& [j, stored_dot] : violating) {
       const double coef =
           eta / static_cast<double>(batch) * problem.cost(j) / c_ref * problem.y[j] / scale;
-      const double dot = v_changed ? dot_row(j, v) : stored_dot;
+      const double dot = v_changed ? row_dot(rows, j, v) : stored_dot;
       v_norm2 += 2.0 * coef * dot + coef * coef * row_norm2[j];
       v_changed = true;
-      for (auto t = rows.row_ptr[j]; t < rows.row_ptr[j + 1]; ++t) {
-        const auto s = static_cast<std::size_t>(t);
-        v[rows.col_idx[s]] += coef * rows.values[s];
-      }
+      add_row(rows, j, coef, v);
     }
     const double w_norm2 = scale * scale * v_norm2;
     if (w_norm2 > max_norm2) scale *= std::sqrt(max_norm2 / w_norm2);

@@ -78,6 +78,24 @@ struct CscMatrix {
 // numbers come out in increasing order.
 CscMatrix to_csc(const CsrMatrix& rows);
 
+// x_j'v for row j of `m`. O(nonzeros of the row).
+inline double row_dot(const CsrMatrix& m, std::size_t j, const std::vector<double>& v) {
+  double sum = 0;
+  for (auto k = m.row_ptr[j]; k < m.row_ptr[j + 1]; ++k) {
+    const auto t = static_cast<std::size_t>(k);
+    sum += m.values[t] * v[m.col_idx[t]];
+  }
+  return sum;
+}
+
+// out += scale * x_j for row j of `m`. O(nonzeros of the row).
+inline void add_row(const CsrMatrix& m, std::size_t j, double scale, std::vector<double>& out) {
+  for (auto k = m.row_ptr[j]; k < m.row_ptr[j + 1]; ++k) {
+    const auto t = static_cast<std::size_t>(k);
+    out[m.col_idx[t]] += scale * m.values[t];
+  }
+}
+
 // to_csc() of the first `num_cols` columns only; entries beyond are dropped
 // (test features the model does not know).
 CscMatrix to_csc(const CsrMatrix& rows, std::size_t num_cols);

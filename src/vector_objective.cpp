@@ -22,7 +22,7 @@ class RowObjective final : public VectorObjective {
     std::vector<double> g(num_features(), 0.0);
     const double d1 = Loss::d1(0.0);
     for (std::size_t j = 0; j < margin_.size(); ++j) {
-      add_row(j, problem_.y[j] * problem_.cost(j) * d1, g);
+      add_row(rows_, j, problem_.y[j] * problem_.cost(j) * d1, g);
     }
     gradient_norm_at_zero_ = norm2(g);
   }
@@ -36,7 +36,7 @@ class RowObjective final : public VectorObjective {
     for (double wi : w) f += 0.5 * wi * wi;
     active_.clear();
     for (std::size_t j = 0; j < margin_.size(); ++j) {
-      const double m = problem_.y[j] * dot_row(j, w);
+      const double m = problem_.y[j] * row_dot(rows_, j, w);
       margin_[j] = m;
       const double c = problem_.cost(j);
       f += c * Loss::value(m);
@@ -52,36 +52,19 @@ class RowObjective final : public VectorObjective {
     g = w_;
     for (std::size_t j = 0; j < margin_.size(); ++j) {
       const double scale = problem_.y[j] * problem_.cost(j) * Loss::d1(margin_[j]);
-      if (scale != 0) add_row(j, scale, g);
+      if (scale != 0) add_row(rows_, j, scale, g);
     }
   }
 
   void hess_vec(const std::vector<double>& s, std::vector<double>& hs) const override {
     assert(evaluated_);
     hs = s;
-    for (Index j : active_) add_row(j, curvature_[j] * dot_row(j, s), hs);
+    for (Index j : active_) add_row(rows_, j, curvature_[j] * row_dot(rows_, j, s), hs);
   }
 
   double gradient_norm_at_zero() const override { return gradient_norm_at_zero_; }
 
  private:
-  double dot_row(std::size_t j, const std::vector<double>& v) const {
-    double sum = 0;
-    for (auto k = rows_.row_ptr[j]; k < rows_.row_ptr[j + 1]; ++k) {
-      const auto t = static_cast<std::size_t>(k);
-      sum += rows_.values[t] * v[rows_.col_idx[t]];
-    }
-    return sum;
-  }
-
-  // out += scale * x_j
-  void add_row(std::size_t j, double scale, std::vector<double>& out) const {
-    for (auto k = rows_.row_ptr[j]; k < rows_.row_ptr[j + 1]; ++k) {
-      const auto t = static_cast<std::size_t>(k);
-      out[rows_.col_idx[t]] += scale * rows_.values[t];
-    }
-  }
-
   const Problem& problem_;
   const CsrMatrix& rows_;
   std::vector<double> w_;

@@ -25,14 +25,15 @@
 #include <vector>
 
 #include "error.h"
+#include "evaluate.h"
 #include "libsvm_reader.h"
-#include "loss.h"
 #include "model.h"
 #include "objective.h"
 #include "params.h"
 #include "parse_number.h"
 #include "problem.h"
 #include "solver.h"
+#include "train.h"
 
 namespace {
 
@@ -103,39 +104,27 @@ class TimingReporter : public cdl::Reporter {
 int bench_objective(const std::string& data_path, const std::string& model_path, double cost) {
   const cdl::LinearModel model = cdl::load_model(model_path);
   if (model.nr_w() != 1) throw cdl::Error(model_path + ": objective needs a binary model");
-  double (*loss)(double) = nullptr;
-  if (model.solver_type == "L2R_L2LOSS_SVC" || model.solver_type == "L2R_L2LOSS_SVC_DUAL") {
-    loss = cdl::L2SvmLoss::value;
-  } else if (model.solver_type == "L2R_L1LOSS_SVC_DUAL") {
-    loss = cdl::L1SvmLoss::value;
+  cdl::LossKind loss = cdl::LossKind::kL2Svm;
+  if (model.solver_type == "L2R_L1LOSS_SVC_DUAL") {
+    loss = cdl::LossKind::kL1Svm;
   } else if (model.solver_type == "L2R_LR" || model.solver_type == "L2R_LR_DUAL") {
-    loss = cdl::LogisticLoss::value;
-  } else {
+    loss = cdl::LossKind::kLogistic;
+  } else if (model.solver_type != "L2R_L2LOSS_SVC" && model.solver_type != "L2R_L2LOSS_SVC_DUAL") {
     throw cdl::Error(model_path + ": no objective for " + model.solver_type);
   }
   cdl::ReadOptions options;
   options.integer_labels = true;
   options.bias = model.bias;
   const cdl::LabeledCsc data = cdl::read_libsvm_csc(data_path, options);
-  const cdl::CscMatrix& x = data.features;
-  std::vector<double> w(x.num_cols, 0.0);
-  const std::size_t own = x.num_cols - (model.bias >= 0 ? 1 : 0);
-  for (std::size_t i = 0; i < std::min(own, model.num_features); ++i) w[i] = model.w[i];
-  if (model.bias >= 0) w.back() = model.w[model.num_features];
-  std::vector<double> decision(x.num_rows, 0.0);
-  double f = 0;
-  for (std::size_t i = 0; i < x.num_cols; ++i) {
-    f += 0.5 * w[i] * w[i];
-    for (auto k = x.col_ptr[i]; k < x.col_ptr[i + 1]; ++k) {
-      const auto t = static_cast<std::size_t>(k);
-      decision[x.row_idx[t]] += w[i] * x.values[t];
-    }
+  // The model's first label is the positive class; every other label negative.
+  cdl::ClassMap classes{model.labels, {}};
+  for (double label : data.labels) {
+    classes.class_of.push_back(static_cast<int>(label) == model.labels[0] ? 0 : 1);
   }
-  for (std::size_t j = 0; j < x.num_rows; ++j) {
-    const double y = static_cast<int>(data.labels[j]) == model.labels[0] ? 1.0 : -1.0;
-    f += cost * loss(y * decision[j]);
-  }
-  std::printf("%.12g\n", f);
+  const std::vector<double> w =
+      cdl::initial_weights(model, classes, data.features.num_cols, model.bias)[0];
+  const cdl::Problem problem = cdl::one_vs_rest(data.features, classes, 0, cost, cost);
+  std::printf("%.12g\n", cdl::evaluate(problem, loss, w).objective);
   return 0;
 }
 
