@@ -21,7 +21,7 @@ GTEST_LIBS := -lgtest -lgtest_main
 TOOLS := cdtrain cdpredict
 EXTRA_TOOLS := $(BUILD)/gen_rcv1like $(BUILD)/bench_cd
 
-.PHONY: all test asan test-asan bench tools clean format format-check
+.PHONY: all test asan test-asan fuzz fuzz-build fuzz-run bench tools clean format format-check
 all: $(TOOLS)
 
 $(BUILD)/%.o: %.cpp
@@ -61,16 +61,32 @@ test-asan: $(BUILD)/cdtrain $(BUILD)/cdpredict $(TEST_BIN)
 $(BUILD)/cdtrain $(BUILD)/cdpredict: $(BUILD)/%: $(BUILD)/tools/%.o $(CLI_OBJ) $(LIB)
 	$(CXX) $(ALL_CXXFLAGS) $^ -o $@ $(LDLIBS)
 
+# libFuzzer targets (fuzz/), built with clang into build-fuzz; each runs for
+# FUZZ_SECONDS seconds. See tools/fuzz.sh for the corpora and crash files.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS := reader model cli train
+FUZZ_CXXFLAGS := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
+fuzz:
+	$(MAKE) BUILD=build-fuzz CXX=clang++ CXXFLAGS="$(FUZZ_CXXFLAGS)" fuzz-run
+
+fuzz-build: $(FUZZ_TARGETS:%=$(BUILD)/fuzz_%)
+
+fuzz-run: fuzz-build
+	bash tools/fuzz.sh $(BUILD) $(FUZZ_SECONDS)
+
+$(BUILD)/fuzz_%: fuzz/fuzz_%.cpp $(CLI_OBJ) $(LIB)
+	$(CXX) $(ALL_CXXFLAGS) -fsanitize=fuzzer $< $(CLI_OBJ) $(LIB) -o $@ $(LDLIBS)
+
 bench: tools
 	bash tools/bench.sh
 
 format:
-	clang-format -i src/*.h src/*.cpp tools/*.h tools/*.cpp tests/*.cpp
+	clang-format -i src/*.h src/*.cpp tools/*.h tools/*.cpp tests/*.cpp fuzz/*.h fuzz/*.cpp
 
 format-check:
-	clang-format --dry-run --Werror src/*.h src/*.cpp tools/*.h tools/*.cpp tests/*.cpp
+	clang-format --dry-run --Werror src/*.h src/*.cpp tools/*.h tools/*.cpp tests/*.cpp fuzz/*.h fuzz/*.cpp
 
 clean:
-	rm -rf build build-asan $(TOOLS)
+	rm -rf build build-asan build-fuzz $(TOOLS)
 
--include $(wildcard $(BUILD)/src/*.d $(BUILD)/tools/*.d $(BUILD)/tests/*.d)
+-include $(wildcard $(BUILD)/src/*.d $(BUILD)/tools/*.d $(BUILD)/tests/*.d $(BUILD)/*.d)

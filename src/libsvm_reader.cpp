@@ -1,8 +1,11 @@
 #include "libsvm_reader.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <exception>
 #include <filesystem>
@@ -18,6 +21,7 @@ namespace cdl {
 namespace {
 
 constexpr std::size_t kInitialBuffer = std::size_t{1} << 20;
+constexpr std::size_t kMinBuffer = 4096;
 constexpr std::size_t kMaxTokenShown = 40;
 
 bool is_blank(char c) { return c == ' ' || c == '\t'; }
@@ -100,7 +104,12 @@ LibsvmParser::LibsvmParser(const std::string& path, const ReadOptions& options, 
   if (begin > 0 && !in_.seekg(static_cast<std::streamoff>(begin))) {
     throw IoError(path + ": cannot seek");
   }
-  buffer_.resize(kInitialBuffer);
+  // A small file gets a small buffer (it grows for long lines anyway).
+  const std::uint64_t size = std::filesystem::file_size(path, ec);
+  const std::uint64_t to_read =
+      ec || size < begin ? remaining_ : std::min(remaining_, size - begin);
+  buffer_.resize(
+      static_cast<std::size_t>(std::clamp<std::uint64_t>(to_read + 1, kMinBuffer, kInitialBuffer)));
 }
 
 void LibsvmParser::refill() {
@@ -370,6 +379,20 @@ void for_each_chunk(const std::string& path, std::vector<Chunk>& chunks, Body bo
   }
 }
 
+// The machine's physical memory in bytes, or the largest value if unknown.
+std::uint64_t physical_memory() {
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long page_size = sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page_size <= 0) return std::numeric_limits<std::uint64_t>::max();
+  return static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page_size);
+}
+
+std::string gibibytes(double bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f GiB", bytes / 1073741824.0);
+  return text;
+}
+
 [[noreturn]] void file_changed(const std::string& path) {
   throw IoError(path + ": the file changed while it was being read");
 }
@@ -406,13 +429,30 @@ LabeledCsc read_libsvm_csc(const std::string& path, const ReadOptions& options) 
     chunks[k].end = splits[k + 1];
   }
 
+  // The column arrays: slots and ends per chunk, col_ptr and next.
+  const std::uint64_t bytes_per_column = 16 * chunks.size() + 16;
+  const std::uint64_t memory_limit =
+      options.column_memory_limit > 0 ? options.column_memory_limit : physical_memory();
+  const std::uint64_t max_columns = memory_limit / bytes_per_column;
+
   // Pass 1: labels, the number of nonzeros of each column, and every check
   // except the values'.
   try {
     for_each_chunk(path, chunks, [&](Chunk& chunk) {
       LibsvmParser parser(path, options, chunk.begin, chunk.end);
-      auto count = [&chunk](std::uint64_t index, double) {
-        if (index > chunk.slots.size()) chunk.slots.resize(index, 0);
+      auto count = [&](std::uint64_t index, double) {
+        if (index > chunk.slots.size()) {
+          if (index > max_columns) {
+            throw ParseError(
+                path, parser.lines_read(),
+                "feature index " + std::to_string(index) + " is too large: reading " +
+                    std::to_string(index) + " columns needs " +
+                    gibibytes(static_cast<double>(index) * static_cast<double>(bytes_per_column)) +
+                    ", more than the " + gibibytes(static_cast<double>(memory_limit)) +
+                    (options.column_memory_limit > 0 ? " allowed" : " of memory here"));
+          }
+          chunk.slots.resize(index, 0);
+        }
         ++chunk.slots[index - 1];
       };
       double label = 0;
@@ -433,61 +473,77 @@ LabeledCsc read_libsvm_csc(const std::string& path, const ReadOptions& options) 
   if (m.num_rows > kMaxDimension) {
     throw Error(path + ": more than 2^31-1 instances");
   }
-  out.labels.reserve(m.num_rows);
-  m.col_ptr.assign(m.num_cols + 1, 0);
-  for (Chunk& chunk : chunks) {
-    out.labels.insert(out.labels.end(), chunk.labels.begin(), chunk.labels.end());
-    chunk.slots.resize(m.num_cols, 0);
-    for (std::size_t c = 0; c < m.num_cols; ++c) m.col_ptr[c + 1] += chunk.slots[c];
+  std::uint64_t nnz = 0;
+  for (const Chunk& chunk : chunks) {
+    for (std::int64_t count : chunk.slots) nnz += static_cast<std::uint64_t>(count);
   }
-  for (std::size_t c = 0; c < m.num_cols; ++c) m.col_ptr[c + 1] += m.col_ptr[c];
-  // Chunk k's entries of column c follow those of chunks 0..k-1, so every
-  // column lists its rows in increasing order.
-  std::vector<std::int64_t> next(m.col_ptr.begin(), m.col_ptr.end() - 1);
-  for (Chunk& chunk : chunks) {
-    chunk.ends.resize(m.num_cols);
-    for (std::size_t c = 0; c < m.num_cols; ++c) {
-      const std::int64_t count = chunk.slots[c];
-      chunk.slots[c] = next[c];
-      next[c] += count;
-      chunk.ends[c] = next[c];
+  // Pass 2 allocates the matrix and scatters the values; running out of
+  // memory there names the sizes that were too big.
+  auto fill = [&] {
+    out.labels.reserve(m.num_rows);
+    m.col_ptr.assign(m.num_cols + 1, 0);
+    for (Chunk& chunk : chunks) {
+      out.labels.insert(out.labels.end(), chunk.labels.begin(), chunk.labels.end());
+      chunk.slots.resize(m.num_cols, 0);
+      for (std::size_t c = 0; c < m.num_cols; ++c) m.col_ptr[c + 1] += chunk.slots[c];
     }
-  }
-  const auto nnz = static_cast<std::size_t>(m.col_ptr.back());
-  const std::size_t capacity = nnz + (options.bias >= 0 ? m.num_rows : 0);
-  m.row_idx.reserve(capacity);
-  m.values.reserve(capacity);
-  m.row_idx.resize(nnz);
-  m.values.resize(nnz);
+    for (std::size_t c = 0; c < m.num_cols; ++c) m.col_ptr[c + 1] += m.col_ptr[c];
+    // Chunk k's entries of column c follow those of chunks 0..k-1, so every
+    // column lists its rows in increasing order.
+    std::vector<std::int64_t> next(m.col_ptr.begin(), m.col_ptr.end() - 1);
+    for (Chunk& chunk : chunks) {
+      chunk.ends.resize(m.num_cols);
+      for (std::size_t c = 0; c < m.num_cols; ++c) {
+        const std::int64_t count = chunk.slots[c];
+        chunk.slots[c] = next[c];
+        next[c] += count;
+        chunk.ends[c] = next[c];
+      }
+    }
+    const std::size_t capacity = nnz + (options.bias >= 0 ? m.num_rows : 0);
+    m.row_idx.reserve(capacity);
+    m.values.reserve(capacity);
+    m.row_idx.resize(nnz);
+    m.values.resize(nnz);
 
-  // Pass 2: the values, scattered into place.
-  std::vector<std::size_t> first_row(chunks.size(), 0);
-  for (std::size_t k = 1; k < chunks.size(); ++k) {
-    first_row[k] = first_row[k - 1] + chunks[k - 1].labels.size();
-  }
-  for_each_chunk(path, chunks, [&](Chunk& chunk) {
-    const std::size_t k = static_cast<std::size_t>(&chunk - chunks.data());
-    LibsvmParser parser(path, options, chunk.begin, chunk.end);
-    std::size_t r = first_row[k];
-    const std::size_t stop = r + chunk.labels.size();
-    // Every write is checked against the counts of pass 1, and every slot
-    // must be filled, so a file changed between the passes is an error and
-    // never an out-of-bounds write or an unwritten entry.
-    auto scatter = [&](std::uint64_t index, double value) {
-      if (index > m.num_cols || r == stop) file_changed(path);
-      if (chunk.slots[index - 1] == chunk.ends[index - 1]) file_changed(path);
-      const auto slot = static_cast<std::size_t>(chunk.slots[index - 1]++);
-      m.row_idx[slot] = static_cast<Index>(r);
-      m.values[slot] = value;
-    };
-    double label = 0;
-    while (parser.next_instance<true>(label, scatter)) {
-      if (r == stop || label != out.labels[r]) file_changed(path);
-      ++r;
+    // Pass 2: the values, scattered into place.
+    std::vector<std::size_t> first_row(chunks.size(), 0);
+    for (std::size_t k = 1; k < chunks.size(); ++k) {
+      first_row[k] = first_row[k - 1] + chunks[k - 1].labels.size();
     }
-    if (r != stop || chunk.slots != chunk.ends) file_changed(path);
-  });
-  if (options.bias >= 0) append_constant_column(m, options.bias);
+    for_each_chunk(path, chunks, [&](Chunk& chunk) {
+      const std::size_t k = static_cast<std::size_t>(&chunk - chunks.data());
+      LibsvmParser parser(path, options, chunk.begin, chunk.end);
+      std::size_t r = first_row[k];
+      const std::size_t stop = r + chunk.labels.size();
+      // Every write is checked against the counts of pass 1, and every slot
+      // must be filled, so a file changed between the passes is an error and
+      // never an out-of-bounds write or an unwritten entry.
+      auto scatter = [&](std::uint64_t index, double value) {
+        if (index > m.num_cols || r == stop) file_changed(path);
+        if (chunk.slots[index - 1] == chunk.ends[index - 1]) file_changed(path);
+        const auto slot = static_cast<std::size_t>(chunk.slots[index - 1]++);
+        m.row_idx[slot] = static_cast<Index>(r);
+        m.values[slot] = value;
+      };
+      double label = 0;
+      while (parser.next_instance<true>(label, scatter)) {
+        if (r == stop || label != out.labels[r]) file_changed(path);
+        ++r;
+      }
+      if (r != stop || chunk.slots != chunk.ends) file_changed(path);
+    });
+    if (options.bias >= 0) append_constant_column(m, options.bias);
+  };
+  try {
+    fill();
+  } catch (const std::bad_alloc&) {
+    const double bytes = 12.0 * static_cast<double>(nnz) + 8.0 * static_cast<double>(m.num_rows) +
+                         static_cast<double>(bytes_per_column) * static_cast<double>(m.num_cols);
+    throw Error(path + ": out of memory: " + std::to_string(m.num_rows) + " instances, " +
+                std::to_string(m.num_cols) + " features and " + std::to_string(nnz) +
+                " nonzeros need about " + gibibytes(bytes));
+  }
   return out;
 }
 

@@ -50,6 +50,11 @@ struct ReadOptions {
   // The result does not depend on either.
   unsigned threads = 0;
   std::uint64_t min_bytes_per_thread = std::uint64_t{8} << 20;
+  // read_libsvm_csc only: the most bytes its per-column arrays may take (16
+  // per column and thread, plus 16 per column). A feature index that would
+  // need more is a ParseError on its line, before anything that size is
+  // allocated. 0 means the machine's physical memory.
+  std::uint64_t column_memory_limit = 0;
 };
 
 // Iterates over the instances of one file.

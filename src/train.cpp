@@ -89,11 +89,7 @@ bool needs_rows(SolverKind solver) {
 LinearModel train(const CscMatrix& x, const ClassMap& classes, const Params& params,
                   Reporter& reporter, const InitialWeights* initial) {
   const std::size_t nr_class = classes.labels.size();
-  if (nr_class < 2) {
-    throw Error("the training data has only one class (label " +
-                std::to_string(classes.labels.empty() ? 0 : classes.labels[0]) +
-                "); a classifier needs at least two");
-  }
+  if (nr_class == 0) throw Error("no training instances");
   LinearModel model;
   model.solver_type = liblinear_solver_type(params.loss.value());
   model.labels = classes.labels;
@@ -106,7 +102,7 @@ LinearModel train(const CscMatrix& x, const ClassMap& classes, const Params& par
   for (std::size_t k = 0; k < nr_w; ++k) {
     if (nr_w > 1) reporter.info("class " + std::to_string(classes.labels[k]) + " vs rest");
     const double c_pos = class_cost(params, classes.labels[k]);
-    const double c_neg = nr_w == 1 ? class_cost(params, classes.labels[1]) : params.C;
+    const double c_neg = nr_class == 2 ? class_cost(params, classes.labels[1]) : params.C;
     const Problem problem = one_vs_rest(x, classes, k, c_pos, c_neg, rows ? &*rows : nullptr);
     reporter.begin_problem(problem, params.loss.value(), classes.labels[k]);
     const SolveResult result = train_binary(problem, params, derive_seed(params.seed, k), reporter,

@@ -27,7 +27,9 @@ SolveResult train_binary(const Problem& problem, const Params& params, std::uint
 // params.bias >= 0. Two classes give one binary problem with labels[0]
 // positive, C_j = C w_label for each class; more give one problem per class,
 // "class k against the rest", with C w_k for class k and C for the rest, as
-// LIBLINEAR weighs them. `initial`, if given, holds each problem's start.
+// LIBLINEAR weighs them. One class, as in LIBLINEAR, gives one problem in
+// which every instance is positive, and a model (nr_class 1) that predicts
+// that class for everything. `initial`, if given, holds each problem's start.
 LinearModel train(const CscMatrix& x, const ClassMap& classes, const Params& params,
                   Reporter& reporter, const InitialWeights* initial = nullptr);
 

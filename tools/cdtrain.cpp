@@ -86,12 +86,13 @@ int main(int argc, char** argv) {
     options.bias = params.bias;
     const cdl::LabeledCsc data = cdl::read_libsvm_csc(command.training_path, options);
     const cdl::ClassMap classes = cdl::map_classes(data.labels);
-    if (classes.labels.size() < 2) {
-      throw cdl::Error(command.training_path + ": only one class (label " +
-                       std::to_string(classes.labels[0]) + "); a classifier needs two or more");
-    }
     cdl::Reporter reporter(
         std::cerr, params.quiet ? cdl::Reporter::Level::kQuiet : cdl::Reporter::Level::kNormal);
+    if (classes.labels.size() == 1) {
+      const std::string label = std::to_string(classes.labels[0]);
+      reporter.warning(command.training_path + ": every instance has label " + label +
+                       "; as LIBLINEAR does, the model will predict " + label + " for everything");
+    }
     if (command.find_C) {
       search(command, params, data, classes, reporter);
     } else if (params.cv_folds > 0) {

@@ -10,6 +10,13 @@
 namespace cdl {
 namespace {
 
+// A file name given as an option value or operand: an empty one is a usage
+// error rather than a file that cannot be opened (or an option quietly off).
+std::string file_name(const std::string& what, const std::string& value) {
+  if (value.empty()) throw ConfigError(what + ": empty file name");
+  return value;
+}
+
 template <class T>
 struct Flag {
   const char* name;      // "-c" or "--sigma"
@@ -129,13 +136,19 @@ const std::vector<Flag<TrainCommand>>& train_flags() {
       {"--stratified", nullptr, "cross validation: keep each class's share in every fold",
        [](TrainCommand& c, const std::string&, const std::string&) { c.params.stratified = true; }},
       {"-i", "model_file", "start from this model's weights (not for pegasos)",
-       [](TrainCommand& c, const std::string&, const std::string& v) { c.initial_model = v; }},
+       [](TrainCommand& c, const std::string& n, const std::string& v) {
+         c.initial_model = file_name(n, v);
+       }},
       {"--trace", "file",
        "write one row per outer iteration: iteration, training seconds, f, ||grad f|| and, with "
        "-t, test accuracy",
-       [](TrainCommand& c, const std::string&, const std::string& v) { c.trace_path = v; }},
+       [](TrainCommand& c, const std::string& n, const std::string& v) {
+         c.trace_path = file_name(n, v);
+       }},
       {"-t", "test_file", "test set for the --trace accuracy column",
-       [](TrainCommand& c, const std::string&, const std::string& v) { c.test_path = v; }},
+       [](TrainCommand& c, const std::string& n, const std::string& v) {
+         c.test_path = file_name(n, v);
+       }},
       {"-q", nullptr, "quiet: no progress output",
        [](TrainCommand& c, const std::string&, const std::string&) { c.params.quiet = true; }},
       {"--sigma", "sigma",
@@ -241,9 +254,13 @@ TrainCommand parse_train_args(const std::vector<std::string>& args) {
   if (command.help) return command;
   if (operands.empty()) throw ConfigError("missing training_file");
   if (operands.size() > 2) throw ConfigError("unexpected argument '" + operands[2] + "'");
-  command.training_path = operands[0];
-  command.model_path =
-      operands.size() == 2 ? operands[1] : basename_of(command.training_path) + ".model";
+  command.training_path = file_name("training_file", operands[0]);
+  command.model_path = operands.size() == 2 ? file_name("model_file", operands[1])
+                                            : basename_of(command.training_path) + ".model";
+  if (command.model_path == ".model") {
+    throw ConfigError("training_file '" + command.training_path +
+                      "' names no file; give a model_file");
+  }
   if (command.find_C && command.params.cv_folds == 0) command.params.cv_folds = 5;
   if (!command.trace_path.empty() && command.params.cv_folds > 0) {
     throw ConfigError("--trace cannot be combined with -v or -C");
@@ -266,9 +283,9 @@ PredictCommand parse_predict_args(const std::vector<std::string>& args) {
   if (command.help) return command;
   if (operands.size() < 3) throw ConfigError("expected test_file model_file output_file");
   if (operands.size() > 3) throw ConfigError("unexpected argument '" + operands[3] + "'");
-  command.test_path = operands[0];
-  command.model_path = operands[1];
-  command.output_path = operands[2];
+  command.test_path = file_name("test_file", operands[0]);
+  command.model_path = file_name("model_file", operands[1]);
+  command.output_path = file_name("output_file", operands[2]);
   return command;
 }
 
