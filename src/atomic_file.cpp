@@ -1,6 +1,12 @@
 #include "atomic_file.h"
 
+#include <signal.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <random>
 #include <system_error>
@@ -11,6 +17,60 @@ namespace cdl {
 namespace {
 
 constexpr std::size_t kFlushBytes = std::size_t{1} << 20;
+
+// The temporary files of the writers alive now, for the signal handler. A
+// slot is free (0), being filled (1) or holds a path (2); the handler reads
+// only full slots, with nothing but async-signal-safe calls.
+constexpr std::size_t kMaxPending = 8;
+constexpr std::size_t kMaxPendingPath = 4096;
+struct PendingFile {
+  std::atomic<int> state{0};
+  char path[kMaxPendingPath];
+};
+PendingFile pending_files[kMaxPending];
+const char* interrupted_program = "";
+
+int add_pending(const std::string& path) {
+  if (path.size() >= kMaxPendingPath) return -1;
+  for (std::size_t k = 0; k < kMaxPending; ++k) {
+    int expected = 0;
+    if (pending_files[k].state.compare_exchange_strong(expected, 1)) {
+      std::memcpy(pending_files[k].path, path.c_str(), path.size() + 1);
+      pending_files[k].state.store(2);
+      return static_cast<int>(k);
+    }
+  }
+  return -1;  // more writers than slots: this one is not removed on a signal
+}
+
+void remove_pending(int slot) {
+  if (slot >= 0) pending_files[static_cast<std::size_t>(slot)].state.store(0);
+}
+
+void write_stderr(const char* text) {
+  std::size_t left = std::strlen(text);
+  while (left > 0) {
+    const ssize_t n = ::write(2, text, left);
+    if (n <= 0) return;
+    text += n;
+    left -= static_cast<std::size_t>(n);
+  }
+}
+
+extern "C" void remove_pending_and_die(int signal_number) {
+  for (PendingFile& file : pending_files) {
+    if (file.state.load() == 2) ::unlink(file.path);
+  }
+  write_stderr(interrupted_program);
+  write_stderr(": interrupted; no output file was written\n");
+  ::signal(signal_number, SIG_DFL);
+  ::raise(signal_number);
+}
+
+// The reason of the last failed system call, for messages.
+std::string system_reason() {
+  return errno != 0 ? std::string(": ") + std::strerror(errno) : std::string();
+}
 
 std::string random_suffix() {
   std::random_device device;
@@ -28,8 +88,21 @@ void check_writable_path(const std::string& path) {
   if (fs::is_directory(path, ec)) throw IoError(path + ": is a directory");
   fs::path parent = fs::path(path).parent_path();
   if (parent.empty()) parent = ".";
-  if (!fs::is_directory(parent, ec)) {
+  if (!fs::exists(parent, ec)) {
     throw IoError(path + ": cannot write: directory " + parent.string() + " does not exist");
+  }
+  if (!fs::is_directory(parent, ec)) {
+    throw IoError(path + ": cannot write: " + parent.string() + " is not a directory");
+  }
+}
+
+void remove_temporary_files_on_signals(const char* program) {
+  interrupted_program = program;
+  struct sigaction action {};
+  action.sa_handler = remove_pending_and_die;
+  sigemptyset(&action.sa_mask);
+  for (int signal_number : {SIGINT, SIGTERM, SIGHUP}) {
+    sigaction(signal_number, &action, nullptr);
   }
 }
 
@@ -47,8 +120,14 @@ AtomicFileWriter::AtomicFileWriter(const std::string& path) : path_(path) {
   replacing_ = !ec && std::filesystem::is_regular_file(status);
   if (replacing_) permissions_ = status.permissions();
   temp_path_ = direct_ ? target_ : target_ + random_suffix();
+  if (!direct_) pending_slot_ = add_pending(temp_path_);
+  errno = 0;
   out_.open(temp_path_, std::ios::binary | (direct_ ? std::ios::out : std::ios::trunc));
-  if (!out_) throw IoError(path + ": cannot open for writing");
+  if (!out_) {
+    const std::string reason = system_reason();
+    remove_pending(pending_slot_);
+    throw IoError(path + ": cannot open for writing" + reason);
+  }
 }
 
 AtomicFileWriter::~AtomicFileWriter() {
@@ -57,6 +136,7 @@ AtomicFileWriter::~AtomicFileWriter() {
     std::error_code ec;
     std::filesystem::remove(temp_path_, ec);
   }
+  remove_pending(pending_slot_);
 }
 
 void AtomicFileWriter::write(std::string_view text) {
@@ -65,16 +145,18 @@ void AtomicFileWriter::write(std::string_view text) {
 }
 
 void AtomicFileWriter::flush_buffer() {
+  errno = 0;
   out_.write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
   buffer_.clear();
-  if (!out_) throw IoError(path_ + ": write failed (disk full?)");
+  if (!out_) throw IoError(path_ + ": write failed" + system_reason());
 }
 
 void AtomicFileWriter::commit() {
   flush_buffer();
+  errno = 0;
   out_.flush();
   out_.close();
-  if (!out_) throw IoError(path_ + ": write failed (disk full?)");
+  if (!out_) throw IoError(path_ + ": write failed" + system_reason());
   committed_ = true;
   if (direct_) return;
   std::error_code ec;

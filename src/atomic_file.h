@@ -8,8 +8,10 @@
 // A target that exists and is not a regular file (/dev/stdout, a FIFO) cannot
 // be replaced by a rename; it is written directly, and commit() only flushes.
 // A symbolic link is written through: the file it names is replaced, keeping
-// its permissions, and the link stays. Signals are not handled here: a
-// process killed before commit() can leave the temporary file behind.
+// its permissions, and the link stays. After
+// remove_temporary_files_on_signals(), SIGINT, SIGTERM and SIGHUP remove the
+// temporary files of the live writers before the process dies of the signal
+// (SIGKILL cannot be caught: it can leave a "<target>.tmp<hex>" file).
 #ifndef CDL_ATOMIC_FILE_H_
 #define CDL_ATOMIC_FILE_H_
 
@@ -45,12 +47,18 @@ class AtomicFileWriter {
   std::string buffer_;
   bool direct_ = false;  // writing straight to a device or FIFO
   bool committed_ = false;
+  int pending_slot_ = -1;  // this writer's entry in the signal handler's list
 };
 
 // Throws IoError unless `path` could be created as a file: its directory
 // exists and it is not itself a directory. Lets a tool fail before a long
 // training run rather than after it.
 void check_writable_path(const std::string& path);
+
+// Installs handlers for SIGINT, SIGTERM and SIGHUP that remove every live
+// writer's temporary file, print "<program>: interrupted; no output file was
+// written" and then end the process by the same signal. For the tools' main().
+void remove_temporary_files_on_signals(const char* program);
 
 }  // namespace cdl
 

@@ -1,6 +1,7 @@
 // The error-to-exit-status mapping shared by the tools' main() functions:
 // usage errors exit 2 after the short usage, data, model and I/O errors exit
-// 1, and no exception escapes main().
+// 1, no exception escapes main(), and SIGINT or SIGTERM leaves no temporary
+// file behind.
 #ifndef CDL_TOOLS_TOOL_MAIN_H_
 #define CDL_TOOLS_TOOL_MAIN_H_
 
@@ -8,12 +9,14 @@
 #include <new>
 #include <string>
 
+#include "atomic_file.h"
 #include "error.h"
 
 namespace cdl {
 
 template <class Body>
 int run_tool(const char* name, const std::string& usage, Body body) {
+  remove_temporary_files_on_signals(name);
   try {
     return body();
   } catch (const ConfigError& e) {

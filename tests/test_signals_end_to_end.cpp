@@ -1,0 +1,90 @@
+// SIGINT and SIGTERM during training: cdtrain dies of the signal, says so,
+// and leaves neither the model nor the --trace file nor any temporary file,
+// and an existing model is untouched.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "test_util.h"
+
+namespace cdl::test {
+namespace {
+
+// The names of the files in `dir`.
+std::vector<std::string> files_in(const std::string& dir) {
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    names.push_back(entry.path().filename().string());
+  }
+  return names;
+}
+
+bool has_temporary_file(const std::string& dir) {
+  for (const std::string& name : files_in(dir)) {
+    if (name.find(".tmp") != std::string::npos) return true;
+  }
+  return false;
+}
+
+// Starts cdtrain in `dir` on a long Pegasos run that writes a trace, waits
+// until its temporary trace file exists (so the signal surely arrives during
+// training), sends `signal_number` and returns the wait status.
+int interrupt_training(const ScratchDir& dir, int signal_number) {
+  const std::string tool = tool_path("cdtrain");
+  const std::string data = absolute_data_path("a9a");
+  const std::string err = dir.file("stderr");
+  const std::string work = dir.file("work");
+  const pid_t pid = fork();
+  if (pid == 0) {
+    if (chdir(work.c_str()) != 0) _exit(126);
+    const int fd = open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0 || dup2(fd, 2) < 0) _exit(126);
+    execl(tool.c_str(), tool.c_str(), "-s", "pegasos", "--max-iter", "2000000000", "--trace",
+          "trace.tsv", data.c_str(), "a9a.model", static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  EXPECT_GT(pid, 0);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  int status = 0;
+  while (!has_temporary_file(work) && std::chrono::steady_clock::now() < deadline) {
+    if (waitpid(pid, &status, WNOHANG) == pid) return status;  // ended early: the test fails
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  EXPECT_TRUE(has_temporary_file(work)) << "cdtrain never opened its trace file";
+  kill(pid, signal_number);
+  waitpid(pid, &status, 0);
+  return status;
+}
+
+class Interrupt : public ::testing::TestWithParam<int> {};
+
+TEST_P(Interrupt, RemovesTemporaryFilesAndKeepsTheOldModel) {
+  ScratchDir dir;
+  std::filesystem::create_directory(dir.file("work"));
+  const std::string old_model = "an older model\n";
+  dir.write("work/a9a.model", old_model);
+
+  const int status = interrupt_training(dir, GetParam());
+  ASSERT_TRUE(WIFSIGNALED(status)) << "status " << status;
+  EXPECT_EQ(WTERMSIG(status), GetParam());
+  EXPECT_EQ(files_in(dir.file("work")), std::vector<std::string>{"a9a.model"});
+  EXPECT_EQ(read_file(dir.file("work/a9a.model")), old_model);
+  EXPECT_EQ(read_file(dir.file("stderr")), "cdtrain: interrupted; no output file was written\n");
+}
+
+INSTANTIATE_TEST_SUITE_P(Signals, Interrupt, ::testing::Values(SIGINT, SIGTERM),
+                         [](const auto& param_info) {
+                           return std::string(param_info.param == SIGINT ? "SIGINT" : "SIGTERM");
+                         });
+
+}  // namespace
+}  // namespace cdl::test
