@@ -19,6 +19,11 @@ TEST_BIN := $(BUILD)/cdlinear_tests
 GTEST_LIBS := -lgtest -lgtest_main
 
 TOOLS := cdtrain cdpredict
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS := reader model cli train
+# The fuzz targets with a plain main() that replays their seeds and kept
+# crash reproducers (fuzz/replay_main.cpp); part of make asan.
+REPLAYS := $(FUZZ_TARGETS:%=$(BUILD)/replay_%)
 EXTRA_TOOLS := $(BUILD)/gen_rcv1like $(BUILD)/bench_cd
 
 .PHONY: all test asan test-asan fuzz fuzz-build fuzz-run bench tools clean format format-check
@@ -55,16 +60,20 @@ asan:
 	$(MAKE) BUILD=build-asan CXXFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -Wno-maybe-uninitialized" \
 	  test-asan
 
-test-asan: $(BUILD)/cdtrain $(BUILD)/cdpredict $(TEST_BIN)
+test-asan: $(BUILD)/cdtrain $(BUILD)/cdpredict $(TEST_BIN) $(REPLAYS)
 	CDL_BIN_DIR=$(CURDIR)/$(BUILD) CDL_DATA_DIR=$(CURDIR)/data $(TEST_BIN)
+	for t in $(FUZZ_TARGETS); do \
+	  $(BUILD)/replay_$$t fuzz/seeds/$$t fuzz/regressions/$$t || exit 1; \
+	done
+
+$(BUILD)/replay_%: fuzz/fuzz_%.cpp fuzz/replay_main.cpp $(CLI_OBJ) $(LIB)
+	$(CXX) $(ALL_CXXFLAGS) fuzz/replay_main.cpp $< $(CLI_OBJ) $(LIB) -o $@ $(LDLIBS)
 
 $(BUILD)/cdtrain $(BUILD)/cdpredict: $(BUILD)/%: $(BUILD)/tools/%.o $(CLI_OBJ) $(LIB)
 	$(CXX) $(ALL_CXXFLAGS) $^ -o $@ $(LDLIBS)
 
 # libFuzzer targets (fuzz/), built with clang into build-fuzz; each runs for
 # FUZZ_SECONDS seconds. See tools/fuzz.sh for the corpora and crash files.
-FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := reader model cli train
 FUZZ_CXXFLAGS := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
 fuzz:
 	$(MAKE) BUILD=build-fuzz CXX=clang++ CXXFLAGS="$(FUZZ_CXXFLAGS)" fuzz-run

@@ -14,7 +14,7 @@ namespace cdl::fuzz {
 
 // The reader's column arrays may take this much, well inside libFuzzer's
 // memory limit; a larger index must be refused, not allocated.
-constexpr std::uint64_t kColumnMemoryLimit = std::uint64_t{256} << 20;
+constexpr std::uint64_t kColumnMemoryLimit = std::uint64_t{16} << 20;
 
 // The readers take paths, so each input is written to one scratch file per
 // process (in /dev/shm when there is one) and read back from there.

@@ -387,9 +387,15 @@ std::uint64_t physical_memory() {
   return static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page_size);
 }
 
-std::string gibibytes(double bytes) {
+// "2.0 MiB", "64.0 GiB".
+std::string format_bytes(double bytes) {
+  constexpr double kGiB = 1073741824.0;
   char text[32];
-  std::snprintf(text, sizeof text, "%.1f GiB", bytes / 1073741824.0);
+  if (bytes < kGiB) {
+    std::snprintf(text, sizeof text, "%.1f MiB", bytes / 1048576.0);
+  } else {
+    std::snprintf(text, sizeof text, "%.1f GiB", bytes / kGiB);
+  }
   return text;
 }
 
@@ -447,8 +453,9 @@ LabeledCsc read_libsvm_csc(const std::string& path, const ReadOptions& options) 
                 path, parser.lines_read(),
                 "feature index " + std::to_string(index) + " is too large: reading " +
                     std::to_string(index) + " columns needs " +
-                    gibibytes(static_cast<double>(index) * static_cast<double>(bytes_per_column)) +
-                    ", more than the " + gibibytes(static_cast<double>(memory_limit)) +
+                    format_bytes(static_cast<double>(index) *
+                                 static_cast<double>(bytes_per_column)) +
+                    ", more than the " + format_bytes(static_cast<double>(memory_limit)) +
                     (options.column_memory_limit > 0 ? " allowed" : " of memory here"));
           }
           chunk.slots.resize(index, 0);
@@ -542,7 +549,7 @@ LabeledCsc read_libsvm_csc(const std::string& path, const ReadOptions& options) 
                          static_cast<double>(bytes_per_column) * static_cast<double>(m.num_cols);
     throw Error(path + ": out of memory: " + std::to_string(m.num_rows) + " instances, " +
                 std::to_string(m.num_cols) + " features and " + std::to_string(nnz) +
-                " nonzeros need about " + gibibytes(bytes));
+                " nonzeros need about " + format_bytes(bytes));
   }
   return out;
 }

@@ -50,6 +50,17 @@ std::string validate_error(const Params& params) {
   return "";
 }
 
+// The ConfigError for an argument list that words() cannot write (empty
+// arguments), or "" if none.
+std::string parse_error_of(const std::vector<std::string>& args) {
+  try {
+    parse_train_args(args);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
 // ---- cdtrain ----
 
 TEST(TrainArgs, Defaults) {
@@ -190,6 +201,14 @@ TEST(TrainArgs, RejectsMissingTrainingFile) {
   EXPECT_EQ(train_error("-q"), "missing training_file");
 }
 
+TEST(TrainArgs, RejectsEmptyFileNames) {
+  EXPECT_EQ(parse_error_of({""}), "training_file: empty file name");
+  EXPECT_EQ(parse_error_of({"data", ""}), "model_file: empty file name");
+  EXPECT_EQ(parse_error_of({"--trace", "", "data"}), "--trace: empty file name");
+  EXPECT_EQ(parse_error_of({"-i", "", "data"}), "-i: empty file name");
+  EXPECT_EQ(train_error("dir/"), "training_file 'dir/' names no file; give a model_file");
+}
+
 TEST(TrainArgs, RejectsTooManyOperands) {
   EXPECT_EQ(train_error("a b c"), "unexpected argument 'c'");
 }
@@ -204,6 +223,20 @@ TEST(PredictArgs, Operands) {
   EXPECT_FALSE(c.quiet);
   EXPECT_FALSE(c.probability);
   EXPECT_FALSE(c.help);
+}
+
+TEST(PredictArgs, RejectsEmptyFileNames) {
+  const auto error = [](const std::vector<std::string>& args) -> std::string {
+    try {
+      parse_predict_args(args);
+    } catch (const ConfigError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  EXPECT_EQ(error({"", "m", "o"}), "test_file: empty file name");
+  EXPECT_EQ(error({"t", "", "o"}), "model_file: empty file name");
+  EXPECT_EQ(error({"t", "m", ""}), "output_file: empty file name");
 }
 
 TEST(PredictArgs, Flags) {

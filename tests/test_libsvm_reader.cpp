@@ -747,5 +747,39 @@ TEST(LibsvmReaderThreads, TheFirstErrorInTheFileIsReportedWithItsLine) {
                                     "feature index 1 not greater than previous index 2 (column 7)");
 }
 
+// An index whose column arrays would exceed the memory limit is refused on
+// its line before anything that size is allocated; the limit counts 16 bytes
+// per column and thread plus 16 per column.
+TEST(LibsvmReaderMemory, AnIndexTooLargeForTheColumnArraysNamesItsLine) {
+  test::ScratchDir dir;
+  const std::string path = dir.write("wide.txt", "1 1:1\n-1 2:1\n1 3:1 70000:2\n");
+  ReadOptions options;
+  options.threads = 1;
+  options.column_memory_limit = 2 << 20;  // 65536 columns of 32 bytes
+  try {
+    read_libsvm_csc(path, options);
+    FAIL() << "no error";
+  } catch (const ParseError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              path +
+                  ":3: feature index 70000 is too large: reading 70000 columns needs 2.1 MiB, "
+                  "more than the 2.0 MiB allowed");
+  }
+  options.column_memory_limit = 3 << 20;
+  EXPECT_EQ(read_libsvm_csc(path, options).features.num_cols, 70000u);
+  // Without a limit the machine's memory is the limit: 2^31-1 columns need
+  // 64 GiB on one thread, more than any machine these tests run on.
+  const std::string huge = dir.write("huge.txt", "1 2147483647:1\n");
+  options.column_memory_limit = 0;
+  const std::string message = error_message([&] { read_libsvm_csc(huge, options); });
+  EXPECT_EQ(message.rfind(huge + ":1: feature index 2147483647 is too large: reading 2147483647 "
+                                 "columns needs 64.0 GiB, more than the ",
+                          0),
+            0u)
+      << message;
+  // The row reader holds no per-column arrays and reads it.
+  EXPECT_EQ(read_libsvm_csr(huge).features.num_cols, 2147483647u);
+}
+
 }  // namespace
 }  // namespace cdl

@@ -174,7 +174,7 @@ const std::vector<Flag<TrainCommand>>& train_flags() {
          c.params.max_iter = integer_at_least<std::int64_t>(flag, v, 1);
        }},
       {"--seed", "n",
-       "random seed of the randomized solvers and of the -v folds (default " +
+       "random seed of cdper, cdperone, online, cmlsper, pegasos and the -v/-C folds (default " +
            std::to_string(defaults.seed) + ")",
        [](TrainCommand& c, const std::string& flag, const std::string& v) {
          c.params.seed = integer_at_least<std::uint64_t>(flag, v, 0);
