@@ -32,6 +32,9 @@ class CoordinateOrder {
   virtual ~CoordinateOrder() = default;
   virtual void start_epoch() = 0;
   virtual std::size_t next() = 0;
+  // Whether every epoch visits every coordinate (false for draws with
+  // replacement, which leave some coordinates out of an epoch).
+  virtual bool visits_all() const { return true; }
 };
 
 // 0, 1, ..., n-1 in every epoch: CD, Algorithm 1.
@@ -68,6 +71,7 @@ class RandomOrder final : public CoordinateOrder {
   RandomOrder(std::size_t n, std::uint64_t seed) : rng_(seed), n_(n) {}
   void start_epoch() override { drawn_ = 0; }
   std::size_t next() override { return drawn_++ < n_ ? uniform_index(rng_, n_) : kNone; }
+  bool visits_all() const override { return false; }
 
  private:
   std::mt19937_64 rng_;

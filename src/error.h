@@ -7,6 +7,7 @@
 #ifndef CDL_ERROR_H_
 #define CDL_ERROR_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -33,6 +34,21 @@ class ParseError : public Error {
  private:
   std::string path_;
   std::int64_t line_;
+  std::string reason_;
+};
+
+// Data that parse but cannot be trained on, found in one instance (0-based
+// row of the matrix). The tools map the row to its line in the file and
+// report "path:line: reason".
+class InstanceError : public Error {
+ public:
+  InstanceError(std::size_t row, const std::string& reason)
+      : Error("instance " + std::to_string(row + 1) + ": " + reason), row_(row), reason_(reason) {}
+  std::size_t row() const { return row_; }
+  const std::string& reason() const { return reason_; }
+
+ private:
+  std::size_t row_;
   std::string reason_;
 };
 

@@ -286,6 +286,15 @@ bool LibsvmParser::parse_line(const char* first, const char* last, double& label
   return true;
 }
 
+std::int64_t line_of_instance(const std::string& path, std::size_t row) {
+  LibsvmParser parser(path, ReadOptions{});
+  ParsedRow parsed;
+  for (std::size_t r = 0; parser.next(parsed); ++r) {
+    if (r == row) return parsed.line;
+  }
+  throw Error(path + ": has no instance " + std::to_string(row + 1));
+}
+
 LabeledCsr read_libsvm_csr(const std::string& path, const ReadOptions& options) {
   LibsvmParser parser(path, options);
   LabeledCsr out;

@@ -115,6 +115,11 @@ struct LabeledCsc {
   CscMatrix features;  // num_cols = the largest index (+1 with a bias column)
 };
 
+// The line of the file on which instance `row` (0-based, counting
+// instances, not comment lines) stands; for messages about an instance
+// found after reading. Throws Error if the file has fewer instances.
+std::int64_t line_of_instance(const std::string& path, std::size_t row);
+
 // Reads a whole file row-wise, in one pass.
 LabeledCsr read_libsvm_csr(const std::string& path, const ReadOptions& options = {});
 

@@ -21,7 +21,9 @@
 //
 // Stopping rule: ||grad f(w)|| <= eps ||grad f(0)||, or max_iter outer
 //   iterations, or (status PrecisionLimit) when both the actual and the
-//   predicted reduction are below 1e-12 |f|, where rho is rounding noise. train() passes eps = -e
+//   predicted reduction are below 1e-12 |f| in 5 iterations in a row, where rho
+//   is rounding noise (one such iteration also happens on badly scaled data,
+//   when CG has only cancelled the steep coordinates). train() passes eps = -e
 //   (0.01 by default) times max(min(#pos, #neg), 1) / l, LIBLINEAR's scaling for its primal
 //   solvers.
 //
@@ -45,6 +47,7 @@ constexpr double kSigma2 = 0.5;
 constexpr double kSigma3 = 4.0;
 constexpr double kCgTolerance = 0.1;  // relative to ||g||
 constexpr double kPrecision = 1e-12;  // relative reductions below this are noise
+constexpr int kPrecisionStrikes = 5;  // ... in this many iterations in a row
 
 struct CgResult {
   std::vector<double> step;      // s
@@ -122,6 +125,7 @@ SolveResult solve_tron(VectorObjective& objective, std::vector<double> w, const 
   std::vector<double> trial(w.size());
   std::vector<double> trial_g;
   result.status = gnorm <= stop_norm ? Status::kConverged : Status::kMaxIter;
+  int tiny_steps = 0;  // consecutive iterations with noise-sized reductions
   while (result.status == Status::kMaxIter && result.iterations < max_iter) {
     const CgResult cg = trust_region_cg(objective, g, radius);
     result.inner_iterations += cg.iterations;
@@ -154,8 +158,12 @@ SolveResult solve_tron(VectorObjective& objective, std::vector<double> w, const 
       result.status = Status::kConverged;
     } else if (std::fabs(actual) <= kPrecision * std::fabs(f) &&
                std::fabs(predicted) <= kPrecision * std::fabs(f)) {
-      // Both reductions are rounding noise: w is as good as double gets.
-      result.status = Status::kPrecisionLimit;
+      // Both reductions are rounding noise: w is as good as double gets,
+      // unless CG only cancelled the gradient of a few steep coordinates
+      // (badly scaled data), after which the next steps are large again.
+      if (++tiny_steps == kPrecisionStrikes) result.status = Status::kPrecisionLimit;
+    } else {
+      tiny_steps = 0;
     }
   }
   result.seconds = std::chrono::duration<double>(Clock::now() - start).count() - report_seconds;

@@ -1,6 +1,9 @@
 #include "train.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
 #include <optional>
 
 #include "coordinate_order.h"
@@ -86,10 +89,34 @@ bool needs_rows(SolverKind solver) {
   return solver == SolverKind::kTron || solver == SolverKind::kPegasos;
 }
 
+void check_magnitudes(const CscMatrix& x, const ClassMap& classes, const Params& params) {
+  double c_max = params.C;
+  for (int label : classes.labels) c_max = std::max(c_max, class_cost(params, label));
+  // Headroom for the solvers' products of these sums with weights and
+  // second derivatives (at most 4 for these losses).
+  const double limit = std::numeric_limits<double>::max() / 1024;
+  for (std::size_t i = 0; i < x.num_cols; ++i) {
+    double sum = 0;
+    for (auto k = x.col_ptr[i]; k < x.col_ptr[i + 1]; ++k) {
+      const double v = x.values[static_cast<std::size_t>(k)];
+      sum += c_max * v * v;
+      if (!(sum < limit)) {
+        char value[32];
+        std::snprintf(value, sizeof value, "%g", v);
+        throw InstanceError(x.row_idx[static_cast<std::size_t>(k)],
+                            "feature " + std::to_string(i + 1) + " (value " + value +
+                                ") is too large to train on: C times the sum of its squares "
+                                "overflows; scale the data");
+      }
+    }
+  }
+}
+
 LinearModel train(const CscMatrix& x, const ClassMap& classes, const Params& params,
                   Reporter& reporter, const InitialWeights* initial) {
   const std::size_t nr_class = classes.labels.size();
   if (nr_class == 0) throw Error("no training instances");
+  check_magnitudes(x, classes, params);
   LinearModel model;
   model.solver_type = liblinear_solver_type(params.loss.value());
   model.labels = classes.labels;
@@ -107,7 +134,13 @@ LinearModel train(const CscMatrix& x, const ClassMap& classes, const Params& par
     reporter.begin_problem(problem, params.loss.value(), classes.labels[k]);
     const SolveResult result = train_binary(problem, params, derive_seed(params.seed, k), reporter,
                                             initial ? &(*initial)[k] : nullptr);
-    for (std::size_t i = 0; i < x.num_cols; ++i) model.w[i * nr_w + k] = result.w[i];
+    for (std::size_t i = 0; i < x.num_cols; ++i) {
+      if (!std::isfinite(result.w[i])) {
+        throw Error("training failed: weight " + std::to_string(i + 1) +
+                    " is not a finite number; scale the data or lower C");
+      }
+      model.w[i * nr_w + k] = result.w[i];
+    }
   }
   return model;
 }

@@ -33,6 +33,13 @@ SolveResult train_binary(const Problem& problem, const Params& params, std::uint
 LinearModel train(const CscMatrix& x, const ClassMap& classes, const Params& params,
                   Reporter& reporter, const InitialWeights* initial = nullptr);
 
+// Throws InstanceError if some feature's values are so large that C_max
+// sum_j x_ji^2, the curvature every solver's steps rest on, is not a finite
+// double (with room to spare), naming the instance at which the sum
+// overflows. C_max is the largest C_j any class gets. train() calls it;
+// cdtrain calls it first on the whole file so that the row is a line there.
+void check_magnitudes(const CscMatrix& x, const ClassMap& classes, const Params& params);
+
 // The start for train() on data with `classes` and `num_cols` columns (bias
 // included if bias >= 0) taken from a model: each problem gets the model's
 // weights for its positive class (negated for the second label of a binary

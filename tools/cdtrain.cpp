@@ -88,6 +88,12 @@ int main(int argc, char** argv) {
     const cdl::ClassMap classes = cdl::map_classes(data.labels);
     cdl::Reporter reporter(
         std::cerr, params.quiet ? cdl::Reporter::Level::kQuiet : cdl::Reporter::Level::kNormal);
+    try {
+      cdl::check_magnitudes(data.features, classes, params);
+    } catch (const cdl::InstanceError& e) {
+      throw cdl::ParseError(command.training_path,
+                            cdl::line_of_instance(command.training_path, e.row()), e.reason());
+    }
     if (classes.labels.size() == 1) {
       const std::string label = std::to_string(classes.labels[0]);
       reporter.warning(command.training_path + ": every instance has label " + label +

@@ -1,0 +1,88 @@
+// Data that parse but cannot be trained on: check_magnitudes() names the
+// instance, cdtrain turns it into the file's line, and no solver is ever
+// left to produce a weight that is not finite.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <sstream>
+#include <string>
+
+#include "error.h"
+#include "libsvm_reader.h"
+#include "problem.h"
+#include "report.h"
+#include "test_util.h"
+#include "train.h"
+
+namespace cdl {
+namespace {
+
+LabeledCsc read(const test::ScratchDir& dir, const std::string& text) {
+  ReadOptions options;
+  options.integer_labels = true;
+  return read_libsvm_csc(dir.write("data.svm", text), options);
+}
+
+TEST(CheckMagnitudes, NamesTheInstanceWhereTheSumOverflows) {
+  test::ScratchDir dir;
+  // C * (1e152^2 + 1e153^2) = 1.01e306 > DBL_MAX / 1024: the sum fails at
+  // the second nonzero of feature 2, which is instance 3.
+  const LabeledCsc data = read(dir, "1 2:1e152\n-1 1:1\n1 2:1e153\n-1 2:1\n");
+  const ClassMap classes = map_classes(data.labels);
+  Params params = resolve_defaults(Params{});
+  try {
+    check_magnitudes(data.features, classes, params);
+    FAIL() << "no error";
+  } catch (const InstanceError& e) {
+    EXPECT_EQ(e.row(), 2u);
+    EXPECT_EQ(e.reason(),
+              "feature 2 (value 1e+153) is too large to train on: C times the sum of its "
+              "squares overflows; scale the data");
+  }
+  // The same values with a tiny C fit.
+  params.C = 1e-10;
+  EXPECT_NO_THROW(check_magnitudes(data.features, classes, params));
+  // A -wi weight that raises one class's C counts.
+  params.class_weights[-1] = 1e20;
+  EXPECT_THROW(check_magnitudes(data.features, classes, params), InstanceError);
+}
+
+TEST(CheckMagnitudes, EverySolverRefusesInsteadOfReturningNaN) {
+  test::ScratchDir dir;
+  const LabeledCsc data = read(dir, "1 1:1e200\n-1 1:-1e200 2:1\n");
+  const ClassMap classes = map_classes(data.labels);
+  for (const SolverInfo& info : solver_table()) {
+    SCOPED_TRACE(info.name);
+    Params params;
+    params.solver = info.kind;
+    params = resolve_defaults(params);
+    params.max_iter = params.max_iter.value_or(100);
+    std::ostringstream log;
+    Reporter reporter(log, Reporter::Level::kQuiet);
+    EXPECT_THROW(train(data.features, classes, params, reporter), InstanceError);
+  }
+}
+
+TEST(LineOfInstance, CountsInstancesNotCommentLines) {
+  test::ScratchDir dir;
+  const std::string path = dir.write("d.svm", "# head\n1 1:1\n\t# note\n-1 2:1\n1 3:1");
+  EXPECT_EQ(line_of_instance(path, 0), 2);
+  EXPECT_EQ(line_of_instance(path, 1), 4);
+  EXPECT_EQ(line_of_instance(path, 2), 5);
+  EXPECT_THROW(line_of_instance(path, 3), Error);
+}
+
+TEST(CheckMagnitudesEndToEnd, CdtrainNamesTheLineAndWritesNoModel) {
+  test::ScratchDir dir;
+  const std::string path = dir.write("big.svm", "# scaled badly\n1 1:1\n# more\n-1 1:2e200\n");
+  const std::string model = dir.file("big.model");
+  const test::CommandResult result = test::run_tool("cdtrain", "-q " + path + " " + model);
+  EXPECT_EQ(result.status, 1);
+  EXPECT_EQ(result.err, "cdtrain: error: " + path +
+                            ":4: feature 1 (value 2e+200) is too large to train on: C times the "
+                            "sum of its squares overflows; scale the data\n");
+  EXPECT_FALSE(std::filesystem::exists(model));
+}
+
+}  // namespace
+}  // namespace cdl
