@@ -90,7 +90,8 @@ LibsvmParser::LibsvmParser(const std::string& path, const ReadOptions& options, 
     : path_(path),
       options_(options),
       remaining_(end - begin),
-      whole_file_(begin == 0 && end == kToEnd) {
+      whole_file_(begin == 0 && end == kToEnd),
+      at_file_start_(begin == 0) {
   std::error_code ec;
   const auto status = std::filesystem::status(path, ec);
   if (ec && ec != std::errc::no_such_file_or_directory) {
@@ -169,6 +170,23 @@ bool LibsvmParser::next(ParsedRow& row) {
   return true;
 }
 
+// Files saved by some Windows editors start with a byte order mark, which is
+// worth naming rather than quoting as a bad label.
+void LibsvmParser::check_byte_order_mark(const char* first, const char* last) const {
+  const auto starts_with = [&](const char* mark, std::size_t size) {
+    return static_cast<std::size_t>(last - first) >= size && std::memcmp(first, mark, size) == 0;
+  };
+  if (starts_with("\xEF\xBB\xBF", 3)) {
+    fail(first, first,
+         "the file starts with a UTF-8 byte order mark (EF BB BF); save it without one");
+  }
+  if (starts_with("\xFF\xFE", 2) || starts_with("\xFE\xFF", 2)) {
+    fail(first, first,
+         "the file is UTF-16 text (it starts with a byte order mark); save it as "
+         "ASCII or UTF-8");
+  }
+}
+
 void LibsvmParser::fail(const char* line_start, const char* at, const std::string& reason) const {
   throw ParseError(path_, line_, reason + " (column " + std::to_string(at - line_start + 1) + ")");
 }
@@ -235,6 +253,7 @@ bool LibsvmParser::parse_line(const char* first, const char* last, double& label
     fail(line_start, p, "missing label: line starts with feature " + quoted(p, token_end));
   }
   if (!parse_double(p, token_end, label)) {
+    if (at_file_start_ && line_ == 1) check_byte_order_mark(line_start, last);
     fail(line_start, p, "label " + quoted(p, token_end) + " " + bad_number_reason(p, token_end));
   }
   if (options_.integer_labels) {

@@ -90,6 +90,7 @@ class LibsvmParser {
   void parse_pair_general(const char* line_start, const char* p, const char* token_end,
                           const char* last, std::uint64_t& index, double& value) const;
   [[noreturn]] void fail(const char* line_start, const char* at, const std::string& reason) const;
+  void check_byte_order_mark(const char* first, const char* last) const;
   void refill();
 
   std::string path_;
@@ -100,6 +101,7 @@ class LibsvmParser {
   std::size_t end_ = 0;      // one past the last valid byte in buffer_
   std::uint64_t remaining_;  // bytes of the range not yet read
   bool whole_file_;
+  bool at_file_start_;  // the range starts at the file's first byte
   bool eof_ = false;
   std::int64_t line_ = 0;
   std::int64_t rows_ = 0;

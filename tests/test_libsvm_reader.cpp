@@ -232,6 +232,24 @@ INSTANTIATE_TEST_SUITE_P(
         RejectCase{"MissingLabelAfterLeadingSpace", "1 1:1\n  3:1\n", 2,
                    "missing label: line starts with feature '3:1' (column 3)"},
         RejectCase{"LabelNotANumber", "abc 1:1\n", 1, "label 'abc' is not a number (column 1)"},
+        RejectCase{"Utf8ByteOrderMark",
+                   "\xEF\xBB\xBF"
+                   "1 1:1\n",
+                   1,
+                   "the file starts with a UTF-8 byte order mark (EF BB BF); save it without one "
+                   "(column 1)"},
+        RejectCase{"Utf16Text",
+                   with_nul("\xFF\xFE"
+                            "1",
+                            " \x00"
+                            "1"),
+                   1,
+                   "the file is UTF-16 text (it starts with a byte order mark); save it as ASCII "
+                   "or UTF-8 (column 1)"},
+        RejectCase{"ByteOrderMarkOnlyCountsAtTheStart",
+                   "1 1:1\n\xEF\xBB\xBF"
+                   "1 1:1\n",
+                   2, "label '\\xEF\\xBB\\xBF1' is not a number (column 1)"},
         RejectCase{"LabelWithTrailingCharacters", "1x 1:1\n", 1,
                    "label '1x' has trailing characters (column 1)"},
         RejectCase{"LabelNan", "nan 1:1\n", 1, "label 'nan' is not a finite number (column 1)"},
