@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "error.h"
+#include "input_file.h"
 #include "parse_number.h"
 
 namespace cdl {
@@ -92,14 +93,8 @@ LibsvmParser::LibsvmParser(const std::string& path, const ReadOptions& options, 
       remaining_(end - begin),
       whole_file_(begin == 0 && end == kToEnd),
       at_file_start_(begin == 0) {
+  check_input_file(path);
   std::error_code ec;
-  const auto status = std::filesystem::status(path, ec);
-  if (ec && ec != std::errc::no_such_file_or_directory) {
-    throw IoError(path + ": cannot open: " + ec.message());
-  }
-  if (!std::filesystem::exists(status)) throw IoError(path + ": cannot open: no such file");
-  if (std::filesystem::is_directory(status)) throw IoError(path + ": is a directory");
-  if (!std::filesystem::is_regular_file(status)) throw IoError(path + ": not a regular file");
   in_.open(path, std::ios::binary);
   if (!in_) throw IoError(path + ": cannot open for reading");
   if (begin > 0 && !in_.seekg(static_cast<std::streamoff>(begin))) {

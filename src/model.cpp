@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <set>
@@ -12,6 +11,7 @@
 
 #include "atomic_file.h"
 #include "error.h"
+#include "input_file.h"
 #include "parse_number.h"
 
 namespace cdl {
@@ -203,8 +203,7 @@ void save_model(const LinearModel& model, const std::string& path) {
 }
 
 LinearModel load_model(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw IoError(path + ": is a directory");
+  check_input_file(path);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw IoError(path + ": cannot open model file");
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

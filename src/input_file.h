@@ -1,0 +1,17 @@
+// The checks every input file passes before it is opened: it exists and is a
+// regular file. A directory, a FIFO or a device is refused with a message
+// (opening a FIFO would block until some writer appears; reading a device
+// such as /dev/zero would never end).
+#ifndef CDL_INPUT_FILE_H_
+#define CDL_INPUT_FILE_H_
+
+#include <string>
+
+namespace cdl {
+
+// Throws IoError "path: reason" unless `path` names a regular file.
+void check_input_file(const std::string& path);
+
+}  // namespace cdl
+
+#endif  // CDL_INPUT_FILE_H_
