@@ -96,6 +96,14 @@ void check_writable_path(const std::string& path) {
   }
 }
 
+void check_not_input(const std::string& output, const std::string& what, const std::string& input) {
+  std::error_code ec;
+  if (std::filesystem::equivalent(output, input, ec) && !ec) {
+    throw ConfigError(what + " '" + output + "' is the input file '" + input +
+                      "'; refusing to overwrite it");
+  }
+}
+
 void remove_temporary_files_on_signals(const char* program) {
   interrupted_program = program;
   struct sigaction action {};

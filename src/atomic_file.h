@@ -55,6 +55,12 @@ class AtomicFileWriter {
 // training run rather than after it.
 void check_writable_path(const std::string& path);
 
+// Throws ConfigError "<what> 'output' is the input file 'input'" if writing
+// `output` would replace the existing file `input` (by the same name, or
+// another name or link to it), so that no tool ever overwrites its own
+// input.
+void check_not_input(const std::string& output, const std::string& what, const std::string& input);
+
 // Installs handlers for SIGINT, SIGTERM and SIGHUP that remove every live
 // writer's temporary file, print "<program>: interrupted; no output file was
 // written" and then end the process by the same signal. For the tools' main().

@@ -19,6 +19,8 @@ int main(int argc, char** argv) {
       std::cout << cdl::predict_help();
       return 0;
     }
+    cdl::check_not_input(command.output_path, "output_file", command.test_path);
+    cdl::check_not_input(command.output_path, "output_file", command.model_path);
     const cdl::LinearModel model = cdl::load_model(command.model_path);
     if (command.probability && !model.has_probabilities()) {
       throw cdl::Error(command.model_path + ": probability output (-b 1) needs a logistic " +

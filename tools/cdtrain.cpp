@@ -78,6 +78,22 @@ int main(int argc, char** argv) {
     }
     const cdl::Params params = cdl::resolve_defaults(command.params);
     cdl::validate(params);
+    // Outputs never replace inputs (the model may replace the -i model,
+    // which is read first: training on from a model and keeping the result).
+    const std::vector<std::string> inputs{command.training_path, command.test_path};
+    for (const std::string& input : inputs) {
+      if (input.empty()) continue;
+      if (params.cv_folds == 0) cdl::check_not_input(command.model_path, "model_file", input);
+      if (!command.trace_path.empty()) cdl::check_not_input(command.trace_path, "--trace", input);
+    }
+    if (!command.trace_path.empty()) {
+      if (!command.initial_model.empty()) {
+        cdl::check_not_input(command.trace_path, "--trace", command.initial_model);
+      }
+      if (command.trace_path == command.model_path) {
+        throw cdl::ConfigError("--trace and model_file are both '" + command.model_path + "'");
+      }
+    }
     if (params.cv_folds == 0) cdl::check_writable_path(command.model_path);
     if (!command.trace_path.empty()) cdl::check_writable_path(command.trace_path);
 
