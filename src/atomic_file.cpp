@@ -159,12 +159,18 @@ void AtomicFileWriter::flush_buffer() {
   if (!out_) throw IoError(path_ + ": write failed" + system_reason());
 }
 
-void AtomicFileWriter::commit() {
+void AtomicFileWriter::finish() {
+  if (finished_) return;
   flush_buffer();
   errno = 0;
   out_.flush();
   out_.close();
   if (!out_) throw IoError(path_ + ": write failed" + system_reason());
+  finished_ = true;
+}
+
+void AtomicFileWriter::commit() {
+  finish();
   committed_ = true;
   if (direct_) return;
   std::error_code ec;

@@ -32,7 +32,10 @@ class AtomicFileWriter {
 
   // Appends to an internal buffer, flushed to disk in large blocks.
   void write(std::string_view text);
-  // Flushes, closes and renames; throws IoError on any failure.
+  // Flushes and closes the file, so that every write error shows here;
+  // throws IoError. Lets a caller finish several files before renaming any.
+  void finish();
+  // finish() if not done yet, then renames; throws IoError on any failure.
   void commit();
 
  private:
@@ -46,6 +49,7 @@ class AtomicFileWriter {
   std::ofstream out_;
   std::string buffer_;
   bool direct_ = false;  // writing straight to a device or FIFO
+  bool finished_ = false;
   bool committed_ = false;
   int pending_slot_ = -1;  // this writer's entry in the signal handler's list
 };

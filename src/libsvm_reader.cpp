@@ -42,9 +42,8 @@ constexpr struct TokenEnds {
 // else (NUL, control bytes, non-ASCII) as \xNN, long tokens shortened.
 std::string printable(const char* first, const char* last) {
   std::string out;
-  const char* stop =
-      last - first > static_cast<std::ptrdiff_t>(kMaxTokenShown) ? first + kMaxTokenShown : last;
-  for (const char* p = first; p != stop; ++p) {
+  const char* p = first;
+  for (; p != last && out.size() < kMaxTokenShown; ++p) {
     const auto c = static_cast<unsigned char>(*p);
     if (c >= 0x20 && c < 0x7f) {
       out += static_cast<char>(c);
@@ -55,7 +54,7 @@ std::string printable(const char* first, const char* last) {
       out += kHex[c & 15];
     }
   }
-  if (stop != last) out += "...";
+  if (p != last) out += "...";
   return out;
 }
 
@@ -73,11 +72,10 @@ std::string bad_number_reason(const char* first, const char* last) {
   const char* digits = (*first == '+' || *first == '-') ? first + 1 : first;
   double value = 0;
   auto [ptr, ec] = std::from_chars(digits, last, value, std::chars_format::general);
+  const bool parsed = ec == std::errc() || ec == std::errc::result_out_of_range;
+  if (parsed && ptr != last) return "has trailing characters";
   if (ec == std::errc::result_out_of_range) return "is out of the range of a double";
-  if (ec == std::errc() && ptr == last && !std::isfinite(value)) {
-    return "is not a finite number";
-  }
-  if (ec == std::errc() && ptr != last) return "has trailing characters";
+  if (ec == std::errc() && !std::isfinite(value)) return "is not a finite number";
   return "is not a number";
 }
 
@@ -218,7 +216,12 @@ void LibsvmParser::parse_pair_general(const char* line_start, const char* p, con
   }
   if (!parse_double(colon + 1, token_end, value)) {
     if (colon + 1 == token_end) {
-      fail(line_start, colon + 1, "missing value after " + quoted(p, token_end));
+      const bool space_then_value = token_end != last && token_end + 1 != last &&
+                                    is_blank(*token_end) && !is_blank(token_end[1]) &&
+                                    token_end[1] != '#';
+      fail(line_start, colon + 1,
+           "missing value after " + quoted(p, token_end) +
+               (space_then_value ? " (no spaces are allowed around ':')" : ""));
     }
     fail(line_start, colon + 1,
          "value " + quoted(colon + 1, token_end) + " of feature " + std::to_string(index) + " " +
@@ -471,17 +474,23 @@ LabeledCsc read_libsvm_csc(const std::string& path, const ReadOptions& options) 
       LibsvmParser parser(path, options, chunk.begin, chunk.end);
       auto count = [&](std::uint64_t index, double) {
         if (index > chunk.slots.size()) {
+          const auto too_large = [&](const std::string& than) {
+            return ParseError(path, parser.lines_read(),
+                              "feature index " + std::to_string(index) + " is too large: reading " +
+                                  std::to_string(index) + " columns needs " +
+                                  format_bytes(static_cast<double>(index) *
+                                               static_cast<double>(bytes_per_column)) +
+                                  ", more than " + than);
+          };
           if (index > max_columns) {
-            throw ParseError(
-                path, parser.lines_read(),
-                "feature index " + std::to_string(index) + " is too large: reading " +
-                    std::to_string(index) + " columns needs " +
-                    format_bytes(static_cast<double>(index) *
-                                 static_cast<double>(bytes_per_column)) +
-                    ", more than the " + format_bytes(static_cast<double>(memory_limit)) +
-                    (options.column_memory_limit > 0 ? " allowed" : " of memory here"));
+            throw too_large("the " + format_bytes(static_cast<double>(memory_limit)) +
+                            (options.column_memory_limit > 0 ? " allowed" : " of memory here"));
           }
-          chunk.slots.resize(index, 0);
+          try {
+            chunk.slots.resize(index, 0);
+          } catch (const std::bad_alloc&) {
+            throw too_large("the memory available");
+          }
         }
         ++chunk.slots[index - 1];
       };

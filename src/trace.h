@@ -40,6 +40,7 @@ class TraceReporter final : public Reporter {
   bool wants_w() const override { return true; }
 
   // Writes the file into place; throws IoError.
+  void finish() { out_.finish(); }  // see AtomicFileWriter
   void commit() { out_.commit(); }
 
  private:

@@ -209,6 +209,16 @@ TEST(TrainArgs, RejectsEmptyFileNames) {
   EXPECT_EQ(train_error("dir/"), "training_file 'dir/' names no file; give a model_file");
 }
 
+TEST(TrainArgs, RejectsOptionsAfterTheFiles) {
+  const std::string hint =
+      "' looks like an option; options go before the files (write ./-c for a file of that name)";
+  EXPECT_EQ(train_error("data -c"), "argument '-c" + hint);
+  EXPECT_EQ(train_error("data model -c 2"), "argument '-c" + hint);
+  EXPECT_EQ(train("data ./-c").model_path, "./-c");
+  EXPECT_EQ(train("data -").model_path, "-");
+  EXPECT_EQ(predict_error("t m -c"), "argument '-c" + hint);
+}
+
 TEST(TrainArgs, RejectsTooManyOperands) {
   EXPECT_EQ(train_error("a b c"), "unexpected argument 'c'");
 }

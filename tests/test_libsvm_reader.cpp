@@ -289,7 +289,9 @@ INSTANTIATE_TEST_SUITE_P(
         RejectCase{"NoColon", "1 3\n", 1, "expected index:value, got '3' (column 3)"},
         RejectCase{"SpaceBeforeColon", "1 1 :0.5\n", 1,
                    "expected index:value, got '1' (no spaces are allowed around ':') (column 3)"},
-        RejectCase{"SpaceAfterColon", "1 1: 0.5\n", 1, "missing value after '1:' (column 5)"},
+        RejectCase{"SpaceAfterColon", "1 1: 0.5\n", 1,
+                   "missing value after '1:' (no spaces are allowed around ':') (column 5)"},
+        RejectCase{"ColonBeforeComment", "1 1: # note\n", 1, "missing value after '1:' (column 5)"},
         RejectCase{"TwoColons", "1 1:2:3\n", 1,
                    "value '2:3' of feature 1 has trailing characters (column 5)"},
         // Values.

@@ -62,8 +62,16 @@ void train_and_save(const cdl::TrainCommand& command, const cdl::Params& params,
   cdl::Reporter& active = trace ? static_cast<cdl::Reporter&>(*trace) : reporter;
   const cdl::LinearModel model =
       cdl::train(data.features, classes, params, active, initial ? &*initial : nullptr);
-  cdl::save_model(model, command.model_path);
-  if (trace) trace->commit();
+  // Both files are written out before either is renamed into place, so that
+  // a write error in one (a full disk) leaves neither.
+  cdl::AtomicFileWriter model_file(command.model_path);
+  model_file.write(cdl::format_model(model));
+  model_file.finish();
+  if (trace) {
+    trace->finish();
+    trace->commit();
+  }
+  model_file.commit();
 }
 
 }  // namespace

@@ -17,6 +17,19 @@ std::string file_name(const std::string& what, const std::string& value) {
   return value;
 }
 
+// Operands after the first that look like options are options typed after
+// the files, which would otherwise become files of those names.
+void check_no_option_among(const std::vector<std::string>& operands) {
+  for (std::size_t k = 1; k < operands.size(); ++k) {
+    const std::string& value = operands[k];
+    if (value.size() > 1 && value[0] == '-') {
+      throw ConfigError("argument '" + value +
+                        "' looks like an option; options go before the files (write ./" + value +
+                        " for a file of that name)");
+    }
+  }
+}
+
 template <class T>
 struct Flag {
   const char* name;      // "-c" or "--sigma"
@@ -253,6 +266,7 @@ TrainCommand parse_train_args(const std::vector<std::string>& args) {
   const auto operands = parse_flags(train_flags(), args, command);
   if (command.help) return command;
   if (operands.empty()) throw ConfigError("missing training_file");
+  check_no_option_among(operands);
   if (operands.size() > 2) throw ConfigError("unexpected argument '" + operands[2] + "'");
   command.training_path = file_name("training_file", operands[0]);
   command.model_path = operands.size() == 2 ? file_name("model_file", operands[1])
@@ -281,6 +295,7 @@ PredictCommand parse_predict_args(const std::vector<std::string>& args) {
   PredictCommand command;
   const auto operands = parse_flags(predict_flags(), args, command);
   if (command.help) return command;
+  check_no_option_among(operands);
   if (operands.size() < 3) throw ConfigError("expected test_file model_file output_file");
   if (operands.size() > 3) throw ConfigError("unexpected argument '" + operands[3] + "'");
   command.test_path = file_name("test_file", operands[0]);
