@@ -10,7 +10,8 @@
 //   Lin (2008), Section 4.2, Algorithm 5. Each outer iteration k
 //   - approximately solves the sub-problem (25), min q_k(s) = g's + 1/2 s'Hs
 //     subject to ||s|| <= Delta_k, by conjugate gradient that stops when
-//     ||grad q_k(s)|| <= 0.1 ||g|| or at the trust region boundary (Steihaug);
+//     ||grad q_k(s)|| <= 0.1 ||g|| or at the trust region boundary (Steihaug),
+//     or after n + 10 steps (a guard against rounding on badly scaled data);
 //   - takes the step if rho_k = (f(w + s) - f(w)) / q_k(s) > eta0, and sets
 //     Delta_{k+1} by (26) with eta0 = 1e-4, eta1 = 0.25, eta2 = 0.75,
 //     sigma1 = 0.25, sigma2 = 0.5, sigma3 = 4. Within each interval of (26)
@@ -68,10 +69,18 @@ CgResult trust_region_cg(const VectorObjective& objective, const std::vector<dou
   std::vector<double> hd(n);
   double rr = dot(out.residual, out.residual);
   const double tolerance = kCgTolerance * std::sqrt(rr);
-  while (std::sqrt(rr) > tolerance) {
+  // In exact arithmetic CG ends within n steps; rounding on a badly
+  // conditioned Hessian (features on scales 1 and 1e70) can keep the residual
+  // above the tolerance forever, so the steps are capped and a direction
+  // without positive curvature ends the loop. Every step taken still lowers
+  // the model, so the step so far is a descent step.
+  const std::size_t max_steps = n + 10;
+  while (std::sqrt(rr) > tolerance && static_cast<std::size_t>(out.iterations) < max_steps) {
     objective.hess_vec(direction, hd);
+    const double curvature = dot(direction, hd);
+    if (!(curvature > 0)) break;
     ++out.iterations;
-    const double alpha = rr / dot(direction, hd);
+    const double alpha = rr / curvature;
     axpy(alpha, direction, out.step);
     if (norm2(out.step) > radius) {
       // Back up and go to the boundary: ||s + tau d|| = radius, tau >= 0.

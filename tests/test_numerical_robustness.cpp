@@ -831,5 +831,31 @@ TEST(Reproducible, SameSeedSameModelOtherSeedOtherModel) {
   }
 }
 
+// Found by fuzz_train (fuzz/regressions/train/tron_cg_never_converges): one
+// feature of 7.8e74 beside thousands of empty ones made rounding keep TRON's
+// CG residual above its tolerance forever. CG is now capped at n + 10 steps
+// per outer iteration, and TRON ends.
+TEST(RobustTron, ConjugateGradientEndsOnAnIllConditionedHessian) {
+  test::ScratchDir dir;
+  const std::string value(75, '7');
+  ReadOptions options;
+  options.integer_labels = true;
+  const LabeledCsc data =
+      read_libsvm_csc(dir.write("d.svm", "3  3:1\n7 10699:" + value + "\n"), options);
+  const ClassMap classes = map_classes(data.labels);
+  Params params;
+  params.solver = SolverKind::kTron;
+  params.max_iter = 2;
+  params = resolve_defaults(params);
+  const CsrMatrix rows = to_csr(data.features);
+  const Problem problem = one_vs_rest(data.features, classes, 0, 1.0, 1.0, &rows);
+  std::ostringstream log;
+  Reporter reporter(log, Reporter::Level::kQuiet);
+  const SolveResult result = train_binary(problem, params, 1, reporter);
+  EXPECT_LE(result.iterations, 2);
+  EXPECT_LE(result.inner_iterations, 2 * static_cast<std::int64_t>(data.features.num_cols + 10));
+  for (double w : result.w) EXPECT_TRUE(std::isfinite(w));
+}
+
 }  // namespace
 }  // namespace cdl
