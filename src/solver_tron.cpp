@@ -11,7 +11,8 @@
 //   - approximately solves the sub-problem (25), min q_k(s) = g's + 1/2 s'Hs
 //     subject to ||s|| <= Delta_k, by conjugate gradient that stops when
 //     ||grad q_k(s)|| <= 0.1 ||g|| or at the trust region boundary (Steihaug),
-//     or after n + 10 steps (a guard against rounding on badly scaled data);
+//     or after min(n + 10, 1000) steps (a guard against rounding on badly
+//     scaled data);
 //   - takes the step if rho_k = (f(w + s) - f(w)) / q_k(s) > eta0, and sets
 //     Delta_{k+1} by (26) with eta0 = 1e-4, eta1 = 0.25, eta2 = 0.75,
 //     sigma1 = 0.25, sigma2 = 0.5, sigma3 = 4. Within each interval of (26)
@@ -47,6 +48,7 @@ constexpr double kSigma1 = 0.25;
 constexpr double kSigma2 = 0.5;
 constexpr double kSigma3 = 4.0;
 constexpr double kCgTolerance = 0.1;  // relative to ||g||
+constexpr std::size_t kMaxCgSteps = 1000;
 constexpr double kPrecision = 1e-12;  // relative reductions below this are noise
 constexpr int kPrecisionStrikes = 5;  // ... in this many iterations in a row
 
@@ -73,8 +75,9 @@ CgResult trust_region_cg(const VectorObjective& objective, const std::vector<dou
   // conditioned Hessian (features on scales 1 and 1e70) can keep the residual
   // above the tolerance forever, so the steps are capped and a direction
   // without positive curvature ends the loop. Every step taken still lowers
-  // the model, so the step so far is a descent step.
-  const std::size_t max_steps = n + 10;
+  // the model, so the step so far is a descent step. On real data CG takes
+  // tens of steps; the cap of 1000 bounds the time of the pathological case.
+  const std::size_t max_steps = std::min<std::size_t>(n + 10, kMaxCgSteps);
   while (std::sqrt(rr) > tolerance && static_cast<std::size_t>(out.iterations) < max_steps) {
     objective.hess_vec(direction, hd);
     const double curvature = dot(direction, hd);

@@ -853,7 +853,7 @@ TEST(RobustTron, ConjugateGradientEndsOnAnIllConditionedHessian) {
   Reporter reporter(log, Reporter::Level::kQuiet);
   const SolveResult result = train_binary(problem, params, 1, reporter);
   EXPECT_LE(result.iterations, 2);
-  EXPECT_LE(result.inner_iterations, 2 * static_cast<std::int64_t>(data.features.num_cols + 10));
+  EXPECT_LE(result.inner_iterations, 2 * 1000);
   for (double w : result.w) EXPECT_TRUE(std::isfinite(w));
 }
 
