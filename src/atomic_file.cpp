@@ -94,6 +94,15 @@ void check_writable_path(const std::string& path) {
   if (!fs::is_directory(parent, ec)) {
     throw IoError(path + ": cannot write: " + parent.string() + " is not a directory");
   }
+  // The temporary file goes into the directory (devices are written
+  // directly, links in their target's directory, checked when opened).
+  const auto status = fs::status(path, ec);
+  const bool device = fs::exists(status) && !fs::is_regular_file(status);
+  errno = 0;
+  if (!device && !fs::is_symlink(path, ec) && ::access(parent.c_str(), W_OK) != 0) {
+    throw IoError(path + ": cannot write: directory " + parent.string() + " is not writable" +
+                  system_reason());
+  }
 }
 
 void check_not_input(const std::string& output, const std::string& what, const std::string& input) {

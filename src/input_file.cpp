@@ -1,5 +1,7 @@
 #include "input_file.h"
 
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <system_error>
 
@@ -16,6 +18,17 @@ void check_input_file(const std::string& path) {
   if (!std::filesystem::exists(status)) throw IoError(path + ": cannot open: no such file");
   if (std::filesystem::is_directory(status)) throw IoError(path + ": is a directory");
   if (!std::filesystem::is_regular_file(status)) throw IoError(path + ": not a regular file");
+}
+
+std::ifstream open_input_file(const std::string& path) {
+  check_input_file(path);
+  errno = 0;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    throw IoError(path + ": cannot open for reading" +
+                  (errno != 0 ? std::string(": ") + std::strerror(errno) : std::string()));
+  }
+  return in;
 }
 
 }  // namespace cdl

@@ -5,12 +5,17 @@
 #ifndef CDL_INPUT_FILE_H_
 #define CDL_INPUT_FILE_H_
 
+#include <fstream>
 #include <string>
 
 namespace cdl {
 
 // Throws IoError "path: reason" unless `path` names a regular file.
 void check_input_file(const std::string& path);
+
+// check_input_file(), then opens the file for binary reading; throws IoError
+// with the system's reason ("Permission denied") if it cannot.
+std::ifstream open_input_file(const std::string& path);
 
 }  // namespace cdl
 

@@ -91,10 +91,8 @@ LibsvmParser::LibsvmParser(const std::string& path, const ReadOptions& options, 
       remaining_(end - begin),
       whole_file_(begin == 0 && end == kToEnd),
       at_file_start_(begin == 0) {
-  check_input_file(path);
+  in_ = open_input_file(path);
   std::error_code ec;
-  in_.open(path, std::ios::binary);
-  if (!in_) throw IoError(path + ": cannot open for reading");
   if (begin > 0 && !in_.seekg(static_cast<std::streamoff>(begin))) {
     throw IoError(path + ": cannot seek");
   }

@@ -203,9 +203,7 @@ void save_model(const LinearModel& model, const std::string& path) {
 }
 
 LinearModel load_model(const std::string& path) {
-  check_input_file(path);
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw IoError(path + ": cannot open model file");
+  std::ifstream in = open_input_file(path);
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (in.bad()) throw IoError(path + ": read error");
   return parse_model(text, path);
