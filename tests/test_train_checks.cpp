@@ -84,5 +84,17 @@ TEST(CheckMagnitudesEndToEnd, CdtrainNamesTheLineAndWritesNoModel) {
   EXPECT_FALSE(std::filesystem::exists(model));
 }
 
+TEST(TrainWarningsEndToEnd, AClassWeightForALabelNotInTheData) {
+  test::ScratchDir dir;
+  const std::string path = dir.write("d.svm", "1 1:1\n-1 2:1\n");
+  const std::string model = dir.file("d.model");
+  const test::CommandResult result =
+      test::run_tool("cdtrain", "-q -w3 2 -w1 2 " + path + " " + model);
+  EXPECT_EQ(result.status, 0);
+  EXPECT_EQ(result.err,
+            "warning: -w3: no instance of " + path + " has label 3; the weight is unused\n");
+  EXPECT_TRUE(std::filesystem::exists(model));
+}
+
 }  // namespace
 }  // namespace cdl

@@ -1,6 +1,7 @@
 // cdtrain: trains a linear classifier from a LIBSVM-format file and writes a
 // LIBLINEAR-format model; or runs cross validation (-v) or the search for C
 // (-C) and prints the accuracies.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -117,6 +118,13 @@ int main(int argc, char** argv) {
     } catch (const cdl::InstanceError& e) {
       throw cdl::ParseError(command.training_path,
                             cdl::line_of_instance(command.training_path, e.row()), e.reason());
+    }
+    for (const auto& [label, weight] : params.class_weights) {
+      if (std::find(classes.labels.begin(), classes.labels.end(), label) == classes.labels.end()) {
+        reporter.warning("-w" + std::to_string(label) + ": no instance of " +
+                         command.training_path + " has label " + std::to_string(label) +
+                         "; the weight is unused");
+      }
     }
     if (classes.labels.size() == 1) {
       const std::string label = std::to_string(classes.labels[0]);
