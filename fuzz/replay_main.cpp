@@ -31,14 +31,18 @@ int main(int argc, char** argv) {
     const std::filesystem::path path(argv[k]);
     if (std::filesystem::is_directory(path)) {
       for (const auto& entry : std::filesystem::directory_iterator(path)) {
-        if (entry.is_regular_file()) {
+        // .gitkeep keeps an empty folder of reproducers in the repository.
+        if (entry.is_regular_file() && entry.path().filename() != ".gitkeep") {
           replay(entry.path());
           ++count;
         }
       }
-    } else if (std::filesystem::exists(path)) {
+    } else if (std::filesystem::is_regular_file(path)) {
       replay(path);
       ++count;
+    } else {
+      std::fprintf(stderr, "%s: no such file or directory: %s\n", argv[0], argv[k]);
+      return 1;
     }
   }
   std::printf("%s: %zu inputs replayed\n", argv[0], count);

@@ -18,25 +18,28 @@ namespace {
 
 constexpr std::size_t kFlushBytes = std::size_t{1} << 20;
 
-// The temporary files of the writers alive now, for the signal handler. A
-// slot is free (0), being filled (1) or holds a path (2); the handler reads
-// only full slots, with nothing but async-signal-safe calls.
+// The temporary files of the writers alive now, for the signal handler. The
+// handler reads only ready slots, with nothing but async-signal-safe calls.
+constexpr int kFree = 0;
+constexpr int kFilling = 1;
+constexpr int kReady = 2;
 constexpr std::size_t kMaxPending = 8;
 constexpr std::size_t kMaxPendingPath = 4096;
 struct PendingFile {
-  std::atomic<int> state{0};
+  std::atomic<int> state{kFree};
   char path[kMaxPendingPath];
 };
 PendingFile pending_files[kMaxPending];
 const char* interrupted_program = "";
+constexpr int kCleanupSignals[] = {SIGINT, SIGTERM, SIGHUP};
 
 int add_pending(const std::string& path) {
   if (path.size() >= kMaxPendingPath) return -1;
   for (std::size_t k = 0; k < kMaxPending; ++k) {
-    int expected = 0;
-    if (pending_files[k].state.compare_exchange_strong(expected, 1)) {
+    int expected = kFree;
+    if (pending_files[k].state.compare_exchange_strong(expected, kFilling)) {
       std::memcpy(pending_files[k].path, path.c_str(), path.size() + 1);
-      pending_files[k].state.store(2);
+      pending_files[k].state.store(kReady);
       return static_cast<int>(k);
     }
   }
@@ -44,7 +47,7 @@ int add_pending(const std::string& path) {
 }
 
 void remove_pending(int slot) {
-  if (slot >= 0) pending_files[static_cast<std::size_t>(slot)].state.store(0);
+  if (slot >= 0) pending_files[static_cast<std::size_t>(slot)].state.store(kFree);
 }
 
 void write_stderr(const char* text) {
@@ -57,19 +60,15 @@ void write_stderr(const char* text) {
   }
 }
 
+// Installed with SA_RESETHAND and every signal blocked: it runs once, and the
+// signal raised at its end ends the process as soon as it returns.
 extern "C" void remove_pending_and_die(int signal_number) {
   for (PendingFile& file : pending_files) {
-    if (file.state.load() == 2) ::unlink(file.path);
+    if (file.state.load() == kReady) ::unlink(file.path);
   }
   write_stderr(interrupted_program);
   write_stderr(": interrupted; no output file was written\n");
-  ::signal(signal_number, SIG_DFL);
   ::raise(signal_number);
-}
-
-// The reason of the last failed system call, for messages.
-std::string system_reason() {
-  return errno != 0 ? std::string(": ") + std::strerror(errno) : std::string();
 }
 
 std::string random_suffix() {
@@ -86,28 +85,44 @@ void check_writable_path(const std::string& path) {
   namespace fs = std::filesystem;
   std::error_code ec;
   if (fs::is_directory(path, ec)) throw IoError(path + ": is a directory");
-  fs::path parent = fs::path(path).parent_path();
+  // A link is written through: the temporary file goes beside its target.
+  fs::path target = path;
+  if (fs::is_symlink(path, ec)) target = fs::weakly_canonical(path, ec);
+  fs::path parent = target.parent_path();
   if (parent.empty()) parent = ".";
-  if (!fs::exists(parent, ec)) {
+  const auto parent_status = fs::status(parent, ec);
+  if (ec && ec != std::errc::no_such_file_or_directory) {
+    throw IoError(path + ": cannot write: directory " + parent.string() + ": " + ec.message());
+  }
+  if (!fs::exists(parent_status)) {
     throw IoError(path + ": cannot write: directory " + parent.string() + " does not exist");
   }
-  if (!fs::is_directory(parent, ec)) {
+  if (!fs::is_directory(parent_status)) {
     throw IoError(path + ": cannot write: " + parent.string() + " is not a directory");
   }
-  // The temporary file goes into the directory (devices are written
-  // directly, links in their target's directory, checked when opened).
-  const auto status = fs::status(path, ec);
+  // Devices and FIFOs are written directly; anything else needs the
+  // directory for its temporary file.
+  const auto status = fs::status(target, ec);
   const bool device = fs::exists(status) && !fs::is_regular_file(status);
   errno = 0;
-  if (!device && !fs::is_symlink(path, ec) && ::access(parent.c_str(), W_OK) != 0) {
+  if (!device && ::access(parent.c_str(), W_OK) != 0) {
     throw IoError(path + ": cannot write: directory " + parent.string() + " is not writable" +
                   system_reason());
   }
 }
 
-void check_not_input(const std::string& output, const std::string& what, const std::string& input) {
+bool same_file(const std::string& a, const std::string& b) {
+  namespace fs = std::filesystem;
   std::error_code ec;
-  if (std::filesystem::equivalent(output, input, ec) && !ec) {
+  if (fs::equivalent(a, b, ec) && !ec) return true;
+  const fs::path canonical_a = fs::weakly_canonical(a, ec);
+  if (ec) return a == b;
+  const fs::path canonical_b = fs::weakly_canonical(b, ec);
+  return ec ? a == b : canonical_a == canonical_b;
+}
+
+void check_not_input(const std::string& output, const std::string& what, const std::string& input) {
+  if (same_file(output, input)) {
     throw ConfigError(what + " '" + output + "' is the input file '" + input +
                       "'; refusing to overwrite it");
   }
@@ -117,11 +132,27 @@ void remove_temporary_files_on_signals(const char* program) {
   interrupted_program = program;
   struct sigaction action {};
   action.sa_handler = remove_pending_and_die;
-  sigemptyset(&action.sa_mask);
-  for (int signal_number : {SIGINT, SIGTERM, SIGHUP}) {
+  action.sa_flags = SA_RESETHAND;
+  sigfillset(&action.sa_mask);
+  for (int signal_number : kCleanupSignals) {
+    // A signal the caller ignores (nohup, a background job) stays ignored.
+    struct sigaction old {};
+    if (sigaction(signal_number, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;
     sigaction(signal_number, &action, nullptr);
   }
+  // Beyond the file size limit a write fails with EFBIG, reported and cleaned
+  // up like a full disk, instead of killing the process mid-file.
+  ::signal(SIGXFSZ, SIG_IGN);
 }
+
+DeferredSignals::DeferredSignals() {
+  sigset_t set;
+  sigemptyset(&set);
+  for (int signal_number : kCleanupSignals) sigaddset(&set, signal_number);
+  pthread_sigmask(SIG_BLOCK, &set, &saved_);
+}
+
+DeferredSignals::~DeferredSignals() { pthread_sigmask(SIG_SETMASK, &saved_, nullptr); }
 
 AtomicFileWriter::AtomicFileWriter(const std::string& path) : path_(path) {
   check_writable_path(path);

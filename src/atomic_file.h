@@ -10,10 +10,13 @@
 // A symbolic link is written through: the file it names is replaced, keeping
 // its permissions, and the link stays. After
 // remove_temporary_files_on_signals(), SIGINT, SIGTERM and SIGHUP remove the
-// temporary files of the live writers before the process dies of the signal
-// (SIGKILL cannot be caught: it can leave a "<target>.tmp<hex>" file).
+// temporary files of the live writers before the process dies of the signal.
+// Other fatal signals (SIGKILL, SIGQUIT, SIGSEGV) can leave a
+// "<target>.tmp<hex>" file, as can a writer beyond the eighth alive at once.
 #ifndef CDL_ATOMIC_FILE_H_
 #define CDL_ATOMIC_FILE_H_
+
+#include <signal.h>
 
 #include <filesystem>
 #include <fstream>
@@ -59,16 +62,35 @@ class AtomicFileWriter {
 // training run rather than after it.
 void check_writable_path(const std::string& path);
 
+// Whether the two paths name one file: the same existing file (also through
+// links), or, for files that do not exist yet, the same absolute path.
+bool same_file(const std::string& a, const std::string& b);
+
 // Throws ConfigError "<what> 'output' is the input file 'input'" if writing
 // `output` would replace the existing file `input` (by the same name, or
 // another name or link to it), so that no tool ever overwrites its own
 // input.
 void check_not_input(const std::string& output, const std::string& what, const std::string& input);
 
-// Installs handlers for SIGINT, SIGTERM and SIGHUP that remove every live
-// writer's temporary file, print "<program>: interrupted; no output file was
-// written" and then end the process by the same signal. For the tools' main().
+// Installs handlers for SIGINT, SIGTERM and SIGHUP (unless the process
+// inherited them ignored) that remove every live writer's temporary file,
+// print "<program>: interrupted; no output file was written" and then end
+// the process by the same signal; and ignores SIGXFSZ, so that a write
+// beyond the file size limit fails like one to a full disk. For main().
 void remove_temporary_files_on_signals(const char* program);
+
+// Holds SIGINT, SIGTERM and SIGHUP back while it lives (in this thread), so
+// that several files can be renamed into place all or none.
+class DeferredSignals {
+ public:
+  DeferredSignals();
+  ~DeferredSignals();
+  DeferredSignals(const DeferredSignals&) = delete;
+  DeferredSignals& operator=(const DeferredSignals&) = delete;
+
+ private:
+  sigset_t saved_;
+};
 
 }  // namespace cdl
 

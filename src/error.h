@@ -7,8 +7,10 @@
 #ifndef CDL_ERROR_H_
 #define CDL_ERROR_H_
 
+#include <cerrno>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -63,6 +65,12 @@ class IoError : public Error {
  public:
   using Error::Error;
 };
+
+// ": <the system's reason>" for the last failed system call (errno), or ""
+// if it set none; appended to IoError messages. Clear errno before the call.
+inline std::string system_reason() {
+  return errno != 0 ? std::string(": ") + std::strerror(errno) : std::string();
+}
 
 }  // namespace cdl
 

@@ -1,7 +1,6 @@
 #include "input_file.h"
 
 #include <cerrno>
-#include <cstring>
 #include <filesystem>
 #include <system_error>
 
@@ -25,8 +24,7 @@ std::ifstream open_input_file(const std::string& path) {
   errno = 0;
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    throw IoError(path + ": cannot open for reading" +
-                  (errno != 0 ? std::string(": ") + std::strerror(errno) : std::string()));
+    throw IoError(path + ": cannot open for reading" + system_reason());
   }
   return in;
 }

@@ -1,5 +1,6 @@
 #include "libsvm_reader.h"
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -100,8 +101,8 @@ LibsvmParser::LibsvmParser(const std::string& path, const ReadOptions& options, 
   const std::uint64_t size = std::filesystem::file_size(path, ec);
   const std::uint64_t to_read =
       ec || size < begin ? remaining_ : std::min(remaining_, size - begin);
-  buffer_.resize(
-      static_cast<std::size_t>(std::clamp<std::uint64_t>(to_read + 1, kMinBuffer, kInitialBuffer)));
+  buffer_.resize(static_cast<std::size_t>(
+      std::clamp<std::uint64_t>(std::max(to_read, to_read + 1), kMinBuffer, kInitialBuffer)));
 }
 
 void LibsvmParser::refill() {
@@ -214,9 +215,17 @@ void LibsvmParser::parse_pair_general(const char* line_start, const char* p, con
   }
   if (!parse_double(colon + 1, token_end, value)) {
     if (colon + 1 == token_end) {
-      const bool space_then_value = token_end != last && token_end + 1 != last &&
-                                    is_blank(*token_end) && !is_blank(token_end[1]) &&
-                                    token_end[1] != '#';
+      // "3: 0.5": the next token is a value, not a comment or another pair.
+      bool space_then_value = token_end != last && is_blank(*token_end);
+      if (space_then_value) {
+        const char* next = token_end;
+        while (next != last && is_blank(*next)) ++next;
+        const char* next_end = next;
+        while (next_end != last && !is_blank(*next_end)) ++next_end;
+        space_then_value =
+            next != last && *next != '#' &&
+            std::memchr(next, ':', static_cast<std::size_t>(next_end - next)) == nullptr;
+      }
       fail(line_start, colon + 1,
            "missing value after " + quoted(p, token_end) +
                (space_then_value ? " (no spaces are allowed around ':')" : ""));
@@ -299,6 +308,28 @@ bool LibsvmParser::parse_line(const char* first, const char* last, double& label
     p = end;
   }
   return true;
+}
+
+std::uint64_t available_memory() {
+  std::uint64_t limit = std::numeric_limits<std::uint64_t>::max();
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long page_size = sysconf(_SC_PAGE_SIZE);
+  if (pages > 0 && page_size > 0) {
+    limit = static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page_size);
+  }
+  // A container's limit: cgroup v2, then v1 ("max" or a huge value: none).
+  for (const char* file :
+       {"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"}) {
+    std::ifstream in(file);
+    std::string text;
+    std::uint64_t value = 0;
+    if (in >> text && parse_integer(text, value) && value > 0) limit = std::min(limit, value);
+  }
+  struct rlimit address_space {};
+  if (getrlimit(RLIMIT_AS, &address_space) == 0 && address_space.rlim_cur != RLIM_INFINITY) {
+    limit = std::min<std::uint64_t>(limit, address_space.rlim_cur);
+  }
+  return limit;
 }
 
 std::int64_t line_of_instance(const std::string& path, std::size_t row) {
@@ -403,14 +434,6 @@ void for_each_chunk(const std::string& path, std::vector<Chunk>& chunks, Body bo
   }
 }
 
-// The machine's physical memory in bytes, or the largest value if unknown.
-std::uint64_t physical_memory() {
-  const long pages = sysconf(_SC_PHYS_PAGES);
-  const long page_size = sysconf(_SC_PAGE_SIZE);
-  if (pages <= 0 || page_size <= 0) return std::numeric_limits<std::uint64_t>::max();
-  return static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page_size);
-}
-
 // "2.0 MiB", "64.0 GiB".
 std::string format_bytes(double bytes) {
   constexpr double kGiB = 1073741824.0;
@@ -462,7 +485,7 @@ LabeledCsc read_libsvm_csc(const std::string& path, const ReadOptions& options) 
   // The column arrays: slots and ends per chunk, col_ptr and next.
   const std::uint64_t bytes_per_column = 16 * chunks.size() + 16;
   const std::uint64_t memory_limit =
-      options.column_memory_limit > 0 ? options.column_memory_limit : physical_memory();
+      options.column_memory_limit > 0 ? options.column_memory_limit : available_memory();
   const std::uint64_t max_columns = memory_limit / bytes_per_column;
 
   // Pass 1: labels, the number of nonzeros of each column, and every check

@@ -53,7 +53,7 @@ struct ReadOptions {
   // read_libsvm_csc only: the most bytes its per-column arrays may take (16
   // per column and thread, plus 16 per column). A feature index that would
   // need more is a ParseError on its line, before anything that size is
-  // allocated. 0 means the machine's physical memory.
+  // allocated. 0 means available_memory().
   std::uint64_t column_memory_limit = 0;
 };
 
@@ -116,6 +116,10 @@ struct LabeledCsc {
   std::vector<double> labels;
   CscMatrix features;  // num_cols = the largest index (+1 with a bias column)
 };
+
+// The memory this process may use, as far as can be told: the least of the
+// physical memory, the cgroup limit (a container's) and RLIMIT_AS.
+std::uint64_t available_memory();
 
 // The line of the file on which instance `row` (0-based, counting
 // instances, not comment lines) stands; for messages about an instance

@@ -27,9 +27,10 @@
 //   each coordinate when it is visited. After each outer iteration, stop when
 //   ||(D'_1(0), ..., D'_n(0))||_2 <= eps * ||grad f(0)||_2, or after max_iter
 //   outer iterations (status MaxIter). Online CD draws with replacement, so
-//   some D'_i(0) are from older epochs (or were measured just after their own
-//   step, before a later draw moved others); when those pass the test, the
-//   whole gradient at w is computed, O(#nz), and it must pass too.
+//   a coordinate not drawn in an epoch keeps a D'_i(0) from an older one, and
+//   one drawn twice keeps the second, measured after its own first step; when
+//   those pass the test, the whole gradient at w is computed, O(#nz), and it
+//   must pass too.
 //
 // Cost: one outer iteration is O(#nz) (equation 19) when the full Newton step
 //   passes the shortcut, plus O(nonzeros of column i) for every evaluation

@@ -143,6 +143,12 @@ SolveResult solve_tron(VectorObjective& objective, std::vector<double> w, const 
   while (result.status == Status::kMaxIter && result.iterations < max_iter) {
     const CgResult cg = trust_region_cg(objective, g, radius);
     result.inner_iterations += cg.iterations;
+    if (!(norm2(cg.step) > 0)) {
+      // CG took no step (no positive curvature at its first direction):
+      // nothing can be gained at this precision.
+      result.status = Status::kPrecisionLimit;
+      break;
+    }
     for (std::size_t i = 0; i < w.size(); ++i) trial[i] = w[i] + cg.step[i];
     const double gs = dot(g, cg.step);
     // q(s) = g's + 1/2 s'Hs = 1/2 (g's - s'r), with r = -g - Hs.

@@ -103,6 +103,11 @@ void check_magnitudes(const CscMatrix& x, const ClassMap& classes, const Params&
       if (!(sum < limit)) {
         char value[32];
         std::snprintf(value, sizeof value, "%g", v);
+        if (params.bias >= 0 && i + 1 == x.num_cols) {
+          throw ConfigError(std::string("-B ") + value +
+                            " is too large to train on: C times the sum of its squares over the "
+                            "instances overflows");
+        }
         throw InstanceError(x.row_idx[static_cast<std::size_t>(k)],
                             "feature " + std::to_string(i + 1) + " (value " + value +
                                 ") is too large to train on: C times the sum of its squares "

@@ -36,7 +36,8 @@ LinearModel train(const CscMatrix& x, const ClassMap& classes, const Params& par
 // Throws InstanceError if some feature's values are so large that C_max
 // sum_j x_ji^2, the curvature every solver's steps rest on, is not a finite
 // double (with room to spare), naming the instance at which the sum
-// overflows. C_max is the largest C_j any class gets. train() calls it;
+// overflows; ConfigError if that feature is the -B bias column. C_max is the
+// largest of C and each class's C (C times its -wi weight). train() calls it;
 // cdtrain calls it first on the whole file so that the row is a line there.
 void check_magnitudes(const CscMatrix& x, const ClassMap& classes, const Params& params);
 

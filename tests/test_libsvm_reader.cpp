@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <filesystem>
@@ -787,18 +788,25 @@ TEST(LibsvmReaderMemory, AnIndexTooLargeForTheColumnArraysNamesItsLine) {
   }
   options.column_memory_limit = 3 << 20;
   EXPECT_EQ(read_libsvm_csc(path, options).features.num_cols, 70000u);
-  // Without a limit the machine's memory is the limit: 2^31-1 columns need
-  // 64 GiB on one thread, more than any machine these tests run on.
+  // 2^31-1 columns on one thread need 64 GiB.
   const std::string huge = dir.write("huge.txt", "1 2147483647:1\n");
-  options.column_memory_limit = 0;
-  const std::string message = error_message([&] { read_libsvm_csc(huge, options); });
-  EXPECT_EQ(message.rfind(huge + ":1: feature index 2147483647 is too large: reading 2147483647 "
-                                 "columns needs 64.0 GiB, more than the ",
-                          0),
-            0u)
-      << message;
+  options.column_memory_limit = std::uint64_t{32} << 30;
+  EXPECT_EQ(error_message([&] { read_libsvm_csc(huge, options); }),
+            huge +
+                ":1: feature index 2147483647 is too large: reading 2147483647 columns needs "
+                "64.0 GiB, more than the 32.0 GiB allowed");
   // The row reader holds no per-column arrays and reads it.
   EXPECT_EQ(read_libsvm_csr(huge).features.num_cols, 2147483647u);
+}
+
+// Without a limit the reader uses available_memory(): no more than the
+// physical memory, and within any RLIMIT_AS.
+TEST(LibsvmReaderMemory, AvailableMemoryIsAtMostThePhysicalMemory) {
+  const std::uint64_t available = available_memory();
+  EXPECT_GT(available, 0u);
+  const auto physical = static_cast<std::uint64_t>(sysconf(_SC_PHYS_PAGES)) *
+                        static_cast<std::uint64_t>(sysconf(_SC_PAGE_SIZE));
+  EXPECT_LE(available, physical);
 }
 
 }  // namespace

@@ -63,15 +63,16 @@ void train_and_save(const cdl::TrainCommand& command, const cdl::Params& params,
   cdl::Reporter& active = trace ? static_cast<cdl::Reporter&>(*trace) : reporter;
   const cdl::LinearModel model =
       cdl::train(data.features, classes, params, active, initial ? &*initial : nullptr);
-  // Both files are written out before either is renamed into place, so that
-  // a write error in one (a full disk) leaves neither.
+  // Both files are written out before either is renamed into place, and the
+  // renames happen with the signals held back, so that a full disk or an
+  // interrupt leaves neither file. (Only a failed rename of the model, after
+  // the trace's, would leave the trace alone.)
   cdl::AtomicFileWriter model_file(command.model_path);
   model_file.write(cdl::format_model(model));
   model_file.finish();
-  if (trace) {
-    trace->finish();
-    trace->commit();
-  }
+  if (trace) trace->finish();
+  const cdl::DeferredSignals deferred;
+  if (trace) trace->commit();
   model_file.commit();
 }
 
@@ -99,7 +100,7 @@ int main(int argc, char** argv) {
       if (!command.initial_model.empty()) {
         cdl::check_not_input(command.trace_path, "--trace", command.initial_model);
       }
-      if (command.trace_path == command.model_path) {
+      if (params.cv_folds == 0 && cdl::same_file(command.trace_path, command.model_path)) {
         throw cdl::ConfigError("--trace and model_file are both '" + command.model_path + "'");
       }
     }
@@ -114,7 +115,10 @@ int main(int argc, char** argv) {
     cdl::Reporter reporter(
         std::cerr, params.quiet ? cdl::Reporter::Level::kQuiet : cdl::Reporter::Level::kNormal);
     try {
-      cdl::check_magnitudes(data.features, classes, params);
+      // With -C, at the largest C the search may reach.
+      cdl::Params largest = params;
+      if (command.find_C) largest.C = std::max(params.C, cdl::kMaxSearchC);
+      cdl::check_magnitudes(data.features, classes, largest);
     } catch (const cdl::InstanceError& e) {
       throw cdl::ParseError(command.training_path,
                             cdl::line_of_instance(command.training_path, e.row()), e.reason());

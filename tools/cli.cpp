@@ -269,11 +269,15 @@ TrainCommand parse_train_args(const std::vector<std::string>& args) {
   check_no_option_among(operands);
   if (operands.size() > 2) throw ConfigError("unexpected argument '" + operands[2] + "'");
   command.training_path = file_name("training_file", operands[0]);
-  command.model_path = operands.size() == 2 ? file_name("model_file", operands[1])
-                                            : basename_of(command.training_path) + ".model";
-  if (command.model_path == ".model") {
-    throw ConfigError("training_file '" + command.training_path +
-                      "' names no file; give a model_file");
+  if (operands.size() == 2) {
+    command.model_path = file_name("model_file", operands[1]);
+  } else {
+    const std::string base = basename_of(command.training_path);
+    if (base.empty()) {
+      throw ConfigError("training_file '" + command.training_path +
+                        "' names no file; give a model_file");
+    }
+    command.model_path = base + ".model";
   }
   if (command.find_C && command.params.cv_folds == 0) command.params.cv_folds = 5;
   if (!command.trace_path.empty() && command.params.cv_folds > 0) {

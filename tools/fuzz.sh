@@ -8,7 +8,8 @@
 # hand-written seeds in fuzz/seeds/<target>. Inputs the fuzzer finds are kept
 # in BUILD_DIR/corpus/<target> between runs; a crash leaves its input in
 # BUILD_DIR/artifacts/ and makes this script exit 1. Copy a reproducer into
-# tests/fixtures/fuzz/ and give it a regression test before fixing it.
+# fuzz/regressions/<target>/ (make asan replays those) and give it a test
+# where the bug was before fixing it.
 set -euo pipefail
 
 build=${1:?usage: fuzz.sh BUILD_DIR SECONDS [TARGET...]}
@@ -30,7 +31,10 @@ seed() {  # seed TARGET: fills $build/corpus/TARGET
         if [ "$target" = reader ]; then
           head -n 20 "$f" > "$dir/data_$name"
         else
-          { printf '\x%02x' $((RANDOM % 256)); head -n 12 "$f"; } > "$dir/data_$name"
+          # The choice byte: from the name, so that the seeds are the same
+          # every run and spread over the solvers.
+          choice=$(( $(printf '%s' "$name" | cksum | cut -d' ' -f1) % 256 ))
+          { printf "\\$(printf '%03o' "$choice")"; head -n 12 "$f"; } > "$dir/data_$name"
         fi
       done
       if [ "$target" = train ]; then

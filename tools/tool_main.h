@@ -1,7 +1,7 @@
 // The error-to-exit-status mapping shared by the tools' main() functions:
 // usage errors exit 2 after the short usage, data, model and I/O errors exit
-// 1, no exception escapes main(), and SIGINT or SIGTERM leaves no temporary
-// file behind.
+// 1, no exception escapes main(), and SIGINT, SIGTERM or SIGHUP leaves no
+// temporary file behind.
 #ifndef CDL_TOOLS_TOOL_MAIN_H_
 #define CDL_TOOLS_TOOL_MAIN_H_
 
