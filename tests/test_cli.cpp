@@ -207,6 +207,8 @@ TEST(TrainArgs, RejectsEmptyFileNames) {
   EXPECT_EQ(parse_error_of({"--trace", "", "data"}), "--trace: empty file name");
   EXPECT_EQ(parse_error_of({"-i", "", "data"}), "-i: empty file name");
   EXPECT_EQ(train_error("dir/"), "training_file 'dir/' names no file; give a model_file");
+  EXPECT_EQ(train("dir/ .model").model_path, ".model");
+  EXPECT_EQ(train("t.txt .model").model_path, ".model");
 }
 
 TEST(TrainArgs, RejectsOptionsAfterTheFiles) {

@@ -293,6 +293,7 @@ INSTANTIATE_TEST_SUITE_P(
         RejectCase{"SpaceAfterColon", "1 1: 0.5\n", 1,
                    "missing value after '1:' (no spaces are allowed around ':') (column 5)"},
         RejectCase{"ColonBeforeComment", "1 1: # note\n", 1, "missing value after '1:' (column 5)"},
+        RejectCase{"ColonBeforeAPair", "1 1: 2:1\n", 1, "missing value after '1:' (column 5)"},
         RejectCase{"TwoColons", "1 1:2:3\n", 1,
                    "value '2:3' of feature 1 has trailing characters (column 5)"},
         // Values.

@@ -42,6 +42,13 @@ TEST(NoOverwrite, TracePathNamingAnInputOrTheModel) {
   EXPECT_EQ(result.status, 2);
   EXPECT_EQ(result.err.substr(0, result.err.find('\n')),
             "cdtrain: error: --trace and model_file are both '" + model + "'");
+  // The same file by another name.
+  const std::string other_name = dir.file(
+      "../" + std::filesystem::path(dir.file("")).parent_path().filename().string() + "/d.model");
+  result = run_tool("cdtrain", "-q --trace " + other_name + " " + data + " " + model);
+  EXPECT_EQ(result.status, 2);
+  EXPECT_EQ(result.err.substr(0, result.err.find('\n')),
+            "cdtrain: error: --trace and model_file are both '" + model + "'");
   EXPECT_EQ(read_file(test), kData);
   EXPECT_FALSE(std::filesystem::exists(model));
 }

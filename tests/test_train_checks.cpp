@@ -96,5 +96,30 @@ TEST(TrainWarningsEndToEnd, AClassWeightForALabelNotInTheData) {
   EXPECT_TRUE(std::filesystem::exists(model));
 }
 
+TEST(CheckMagnitudesEndToEnd, TheSearchForCChecksAtItsLargestC) {
+  test::ScratchDir dir;
+  // C * 1e304 fits at C = 1 but not at C = 1024.
+  const std::string path = dir.write("d.svm", "-1 2:1\n1 1:1e152\n");
+  const test::CommandResult result = test::run_tool("cdtrain", "-q -C " + path);
+  EXPECT_EQ(result.status, 1);
+  EXPECT_EQ(result.err, "cdtrain: error: " + path +
+                            ":2: feature 1 (value 1e+152) is too large to train on: C times the "
+                            "sum of its squares overflows; scale the data\n");
+  EXPECT_EQ(result.out, "");
+  EXPECT_EQ(test::run_tool("cdtrain", "-q " + path + " " + dir.file("d.model")).status, 0);
+}
+
+TEST(CheckMagnitudesEndToEnd, AHugeBiasIsAUsageError) {
+  test::ScratchDir dir;
+  const std::string path = dir.write("d.svm", "-1 2:1\n1 1:1\n");
+  const std::string model = dir.file("d.model");
+  const test::CommandResult result = test::run_tool("cdtrain", "-q -B 1e160 " + path + " " + model);
+  EXPECT_EQ(result.status, 2);
+  EXPECT_EQ(result.err.substr(0, result.err.find('\n')),
+            "cdtrain: error: -B 1e+160 is too large to train on: C times the sum of its squares "
+            "over the instances overflows");
+  EXPECT_FALSE(std::filesystem::exists(model));
+}
+
 }  // namespace
 }  // namespace cdl
