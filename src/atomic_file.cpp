@@ -132,7 +132,7 @@ void remove_temporary_files_on_signals(const char* program) {
   interrupted_program = program;
   struct sigaction action {};
   action.sa_handler = remove_pending_and_die;
-  action.sa_flags = SA_RESETHAND;
+  action.sa_flags = static_cast<int>(SA_RESETHAND);  // an unsigned constant in glibc
   sigfillset(&action.sa_mask);
   for (int signal_number : kCleanupSignals) {
     // A signal the caller ignores (nohup, a background job) stays ignored.
