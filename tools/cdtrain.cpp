@@ -76,6 +76,57 @@ void train_and_save(const cdl::TrainCommand& command, const cdl::Params& params,
   model_file.commit();
 }
 
+// Refuses, before reading anything, outputs that would replace an input
+// (the model may replace the -i model, which is read first: training on from
+// a model and keeping the result), a trace that is the model, and outputs
+// that cannot be created.
+void check_output_paths(const cdl::TrainCommand& command, const cdl::Params& params) {
+  const std::vector<std::string> inputs{command.training_path, command.test_path};
+  for (const std::string& input : inputs) {
+    if (input.empty()) continue;
+    if (params.cv_folds == 0) cdl::check_not_input(command.model_path, "model_file", input);
+    if (!command.trace_path.empty()) cdl::check_not_input(command.trace_path, "--trace", input);
+  }
+  if (!command.trace_path.empty()) {
+    if (!command.initial_model.empty()) {
+      cdl::check_not_input(command.trace_path, "--trace", command.initial_model);
+    }
+    if (params.cv_folds == 0 && cdl::same_file(command.trace_path, command.model_path)) {
+      throw cdl::ConfigError("--trace and model_file are both '" + command.model_path + "'");
+    }
+  }
+  if (params.cv_folds == 0) cdl::check_writable_path(command.model_path);
+  if (!command.trace_path.empty()) cdl::check_writable_path(command.trace_path);
+}
+
+// Values too large to train on (named by their line in the file, and with
+// -C at the largest C of the search), and warnings about -wi weights of
+// absent labels and about one-class data.
+void check_training_data(const cdl::TrainCommand& command, const cdl::Params& params,
+                         const cdl::LabeledCsc& data, const cdl::ClassMap& classes,
+                         cdl::Reporter& reporter) {
+  try {
+    // With -C, at the largest C the search may reach.
+    cdl::Params largest = params;
+    if (command.find_C) largest.C = std::max(params.C, cdl::kMaxSearchC);
+    cdl::check_magnitudes(data.features, classes, largest);
+  } catch (const cdl::InstanceError& e) {
+    throw cdl::ParseError(command.training_path,
+                          cdl::line_of_instance(command.training_path, e.row()), e.reason());
+  }
+  for (const auto& [label, weight] : params.class_weights) {
+    if (std::find(classes.labels.begin(), classes.labels.end(), label) == classes.labels.end()) {
+      reporter.warning("-w" + std::to_string(label) + ": no instance of " + command.training_path +
+                       " has label " + std::to_string(label) + "; the weight is unused");
+    }
+  }
+  if (classes.labels.size() == 1) {
+    const std::string label = std::to_string(classes.labels[0]);
+    reporter.warning(command.training_path + ": every instance has label " + label +
+                     "; as LIBLINEAR does, the model will predict " + label + " for everything");
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -88,24 +139,7 @@ int main(int argc, char** argv) {
     }
     const cdl::Params params = cdl::resolve_defaults(command.params);
     cdl::validate(params);
-    // Outputs never replace inputs (the model may replace the -i model,
-    // which is read first: training on from a model and keeping the result).
-    const std::vector<std::string> inputs{command.training_path, command.test_path};
-    for (const std::string& input : inputs) {
-      if (input.empty()) continue;
-      if (params.cv_folds == 0) cdl::check_not_input(command.model_path, "model_file", input);
-      if (!command.trace_path.empty()) cdl::check_not_input(command.trace_path, "--trace", input);
-    }
-    if (!command.trace_path.empty()) {
-      if (!command.initial_model.empty()) {
-        cdl::check_not_input(command.trace_path, "--trace", command.initial_model);
-      }
-      if (params.cv_folds == 0 && cdl::same_file(command.trace_path, command.model_path)) {
-        throw cdl::ConfigError("--trace and model_file are both '" + command.model_path + "'");
-      }
-    }
-    if (params.cv_folds == 0) cdl::check_writable_path(command.model_path);
-    if (!command.trace_path.empty()) cdl::check_writable_path(command.trace_path);
+    check_output_paths(command, params);
 
     cdl::ReadOptions options;
     options.integer_labels = true;
@@ -114,27 +148,7 @@ int main(int argc, char** argv) {
     const cdl::ClassMap classes = cdl::map_classes(data.labels);
     cdl::Reporter reporter(
         std::cerr, params.quiet ? cdl::Reporter::Level::kQuiet : cdl::Reporter::Level::kNormal);
-    try {
-      // With -C, at the largest C the search may reach.
-      cdl::Params largest = params;
-      if (command.find_C) largest.C = std::max(params.C, cdl::kMaxSearchC);
-      cdl::check_magnitudes(data.features, classes, largest);
-    } catch (const cdl::InstanceError& e) {
-      throw cdl::ParseError(command.training_path,
-                            cdl::line_of_instance(command.training_path, e.row()), e.reason());
-    }
-    for (const auto& [label, weight] : params.class_weights) {
-      if (std::find(classes.labels.begin(), classes.labels.end(), label) == classes.labels.end()) {
-        reporter.warning("-w" + std::to_string(label) + ": no instance of " +
-                         command.training_path + " has label " + std::to_string(label) +
-                         "; the weight is unused");
-      }
-    }
-    if (classes.labels.size() == 1) {
-      const std::string label = std::to_string(classes.labels[0]);
-      reporter.warning(command.training_path + ": every instance has label " + label +
-                       "; as LIBLINEAR does, the model will predict " + label + " for everything");
-    }
+    check_training_data(command, params, data, classes, reporter);
     if (command.find_C) {
       search(command, params, data, classes, reporter);
     } else if (params.cv_folds > 0) {
