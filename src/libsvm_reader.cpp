@@ -18,13 +18,13 @@
 #include "error.h"
 #include "input_file.h"
 #include "parse_number.h"
+#include "quote.h"
 
 namespace cdl {
 namespace {
 
 constexpr std::size_t kInitialBuffer = std::size_t{1} << 20;
 constexpr std::size_t kMinBuffer = 4096;
-constexpr std::size_t kMaxTokenShown = 40;
 
 bool is_blank(char c) { return c == ' ' || c == '\t'; }
 
@@ -39,28 +39,8 @@ constexpr struct TokenEnds {
   constexpr bool operator[](unsigned char c) const { return table[c]; }
 } kEndsToken;
 
-// A token as it can be shown in a message: printable ASCII kept, anything
-// else (NUL, control bytes, non-ASCII) as \xNN, long tokens shortened.
-std::string printable(const char* first, const char* last) {
-  std::string out;
-  const char* p = first;
-  for (; p != last && out.size() < kMaxTokenShown; ++p) {
-    const auto c = static_cast<unsigned char>(*p);
-    if (c >= 0x20 && c < 0x7f) {
-      out += static_cast<char>(c);
-    } else {
-      constexpr char kHex[] = "0123456789ABCDEF";
-      out += "\\x";
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    }
-  }
-  if (p != last) out += "...";
-  return out;
-}
-
 std::string quoted(const char* first, const char* last) {
-  return "'" + printable(first, last) + "'";
+  return cdl::quoted(std::string_view(first, static_cast<std::size_t>(last - first)));
 }
 
 [[noreturn]] void throw_no_instances(const std::string& path) {

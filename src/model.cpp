@@ -13,6 +13,7 @@
 #include "error.h"
 #include "input_file.h"
 #include "parse_number.h"
+#include "quote.h"
 
 namespace cdl {
 namespace {
@@ -85,7 +86,7 @@ template <class Int>
 Int expect_integer(const LineCursor& cursor, std::string_view key, std::string_view token) {
   Int value{};
   if (!parse_integer(token, value)) {
-    cursor.fail(std::string(key) + ": '" + std::string(token) + "' is not a valid integer");
+    cursor.fail(std::string(key) + ": " + cdl::quoted(token) + " is not a valid integer");
   }
   return value;
 }
@@ -224,7 +225,7 @@ LinearModel parse_model(const std::string& text, const std::string& path) {
     const auto tokens = split(line);
     if (tokens.empty()) cursor.fail("empty line in the model header");
     const std::string key(tokens[0]);
-    if (!seen.insert(key).second) cursor.fail("duplicate key '" + key + "'");
+    if (!seen.insert(key).second) cursor.fail("duplicate key " + cdl::quoted(key));
     if (key == "w") {
       if (tokens.size() != 1) cursor.fail("'w' must stand alone on its line");
       break;
@@ -245,7 +246,7 @@ LinearModel parse_model(const std::string& text, const std::string& path) {
                         " is not a classification model; cdpredict supports classifiers only");
           }
         }
-        cursor.fail("unknown solver_type '" + model.solver_type + "'");
+        cursor.fail("unknown solver_type " + cdl::quoted(model.solver_type));
       }
     } else if (key == "nr_class") {
       need_args(1);
@@ -268,17 +269,23 @@ LinearModel parse_model(const std::string& text, const std::string& path) {
       need_args(1);
       const auto value = expect_integer<std::int64_t>(cursor, key, tokens[1]);
       if (value < 0 || static_cast<std::uint64_t>(value) > kMaxDimension) {
-        cursor.fail("nr_feature " + std::string(tokens[1]) + " is out of range");
+        cursor.fail("nr_feature " + cdl::printable(tokens[1]) + " is out of range");
       }
       model.num_features = static_cast<std::size_t>(value);
     } else if (key == "bias") {
       need_args(1);
       if (!parse_double(tokens[1], model.bias)) {
-        cursor.fail("bias: '" + std::string(tokens[1]) + "' is not a finite number");
+        cursor.fail("bias: " + cdl::quoted(tokens[1]) + " is not a finite number");
       }
     } else {
-      cursor.fail("unknown key '" + key +
-                  "' (expected solver_type, nr_class, label, nr_feature, bias or w)");
+      // A number: a data file's label on the first line, or a weight whose
+      // 'w' line is missing.
+      double number = 0;
+      const char* hint = !parse_double(key, number) ? ""
+                         : cursor.line() == 1       ? "; this looks like a data file, not a model"
+                                                    : "; is the 'w' line missing?";
+      cursor.fail("unknown key " + cdl::quoted(key) +
+                  " (expected solver_type, nr_class, label, nr_feature, bias or w)" + hint);
     }
   }
   for (const char* key : {"solver_type", "nr_class", "label", "nr_feature", "bias"}) {
@@ -304,7 +311,7 @@ LinearModel parse_model(const std::string& text, const std::string& path) {
     for (auto token : tokens) {
       double value = 0;
       if (!parse_double(token, value)) {
-        cursor.fail("weight '" + std::string(token) + "' is not a finite number");
+        cursor.fail("weight " + cdl::quoted(token) + " is not a finite number");
       }
       model.w.push_back(value);
     }
