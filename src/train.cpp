@@ -141,8 +141,12 @@ LinearModel train(const CscMatrix& x, const ClassMap& classes, const Params& par
                                             initial ? &(*initial)[k] : nullptr);
     for (std::size_t i = 0; i < x.num_cols; ++i) {
       if (!std::isfinite(result.w[i])) {
-        throw Error("training failed: weight " + std::to_string(i + 1) +
-                    " is not a finite number; scale the data or lower C");
+        // A safety net: check_magnitudes() keeps every known input from here.
+        const bool bias = params.bias >= 0 && i + 1 == x.num_cols;
+        throw Error("training failed: the weight of " +
+                    (bias ? std::string("the bias") : "feature " + std::to_string(i + 1)) +
+                    " (class " + std::to_string(classes.labels[k]) +
+                    ") is not a finite number; scale the data or lower C");
       }
       model.w[i * nr_w + k] = result.w[i];
     }
