@@ -79,15 +79,23 @@ std::string random_suffix() {
   return buffer;
 }
 
+// The file a write to `path` replaces: the file a symbolic link names (as
+// fopen would write through it), else `path` itself.
+std::string write_target(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_symlink(path, ec)) return path;
+  const auto target = std::filesystem::weakly_canonical(path, ec);
+  return ec ? path : target.string();
+}
+
 }  // namespace
 
 void check_writable_path(const std::string& path) {
   namespace fs = std::filesystem;
   std::error_code ec;
   if (fs::is_directory(path, ec)) throw IoError(path + ": is a directory");
-  // A link is written through: the temporary file goes beside its target.
-  fs::path target = path;
-  if (fs::is_symlink(path, ec)) target = fs::weakly_canonical(path, ec);
+  // The temporary file goes beside the target.
+  const fs::path target = write_target(path);
   fs::path parent = target.parent_path();
   if (parent.empty()) parent = ".";
   const auto parent_status = fs::status(parent, ec);
@@ -154,15 +162,10 @@ DeferredSignals::DeferredSignals() {
 
 DeferredSignals::~DeferredSignals() { pthread_sigmask(SIG_SETMASK, &saved_, nullptr); }
 
-AtomicFileWriter::AtomicFileWriter(const std::string& path) : path_(path) {
+AtomicFileWriter::AtomicFileWriter(const std::string& path)
+    : path_(path), target_(write_target(path)) {
   check_writable_path(path);
   std::error_code ec;
-  // Write through a symbolic link to the file it names, as fopen would.
-  if (std::filesystem::is_symlink(path, ec)) {
-    const auto target = std::filesystem::weakly_canonical(path, ec);
-    if (!ec) target_ = target.string();
-  }
-  if (target_.empty()) target_ = path;
   const auto status = std::filesystem::status(target_, ec);
   direct_ = !ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status);
   replacing_ = !ec && std::filesystem::is_regular_file(status);

@@ -111,8 +111,9 @@ const std::vector<Flag<TrainCommand>>& train_flags() {
          c.cost_given = true;
        }},
       {"-e", "epsilon",
-       "stopping tolerance: stop when ||grad f|| <= eps * ||grad f(0)|| (default 0.001; 0.01 "
-       "for tron)",
+       "stopping tolerance: stop when ||grad f|| <= eps * ||grad f(0)|| (default " +
+           show(solver_info(SolverKind::kCdPer).default_eps) + "; " +
+           show(solver_info(SolverKind::kTron).default_eps) + " for tron)",
        [](TrainCommand& c, const std::string& flag, const std::string& v) {
          c.params.eps = positive_number(flag, v);
        }},
