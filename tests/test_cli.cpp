@@ -22,43 +22,30 @@ std::vector<std::string> words(const std::string& line) {
 TrainCommand train(const std::string& line) { return parse_train_args(words(line)); }
 PredictCommand predict(const std::string& line) { return parse_predict_args(words(line)); }
 
-// The message of the ConfigError thrown for the command line, or "" if none.
-std::string train_error(const std::string& line) {
+// The message of the ConfigError that `run` throws, or "" if none.
+template <class Run>
+std::string config_error(Run run) {
   try {
-    train(line);
+    run();
   } catch (const ConfigError& e) {
     return e.what();
   }
   return "";
 }
 
-std::string predict_error(const std::string& line) {
-  try {
-    predict(line);
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
+// For argument lists; the string forms split a command line with words(),
+// which cannot write empty arguments.
+std::string train_args_error(const std::vector<std::string>& args) {
+  return config_error([&] { parse_train_args(args); });
 }
+std::string predict_args_error(const std::vector<std::string>& args) {
+  return config_error([&] { parse_predict_args(args); });
+}
+std::string train_error(const std::string& line) { return train_args_error(words(line)); }
+std::string predict_error(const std::string& line) { return predict_args_error(words(line)); }
 
 std::string validate_error(const Params& params) {
-  try {
-    validate(params);
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
-}
-
-// The ConfigError for an argument list that words() cannot write (empty
-// arguments), or "" if none.
-std::string parse_error_of(const std::vector<std::string>& args) {
-  try {
-    parse_train_args(args);
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
+  return config_error([&] { validate(params); });
 }
 
 // ---- cdtrain ----
@@ -202,10 +189,10 @@ TEST(TrainArgs, RejectsMissingTrainingFile) {
 }
 
 TEST(TrainArgs, RejectsEmptyFileNames) {
-  EXPECT_EQ(parse_error_of({""}), "training_file: empty file name");
-  EXPECT_EQ(parse_error_of({"data", ""}), "model_file: empty file name");
-  EXPECT_EQ(parse_error_of({"--trace", "", "data"}), "--trace: empty file name");
-  EXPECT_EQ(parse_error_of({"-i", "", "data"}), "-i: empty file name");
+  EXPECT_EQ(train_args_error({""}), "training_file: empty file name");
+  EXPECT_EQ(train_args_error({"data", ""}), "model_file: empty file name");
+  EXPECT_EQ(train_args_error({"--trace", "", "data"}), "--trace: empty file name");
+  EXPECT_EQ(train_args_error({"-i", "", "data"}), "-i: empty file name");
   EXPECT_EQ(train_error("dir/"), "training_file 'dir/' names no file; give a model_file");
   EXPECT_EQ(train("dir/ .model").model_path, ".model");
   EXPECT_EQ(train("t.txt .model").model_path, ".model");
@@ -238,17 +225,9 @@ TEST(PredictArgs, Operands) {
 }
 
 TEST(PredictArgs, RejectsEmptyFileNames) {
-  const auto error = [](const std::vector<std::string>& args) -> std::string {
-    try {
-      parse_predict_args(args);
-    } catch (const ConfigError& e) {
-      return e.what();
-    }
-    return "";
-  };
-  EXPECT_EQ(error({"", "m", "o"}), "test_file: empty file name");
-  EXPECT_EQ(error({"t", "", "o"}), "model_file: empty file name");
-  EXPECT_EQ(error({"t", "m", ""}), "output_file: empty file name");
+  EXPECT_EQ(predict_args_error({"", "m", "o"}), "test_file: empty file name");
+  EXPECT_EQ(predict_args_error({"t", "", "o"}), "model_file: empty file name");
+  EXPECT_EQ(predict_args_error({"t", "m", ""}), "output_file: empty file name");
 }
 
 TEST(PredictArgs, Flags) {

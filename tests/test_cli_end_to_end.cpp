@@ -118,27 +118,27 @@ TEST(EndToEnd, DefaultModelPathIsInTheWorkingDirectory) {
 
 // ---- cdpredict on LIBLINEAR's models ----
 
-TEST(EndToEnd, PredictReproducesLiblinearOnHeartScale) {
+// cdpredict with a LIBLINEAR model writes LIBLINEAR's stored predictions
+// byte for byte and prints `accuracy`.
+void expect_liblinear_predictions(const std::string& data_set, const std::string& fixture,
+                                  const std::string& accuracy) {
   test::ScratchDir dir;
-  const auto r = test::run_tool("cdpredict", data("heart_scale") + " " +
-                                                 test::fixture_path("heart_scale.liblinear.model") +
+  const auto r = test::run_tool("cdpredict", data(data_set) + " " +
+                                                 test::fixture_path(fixture + ".liblinear.model") +
                                                  " " + dir.file("out"));
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(r.out, "Accuracy = 84.4444% (228/270)\n");
+  EXPECT_EQ(r.out, accuracy);
   EXPECT_EQ(test::read_file(dir.file("out")),
-            test::read_file(test::fixture_path("heart_scale.liblinear.predictions")));
+            test::read_file(test::fixture_path(fixture + ".liblinear.predictions")));
+}
+
+TEST(EndToEnd, PredictReproducesLiblinearOnHeartScale) {
+  expect_liblinear_predictions("heart_scale", "heart_scale", "Accuracy = 84.4444% (228/270)\n");
 }
 
 TEST(EndToEnd, PredictReproducesLiblinearOnDnaWithBias) {
-  test::ScratchDir dir;
-  const auto r = test::run_tool("cdpredict", data("dna.scale.t") + " " +
-                                                 test::fixture_path("dna_bias.liblinear.model") +
-                                                 " " + dir.file("out"));
-  ASSERT_EQ(r.status, 0) << r.err;
   // 1121 of LIBLINEAR's 1186 stored predictions equal the file's labels.
-  EXPECT_EQ(r.out, "Accuracy = 94.5194% (1121/1186)\n");
-  EXPECT_EQ(test::read_file(dir.file("out")),
-            test::read_file(test::fixture_path("dna_bias.liblinear.predictions")));
+  expect_liblinear_predictions("dna.scale.t", "dna_bias", "Accuracy = 94.5194% (1121/1186)\n");
 }
 
 TEST(EndToEnd, PredictIgnoresFeaturesBeyondTheModel) {

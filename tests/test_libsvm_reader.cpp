@@ -778,15 +778,11 @@ TEST(LibsvmReaderMemory, AnIndexTooLargeForTheColumnArraysNamesItsLine) {
   ReadOptions options;
   options.threads = 1;
   options.column_memory_limit = 2 << 20;  // 65536 columns of 32 bytes
-  try {
-    read_libsvm_csc(path, options);
-    FAIL() << "no error";
-  } catch (const ParseError& e) {
-    EXPECT_EQ(std::string(e.what()),
-              path +
-                  ":3: feature index 70000 is too large: reading 70000 columns needs 2.1 MiB, "
-                  "more than the 2.0 MiB allowed");
-  }
+  EXPECT_THROW(read_libsvm_csc(path, options), ParseError);
+  EXPECT_EQ(error_message([&] { read_libsvm_csc(path, options); }),
+            path +
+                ":3: feature index 70000 is too large: reading 70000 columns needs 2.1 MiB, "
+                "more than the 2.0 MiB allowed");
   options.column_memory_limit = 3 << 20;
   EXPECT_EQ(read_libsvm_csc(path, options).features.num_cols, 70000u);
   // 2^31-1 columns on one thread need 64 GiB.

@@ -17,6 +17,13 @@
 namespace cdl {
 namespace {
 
+// check_magnitudes()'s reason for a feature and the value at which its sum
+// overflows.
+std::string too_large(int feature, const std::string& value) {
+  return "feature " + std::to_string(feature) + " (value " + value +
+         ") is too large to train on: C times the sum of its squares overflows; scale the data";
+}
+
 LabeledCsc read(const test::ScratchDir& dir, const std::string& text) {
   ReadOptions options;
   options.integer_labels = true;
@@ -35,9 +42,7 @@ TEST(CheckMagnitudes, NamesTheInstanceWhereTheSumOverflows) {
     FAIL() << "no error";
   } catch (const InstanceError& e) {
     EXPECT_EQ(e.row(), 2u);
-    EXPECT_EQ(e.reason(),
-              "feature 2 (value 1e+153) is too large to train on: C times the sum of its "
-              "squares overflows; scale the data");
+    EXPECT_EQ(e.reason(), too_large(2, "1e+153"));
   }
   // The same values with a tiny C fit.
   params.C = 1e-10;
@@ -78,9 +83,7 @@ TEST(CheckMagnitudesEndToEnd, CdtrainNamesTheLineAndWritesNoModel) {
   const std::string model = dir.file("big.model");
   const test::CommandResult result = test::run_tool("cdtrain", "-q " + path + " " + model);
   EXPECT_EQ(result.status, 1);
-  EXPECT_EQ(result.err, "cdtrain: error: " + path +
-                            ":4: feature 1 (value 2e+200) is too large to train on: C times the "
-                            "sum of its squares overflows; scale the data\n");
+  EXPECT_EQ(result.err, "cdtrain: error: " + path + ":4: " + too_large(1, "2e+200") + "\n");
   EXPECT_FALSE(std::filesystem::exists(model));
 }
 
@@ -102,9 +105,7 @@ TEST(CheckMagnitudesEndToEnd, TheSearchForCChecksAtItsLargestC) {
   const std::string path = dir.write("d.svm", "-1 2:1\n1 1:1e152\n");
   const test::CommandResult result = test::run_tool("cdtrain", "-q -C " + path);
   EXPECT_EQ(result.status, 1);
-  EXPECT_EQ(result.err, "cdtrain: error: " + path +
-                            ":2: feature 1 (value 1e+152) is too large to train on: C times the "
-                            "sum of its squares overflows; scale the data\n");
+  EXPECT_EQ(result.err, "cdtrain: error: " + path + ":2: " + too_large(1, "1e+152") + "\n");
   EXPECT_EQ(result.out, "");
   EXPECT_EQ(test::run_tool("cdtrain", "-q " + path + " " + dir.file("d.model")).status, 0);
 }
