@@ -7,6 +7,8 @@
 #   bash tools/bench.sh large        the 500 MB rcv1-like file only
 #   bash tools/bench.sh solvers      TRON and CD for logistic regression against
 #                                    LIBLINEAR's -s 2 and -s 0 (a few minutes)
+#   bash tools/bench.sh robust       malformed files and extreme C against
+#                                    LIBLINEAR (a few seconds)
 #
 # Needs liblinear-train/-predict (apt-get install liblinear-tools), GNU time
 # (apt-get install time) and the tools built by `make tools`. The large file
@@ -187,10 +189,65 @@ solvers() {
 
 echo "Machine: $(nproc) cores, $(awk '/MemTotal/{printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(awk -F': ' '/model name/{print $2; exit}' /proc/cpuinfo); LIBLINEAR $(dpkg-query -W -f '${Version}' liblinear-tools 2>/dev/null || echo '?')"
 echo
+# Malformed training files: does each tool refuse the file (exit status and
+# whether a model appears), and the iterations and objective at extreme C.
+robust() {
+  echo "### Malformed training files (\`bash tools/bench.sh robust\`)"
+  echo
+  echo "| file | liblinear-train -s 2 | cdtrain |"
+  echo "|---|---|---|"
+  local cases=(
+    '' '# c\n' '1:0.5 2:1\n' 'yes 1:1\n' '1 :0.5\n' '1 1:\n' '1 3\n' '1 3 :0.5\n'
+    '1 3: 0.5\n' '1 0:0.5\n' '1 -2:0.5\n' '1 2147483648:0.5\n' '1 1:1 3:1 2:1\n'
+    '1 1:1 1:2\n' '1 1:NaN\n' '1 1:Inf\n' '1 1:1e400\n' '1 1:0.5x\n' '1x 1:1\n'
+    '1 1:1\n\n-1 2:1\n' '1 1:1\n-1 2:0.5\0 3:1\n' '\xef\xbb\xbf1 1:1\n-1 2:1\n' '1 1:0.5 2:'
+    '1 1:0.5 2')
+  local ll_models=0 cd_models=0 c
+  outcome() {  # status model -> "model written" or "refused (exit N)"
+    if [ -f "$2" ]; then echo "**model written** (exit $1)"; else echo "refused (exit $1)"; fi
+  }
+  for c in "${cases[@]}"; do
+    printf "$c" >"$tmp/bad.svm"
+    rm -f "$tmp/ll.model" "$tmp/cd.model"
+    local ls=0 cs=0
+    liblinear-train -q -s 2 "$tmp/bad.svm" "$tmp/ll.model" >/dev/null 2>&1 || ls=$?
+    ./cdtrain -q "$tmp/bad.svm" "$tmp/cd.model" >/dev/null 2>&1 || cs=$?
+    [ -f "$tmp/ll.model" ] && ll_models=$((ll_models + 1))
+    [ -f "$tmp/cd.model" ] && cd_models=$((cd_models + 1))
+    echo "| \`${c:-(empty)}\` | $(outcome $ls "$tmp/ll.model") | $(outcome $cs "$tmp/cd.model") |"
+  done
+  echo
+  echo "Models written for the ${#cases[@]} files: liblinear-train $ll_models, cdtrain $cd_models."
+  echo
+  echo "### Extreme C, L2-SVM, default eps: outer iterations and f of the model (\`bench_cd objective\`)"
+  echo
+  echo "| data, C | cdtrain (CDPER) | cdtrain -s tron | liblinear-train -s 2 |"
+  echo "|---|---|---|---|"
+  local f C
+  for f in heart_scale a9a; do
+    for C in 1e-6 1e6; do
+      local row="| $f, $C |"
+      for who in cdper tron ll; do
+        local its
+        if [ $who = ll ]; then
+          its=$(liblinear-train -s 2 -c $C "data/$f" "$tmp/$who.model" | grep -c '^iter')
+        else
+          its=$(./cdtrain -s $who -c $C "data/$f" "$tmp/$who.model" 2>&1 |
+            sed -n 's/.*: \([0-9]*\) outer iterations.*/\1/p')
+        fi
+        row="$row $its, $(build/bench_cd objective "data/$f" "$tmp/$who.model" $C) |"
+      done
+      echo "$row"
+    done
+  done
+  echo
+}
+
 case $section in
   small) small ;;
   large) large ;;
   solvers) solvers ;;
-  all) small; large; solvers ;;
+  robust) robust ;;
+  all) small; large; solvers; robust ;;
   *) echo "usage: $0 [all|small|large|solvers]" >&2; exit 2 ;;
 esac
