@@ -49,7 +49,8 @@ void check_same(const cdl::CscMatrix& expected, const cdl::CscMatrix& actual, co
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const std::string& path = cdl::fuzz::write_scratch_file(data, size, ".svm");
+  const cdl::fuzz::ScratchFile scratch(data, size);
+  const std::string& path = scratch.path();
   cdl::LabeledCsr rows;
   cdl::LabeledCsc one;
   cdl::LabeledCsc many;

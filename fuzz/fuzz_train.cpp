@@ -22,7 +22,8 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;
   const std::uint8_t choice = data[0];
-  const std::string& path = cdl::fuzz::write_scratch_file(data + 1, size - 1, ".svm");
+  const cdl::fuzz::ScratchFile scratch(data + 1, size - 1);
+  const std::string& path = scratch.path();
 
   // Every valid (solver, loss) pair, one per choice.
   std::vector<std::pair<const cdl::SolverInfo*, cdl::LossKind>> pairs;

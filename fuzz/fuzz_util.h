@@ -16,26 +16,30 @@ namespace cdl::fuzz {
 // memory limit; a larger index must be refused, not allocated.
 constexpr std::uint64_t kColumnMemoryLimit = std::uint64_t{16} << 20;
 
-// The readers take paths, so each input is written to one scratch file per
-// process (in /dev/shm when there is one), read back from there, and
-// removed when the process exits normally.
-inline const std::string& write_scratch_file(const std::uint8_t* data, std::size_t size,
-                                             const char* suffix) {
-  static const std::string path = [suffix] {
+// The readers take paths, so each input is written to a scratch file of
+// this process (in /dev/shm when there is one) and read back from there. The
+// file is removed when the input is done: libFuzzer ends a timed run without
+// running atexit handlers.
+class ScratchFile {
+ public:
+  ScratchFile(const std::uint8_t* data, std::size_t size) {
     const char* dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
-    return std::string(dir) + "/cdl_fuzz_" + std::to_string(getpid()) + suffix;
-  }();
-  static const bool removed_at_exit = [] {
-    return std::atexit([] { std::remove(path.c_str()); }) == 0;
-  }();
-  (void)removed_at_exit;
-  std::FILE* file = std::fopen(path.c_str(), "wb");
-  if (file == nullptr || std::fwrite(data, 1, size, file) != size || std::fclose(file) != 0) {
-    std::perror(path.c_str());
-    std::abort();
+    path_ = std::string(dir) + "/cdl_fuzz_" + std::to_string(getpid()) + ".svm";
+    std::FILE* file = std::fopen(path_.c_str(), "wb");
+    if (file == nullptr || std::fwrite(data, 1, size, file) != size || std::fclose(file) != 0) {
+      std::perror(path_.c_str());
+      std::abort();
+    }
   }
-  return path;
-}
+  ~ScratchFile() { std::remove(path_.c_str()); }
+  ScratchFile(const ScratchFile&) = delete;
+  ScratchFile& operator=(const ScratchFile&) = delete;
+
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
 
 // Stops the fuzzer with a message: a broken invariant, not a rejected input.
 [[noreturn]] inline void fail(const std::string& message) {
