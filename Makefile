@@ -5,15 +5,15 @@
 CXX      ?= g++
 CXXFLAGS ?= -O3
 WARNINGS := -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror
-ALL_CXXFLAGS := -std=c++17 $(WARNINGS) $(CXXFLAGS) -Isrc -Itools -MMD -MP
+ALL_CXXFLAGS := -std=c++17 $(WARNINGS) $(CXXFLAGS) -Isrc -Itools -Itests -MMD -MP
 LDLIBS   := -pthread
 
 BUILD    ?= build
-LIB_SRCS := $(wildcard src/*.cpp)
+LIB_SRCS := $(wildcard src/*/*.cpp)
 LIB_OBJS := $(LIB_SRCS:%.cpp=$(BUILD)/%.o)
 LIB      := $(BUILD)/libcdlinear.a
 CLI_OBJ  := $(BUILD)/tools/cli.o
-TEST_SRCS := $(wildcard tests/*.cpp)
+TEST_SRCS := $(wildcard tests/*/*.cpp)
 TEST_OBJS := $(TEST_SRCS:%.cpp=$(BUILD)/%.o)
 TEST_BIN := $(BUILD)/cdlinear_tests
 GTEST_LIBS := -lgtest -lgtest_main
@@ -89,13 +89,15 @@ $(BUILD)/fuzz_%: fuzz/fuzz_%.cpp $(CLI_OBJ) $(LIB)
 bench: tools
 	bash tools/bench.sh
 
+FORMAT_FILES = $(wildcard src/*/*.h src/*/*.cpp tools/*.h tools/*.cpp tests/*.h tests/*/*.cpp fuzz/*.h fuzz/*.cpp)
+
 format:
-	clang-format -i src/*.h src/*.cpp tools/*.h tools/*.cpp tests/*.cpp fuzz/*.h fuzz/*.cpp
+	clang-format -i $(FORMAT_FILES)
 
 format-check:
-	clang-format --dry-run --Werror src/*.h src/*.cpp tools/*.h tools/*.cpp tests/*.cpp fuzz/*.h fuzz/*.cpp
+	clang-format --dry-run --Werror $(FORMAT_FILES)
 
 clean:
 	rm -rf build build-asan build-fuzz $(TOOLS)
 
--include $(wildcard $(BUILD)/src/*.d $(BUILD)/tools/*.d $(BUILD)/tests/*.d $(BUILD)/*.d)
+-include $(wildcard $(BUILD)/src/*/*.d $(BUILD)/tools/*.d $(BUILD)/tests/*/*.d $(BUILD)/*.d)

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "cli.h"
-#include "error.h"
 #include "fuzz_util.h"
+#include "util/error.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::vector<std::string> args(1);

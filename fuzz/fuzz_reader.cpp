@@ -10,9 +10,9 @@
 #include <cstring>
 #include <string>
 
-#include "error.h"
+#include "data/libsvm_reader.h"
 #include "fuzz_util.h"
-#include "libsvm_reader.h"
+#include "util/error.h"
 
 namespace {
 

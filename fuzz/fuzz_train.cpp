@@ -11,13 +11,13 @@
 #include <sstream>
 #include <string>
 
-#include "error.h"
+#include "data/libsvm_reader.h"
+#include "data/problem.h"
 #include "fuzz_util.h"
-#include "libsvm_reader.h"
-#include "model.h"
-#include "problem.h"
-#include "report.h"
-#include "train.h"
+#include "model/model.h"
+#include "solvers/report.h"
+#include "train/train.h"
+#include "util/error.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;

@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "libsvm_reader.h"
-#include "problem.h"
-#include "report.h"
-#include "sparse_matrix.h"
+#include "data/libsvm_reader.h"
+#include "data/problem.h"
+#include "data/sparse_matrix.h"
+#include "solvers/report.h"
 #include "test_util.h"
 
 namespace cdl::test {

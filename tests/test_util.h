@@ -10,7 +10,7 @@
 #include <random>
 #include <string>
 
-#include "sparse_matrix.h"
+#include "data/sparse_matrix.h"
 
 namespace cdl::test {
 
@@ -75,9 +75,9 @@ class ScratchDir {
 };
 
 struct CommandResult {
-  int status;        // exit status
-  std::string out;   // stdout
-  std::string err;   // stderr
+  int status;       // exit status
+  std::string out;  // stdout
+  std::string err;  // stderr
 };
 
 // Runs one of the built tools (make test sets CDL_BIN_DIR) with a shell
@@ -87,8 +87,8 @@ inline CommandResult run_tool(const std::string& tool, const std::string& args) 
   static ScratchDir capture;
   const std::string out = capture.file("stdout");
   const std::string err = capture.file("stderr");
-  const std::string command = std::string(dir != nullptr ? dir : ".") + "/" + tool + " " + args +
-                              " >" + out + " 2>" + err;
+  const std::string command =
+      std::string(dir != nullptr ? dir : ".") + "/" + tool + " " + args + " >" + out + " 2>" + err;
   const int raw = std::system(command.c_str());
   const int status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
   return {status, read_file(out), read_file(err)};

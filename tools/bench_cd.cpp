@@ -24,16 +24,16 @@
 #include <string>
 #include <vector>
 
-#include "error.h"
-#include "evaluate.h"
-#include "libsvm_reader.h"
-#include "model.h"
-#include "objective.h"
-#include "params.h"
-#include "parse_number.h"
-#include "problem.h"
-#include "solver.h"
-#include "train.h"
+#include "data/libsvm_reader.h"
+#include "data/parse_number.h"
+#include "data/problem.h"
+#include "model/model.h"
+#include "objective/evaluate.h"
+#include "objective/objective.h"
+#include "solvers/params.h"
+#include "solvers/solver.h"
+#include "train/train.h"
+#include "util/error.h"
 
 namespace {
 

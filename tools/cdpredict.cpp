@@ -4,12 +4,12 @@
 #include <cstdio>
 #include <iostream>
 
-#include "atomic_file.h"
 #include "cli.h"
-#include "error.h"
-#include "libsvm_reader.h"
-#include "model.h"
+#include "data/libsvm_reader.h"
+#include "model/model.h"
 #include "tool_main.h"
+#include "util/atomic_file.h"
+#include "util/error.h"
 
 int main(int argc, char** argv) {
   return cdl::run_tool("cdpredict", cdl::predict_usage(), [&] {

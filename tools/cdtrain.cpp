@@ -7,15 +7,15 @@
 #include <iostream>
 #include <optional>
 
-#include "atomic_file.h"
 #include "cli.h"
-#include "cross_validation.h"
-#include "libsvm_reader.h"
-#include "model.h"
-#include "problem.h"
+#include "data/libsvm_reader.h"
+#include "data/problem.h"
+#include "model/model.h"
 #include "tool_main.h"
-#include "trace.h"
-#include "train.h"
+#include "train/cross_validation.h"
+#include "train/trace.h"
+#include "train/train.h"
+#include "util/atomic_file.h"
 
 namespace {
 

@@ -4,8 +4,8 @@
 #include <cstring>
 #include <functional>
 
-#include "error.h"
-#include "parse_number.h"
+#include "data/parse_number.h"
+#include "util/error.h"
 
 namespace cdl {
 namespace {

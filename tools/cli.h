@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "params.h"
+#include "solvers/params.h"
 
 namespace cdl {
 

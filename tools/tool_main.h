@@ -9,8 +9,8 @@
 #include <new>
 #include <string>
 
-#include "atomic_file.h"
-#include "error.h"
+#include "util/atomic_file.h"
+#include "util/error.h"
 
 namespace cdl {
 

@@ -1,0 +1,34 @@
+#include "data/problem.h"
+
+#include <cassert>
+#include <unordered_map>
+
+namespace cdl {
+
+ClassMap map_classes(const std::vector<double>& labels) {
+  ClassMap out;
+  out.class_of.reserve(labels.size());
+  std::unordered_map<int, std::size_t> number_of;
+  for (double value : labels) {
+    const int label = static_cast<int>(value);
+    auto [it, inserted] = number_of.try_emplace(label, out.labels.size());
+    if (inserted) out.labels.push_back(label);
+    out.class_of.push_back(it->second);
+  }
+  if (out.labels.size() == 2 && out.labels[0] == -1 && out.labels[1] == 1) {
+    std::swap(out.labels[0], out.labels[1]);
+    for (auto& c : out.class_of) c = 1 - c;
+  }
+  return out;
+}
+
+Problem one_vs_rest(const CscMatrix& x, const ClassMap& classes, std::size_t positive, double c_pos,
+                    double c_neg, const CsrMatrix* rows) {
+  assert(classes.class_of.size() == x.num_rows);
+  Problem p{x, rows, {}, c_pos, c_neg};
+  p.y.reserve(x.num_rows);
+  for (std::size_t c : classes.class_of) p.y.push_back(c == positive ? 1.0 : -1.0);
+  return p;
+}
+
+}  // namespace cdl

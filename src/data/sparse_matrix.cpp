@@ -1,0 +1,105 @@
+#include "data/sparse_matrix.h"
+
+#include <cassert>
+
+namespace cdl {
+
+namespace {
+
+// Counting-sort transposition shared by to_csc and to_csr: `outer` offsets
+// over `inner` indices become offsets over the inner dimension.
+void transpose(std::size_t outer_count, std::size_t inner_count,
+               const std::vector<std::int64_t>& outer_ptr, const Buffer<Index>& inner_idx,
+               const Buffer<double>& values, std::vector<std::int64_t>& out_ptr,
+               Buffer<Index>& out_idx, Buffer<double>& out_values) {
+  out_ptr.assign(inner_count + 1, 0);
+  for (Index c : inner_idx) ++out_ptr[c + std::size_t{1}];
+  for (std::size_t c = 0; c < inner_count; ++c) out_ptr[c + 1] += out_ptr[c];
+  out_idx.resize(inner_idx.size());
+  out_values.resize(values.size());
+  std::vector<std::int64_t> next(out_ptr.begin(), out_ptr.end() - 1);
+  for (std::size_t r = 0; r < outer_count; ++r) {
+    for (auto k = outer_ptr[r]; k < outer_ptr[r + 1]; ++k) {
+      const auto src = static_cast<std::size_t>(k);
+      const auto dst = static_cast<std::size_t>(next[inner_idx[src]]++);
+      out_idx[dst] = static_cast<Index>(r);
+      out_values[dst] = values[src];
+    }
+  }
+}
+
+}  // namespace
+
+CscMatrix to_csc(const CsrMatrix& rows) {
+  CscMatrix out;
+  out.num_rows = rows.num_rows;
+  out.num_cols = rows.num_cols;
+  transpose(rows.num_rows, rows.num_cols, rows.row_ptr, rows.col_idx, rows.values, out.col_ptr,
+            out.row_idx, out.values);
+  return out;
+}
+
+CscMatrix to_csc(const CsrMatrix& rows, std::size_t num_cols) {
+  CsrMatrix kept;
+  kept.num_rows = rows.num_rows;
+  kept.num_cols = num_cols;
+  for (std::size_t r = 0; r < rows.num_rows; ++r) {
+    for (auto k = rows.row_ptr[r]; k < rows.row_ptr[r + 1]; ++k) {
+      const auto t = static_cast<std::size_t>(k);
+      if (rows.col_idx[t] >= num_cols) continue;
+      kept.col_idx.push_back(rows.col_idx[t]);
+      kept.values.push_back(rows.values[t]);
+    }
+    kept.row_ptr.push_back(static_cast<std::int64_t>(kept.values.size()));
+  }
+  return to_csc(kept);
+}
+
+CsrMatrix to_csr(const CscMatrix& columns) {
+  CsrMatrix out;
+  out.num_rows = columns.num_rows;
+  out.num_cols = columns.num_cols;
+  transpose(columns.num_cols, columns.num_rows, columns.col_ptr, columns.row_idx, columns.values,
+            out.row_ptr, out.col_idx, out.values);
+  return out;
+}
+
+CscMatrix select_rows(const CscMatrix& matrix, const std::vector<std::size_t>& rows) {
+  constexpr Index kDropped = static_cast<Index>(-1);
+  std::vector<Index> new_index(matrix.num_rows, kDropped);
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    assert(rows[k] < matrix.num_rows && (k == 0 || rows[k - 1] < rows[k]));
+    new_index[rows[k]] = static_cast<Index>(k);
+  }
+  CscMatrix out;
+  out.num_rows = rows.size();
+  out.num_cols = matrix.num_cols;
+  out.col_ptr.assign(matrix.num_cols + 1, 0);
+  std::size_t kept = 0;
+  for (Index r : matrix.row_idx) kept += new_index[r] != kDropped;
+  out.row_idx.reserve(kept);
+  out.values.reserve(kept);
+  for (std::size_t c = 0; c < matrix.num_cols; ++c) {
+    for (auto k = matrix.col_ptr[c]; k < matrix.col_ptr[c + 1]; ++k) {
+      const Index r = new_index[matrix.row_idx[static_cast<std::size_t>(k)]];
+      if (r == kDropped) continue;
+      out.row_idx.push_back(r);
+      out.values.push_back(matrix.values[static_cast<std::size_t>(k)]);
+    }
+    out.col_ptr[c + 1] = static_cast<std::int64_t>(out.values.size());
+  }
+  return out;
+}
+
+void append_constant_column(CscMatrix& matrix, double value) {
+  matrix.row_idx.reserve(matrix.nnz() + matrix.num_rows);
+  matrix.values.reserve(matrix.nnz() + matrix.num_rows);
+  for (std::size_t r = 0; r < matrix.num_rows; ++r) {
+    matrix.row_idx.push_back(static_cast<Index>(r));
+    matrix.values.push_back(value);
+  }
+  matrix.col_ptr.push_back(static_cast<std::int64_t>(matrix.nnz()));
+  ++matrix.num_cols;
+}
+
+}  // namespace cdl

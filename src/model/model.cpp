@@ -1,0 +1,328 @@
+#include "model/model.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <iterator>
+#include <set>
+#include <sstream>
+#include <system_error>
+
+#include "data/input_file.h"
+#include "data/parse_number.h"
+#include "data/quote.h"
+#include "util/atomic_file.h"
+#include "util/error.h"
+
+namespace cdl {
+namespace {
+
+// LIBLINEAR's classification solver types; its regression and one-class
+// types are rejected since their output is not a class label.
+const char* const kClassifierTypes[] = {
+    "L2R_LR",   "L2R_L2LOSS_SVC_DUAL", "L2R_L2LOSS_SVC", "L2R_L1LOSS_SVC_DUAL",
+    "MCSVM_CS", "L1R_L2LOSS_SVC",      "L1R_LR",         "L2R_LR_DUAL",
+};
+const char* const kOtherTypes[] = {"L2R_L2LOSS_SVR", "L2R_L2LOSS_SVR_DUAL", "L2R_L1LOSS_SVR_DUAL",
+                                   "ONECLASS_SVM"};
+
+bool is_classifier_type(const std::string& name) {
+  for (const char* known : kClassifierTypes) {
+    if (name == known) return true;
+  }
+  return false;
+}
+
+void append_number(std::string& out, double value) {
+  char buffer[32];
+  auto [ptr, ec] =
+      std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::general, 17);
+  out.append(buffer, ptr);
+}
+
+// Splits a line into whitespace-separated tokens.
+std::vector<std::string_view> split(std::string_view line) {
+  std::vector<std::string_view> tokens;
+  std::size_t pos = 0;
+  while (pos < line.size()) {
+    while (pos < line.size() && (line[pos] == ' ' || line[pos] == '\t')) ++pos;
+    std::size_t end = pos;
+    while (end < line.size() && line[end] != ' ' && line[end] != '\t') ++end;
+    if (end > pos) tokens.push_back(line.substr(pos, end - pos));
+    pos = end;
+  }
+  return tokens;
+}
+
+// Reads lines one at a time, tracking the line number for messages.
+class LineCursor {
+ public:
+  LineCursor(const std::string& text, const std::string& path) : text_(text), path_(path) {}
+
+  bool next(std::string_view& line) {
+    if (pos_ >= text_.size()) return false;
+    std::size_t end = text_.find('\n', pos_);
+    if (end == std::string::npos) end = text_.size();
+    line = std::string_view(text_).substr(pos_, end - pos_);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    pos_ = end + 1;
+    ++line_;
+    return true;
+  }
+  [[noreturn]] void fail(const std::string& reason) const {
+    throw ParseError(path_, line_, reason);
+  }
+  std::int64_t line() const { return line_; }
+
+ private:
+  const std::string& text_;
+  const std::string& path_;
+  std::size_t pos_ = 0;
+  std::int64_t line_ = 0;
+};
+
+template <class Int>
+Int expect_integer(const LineCursor& cursor, std::string_view key, std::string_view token) {
+  Int value{};
+  if (!parse_integer(token, value)) {
+    cursor.fail(std::string(key) + ": " + cdl::quoted(token) + " is not a valid integer");
+  }
+  return value;
+}
+
+}  // namespace
+
+std::size_t LinearModel::nr_w() const {
+  return nr_class() == 2 && solver_type != "MCSVM_CS" ? 1 : nr_class();
+}
+
+void LinearModel::decision_values(const Index* indices, const double* values, std::size_t count,
+                                  std::vector<double>& out) const {
+  const std::size_t k_max = nr_w();
+  out.assign(k_max, 0.0);
+  for (std::size_t t = 0; t < count; ++t) {
+    const std::size_t i = indices[t];
+    if (i >= num_features) continue;
+    const double* row = &w[i * k_max];
+    for (std::size_t k = 0; k < k_max; ++k) out[k] += row[k] * values[t];
+  }
+  if (bias >= 0) {
+    const double* row = &w[num_features * k_max];
+    for (std::size_t k = 0; k < k_max; ++k) out[k] += row[k] * bias;
+  }
+}
+
+int LinearModel::label_for(const std::vector<double>& decision) const {
+  // As LIBLINEAR: two classes are decided by the sign of the first decision
+  // value, even for MCSVM_CS, which stores two weight columns.
+  if (nr_class() == 1) return labels[0];
+  if (nr_class() == 2) return decision[0] > 0 ? labels[0] : labels[1];
+  std::size_t best = 0;
+  for (std::size_t k = 1; k < decision.size(); ++k) {
+    if (decision[k] > decision[best]) best = k;
+  }
+  return labels[best];
+}
+
+std::vector<int> LinearModel::predict(const CscMatrix& x) const {
+  const std::size_t k_max = nr_w();
+  std::vector<double> decision(x.num_rows * k_max, 0.0);
+  const std::size_t columns = std::min(x.num_cols, weight_rows());
+  for (std::size_t i = 0; i < columns; ++i) {
+    const double* weights = &w[i * k_max];
+    for (auto k = x.col_ptr[i]; k < x.col_ptr[i + 1]; ++k) {
+      const auto slot = static_cast<std::size_t>(k);
+      double* out = &decision[x.row_idx[slot] * k_max];
+      for (std::size_t c = 0; c < k_max; ++c) out[c] += weights[c] * x.values[slot];
+    }
+  }
+  std::vector<int> predicted(x.num_rows);
+  std::vector<double> one(k_max);
+  for (std::size_t r = 0; r < x.num_rows; ++r) {
+    std::copy_n(&decision[r * k_max], k_max, one.begin());
+    predicted[r] = label_for(one);
+  }
+  return predicted;
+}
+
+const char* liblinear_solver_type(LossKind loss) {
+  switch (loss) {
+    case LossKind::kL2Svm:
+      return "L2R_L2LOSS_SVC";
+    case LossKind::kL1Svm:
+      return "L2R_L1LOSS_SVC_DUAL";
+    case LossKind::kLogistic:
+      return "L2R_LR";
+  }
+  return "";
+}
+
+bool LinearModel::has_probabilities() const {
+  return solver_type == "L2R_LR" || solver_type == "L1R_LR" || solver_type == "L2R_LR_DUAL";
+}
+
+void LinearModel::probabilities(const std::vector<double>& decision,
+                                std::vector<double>& out) const {
+  const auto sigmoid = [](double d) { return 1.0 / (1.0 + std::exp(-d)); };
+  if (nr_class() == 2) {
+    out.assign(2, sigmoid(decision[0]));
+    out[1] = 1.0 - out[0];
+    return;
+  }
+  out.resize(decision.size());
+  double sum = 0;
+  for (std::size_t k = 0; k < decision.size(); ++k) sum += out[k] = sigmoid(decision[k]);
+  for (double& p : out) p /= sum;
+}
+
+std::string format_model(const LinearModel& model) {
+  std::string out;
+  out += "solver_type " + model.solver_type + "\n";
+  out += "nr_class " + std::to_string(model.nr_class()) + "\n";
+  out += "label";
+  for (int label : model.labels) out += " " + std::to_string(label);
+  out += "\nnr_feature " + std::to_string(model.num_features) + "\n";
+  out += "bias ";
+  append_number(out, model.bias);
+  out += "\nw\n";
+  const std::size_t k_max = model.nr_w();
+  for (std::size_t i = 0; i < model.weight_rows(); ++i) {
+    for (std::size_t k = 0; k < k_max; ++k) {
+      append_number(out, model.w[i * k_max + k]);
+      out += ' ';
+    }
+    out += '\n';
+  }
+  return out;
+}
+
+void save_model(const LinearModel& model, const std::string& path) {
+  AtomicFileWriter writer(path);
+  writer.write(format_model(model));
+  writer.commit();
+}
+
+LinearModel load_model(const std::string& path) {
+  std::ifstream in = open_input_file(path);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) throw IoError(path + ": read error");
+  return parse_model(text, path);
+}
+
+LinearModel parse_model(const std::string& text, const std::string& path) {
+  LinearModel model;
+  LineCursor cursor(text, path);
+  std::set<std::string> seen;
+  bool has_nr_class = false;
+  std::size_t nr_class = 0;
+  std::string_view line;
+  for (;;) {
+    if (!cursor.next(line)) {
+      if (text.empty()) throw ParseError(path, 1, "empty model file");
+      cursor.fail("missing 'w' line before the weights");
+    }
+    const auto tokens = split(line);
+    if (tokens.empty()) cursor.fail("empty line in the model header");
+    const std::string key(tokens[0]);
+    if (!seen.insert(key).second) cursor.fail("duplicate key " + cdl::quoted(key));
+    if (key == "w") {
+      if (tokens.size() != 1) cursor.fail("'w' must stand alone on its line");
+      break;
+    }
+    const auto need_args = [&](std::size_t n) {
+      if (tokens.size() != n + 1) {
+        cursor.fail("'" + key + "' takes " + std::to_string(n) + " value" + (n == 1 ? "" : "s") +
+                    ", got " + std::to_string(tokens.size() - 1));
+      }
+    };
+    if (key == "solver_type") {
+      need_args(1);
+      model.solver_type = std::string(tokens[1]);
+      if (!is_classifier_type(model.solver_type)) {
+        for (const char* other : kOtherTypes) {
+          if (model.solver_type == other) {
+            cursor.fail("solver_type " + model.solver_type +
+                        " is not a classification model; cdpredict supports classifiers only");
+          }
+        }
+        cursor.fail("unknown solver_type " + cdl::quoted(model.solver_type));
+      }
+    } else if (key == "nr_class") {
+      need_args(1);
+      const int value = expect_integer<int>(cursor, key, tokens[1]);
+      if (value < 1) cursor.fail("nr_class must be at least 1, got " + std::to_string(value));
+      nr_class = static_cast<std::size_t>(value);
+      has_nr_class = true;
+    } else if (key == "label") {
+      if (!has_nr_class) cursor.fail("'label' must come after 'nr_class'");
+      need_args(nr_class);
+      std::set<int> distinct;
+      for (std::size_t k = 1; k < tokens.size(); ++k) {
+        const int label = expect_integer<int>(cursor, key, tokens[k]);
+        if (!distinct.insert(label).second) {
+          cursor.fail("label " + std::to_string(label) + " appears twice");
+        }
+        model.labels.push_back(label);
+      }
+    } else if (key == "nr_feature") {
+      need_args(1);
+      const auto value = expect_integer<std::int64_t>(cursor, key, tokens[1]);
+      if (value < 0 || static_cast<std::uint64_t>(value) > kMaxDimension) {
+        cursor.fail("nr_feature " + cdl::printable(tokens[1]) + " is out of range");
+      }
+      model.num_features = static_cast<std::size_t>(value);
+    } else if (key == "bias") {
+      need_args(1);
+      if (!parse_double(tokens[1], model.bias)) {
+        cursor.fail("bias: " + cdl::quoted(tokens[1]) + " is not a finite number");
+      }
+    } else {
+      // A number: a data file's label on the first line, or a weight whose
+      // 'w' line is missing.
+      double number = 0;
+      const char* hint = !parse_double(key, number) ? ""
+                         : cursor.line() == 1       ? "; this looks like a data file, not a model"
+                                                    : "; is the 'w' line missing?";
+      cursor.fail("unknown key " + cdl::quoted(key) +
+                  " (expected solver_type, nr_class, label, nr_feature, bias or w)" + hint);
+    }
+  }
+  for (const char* key : {"solver_type", "nr_class", "label", "nr_feature", "bias"}) {
+    if (seen.count(key) == 0) cursor.fail(std::string("missing '") + key + "' before 'w'");
+  }
+
+  const std::size_t rows = model.weight_rows();
+  const std::size_t k_max = model.nr_w();
+  // The header's counts are not trusted for allocation: a truncated file
+  // claiming 2^31 features must fail on its missing lines, not on memory.
+  model.w.reserve(std::min(rows * k_max, text.size() / 2));
+  for (std::size_t i = 0; i < rows; ++i) {
+    if (!cursor.next(line)) {
+      throw ParseError(
+          path, cursor.line() + 1,
+          "the weights end after " + std::to_string(i) + " of " + std::to_string(rows) + " lines");
+    }
+    const auto tokens = split(line);
+    if (tokens.size() != k_max) {
+      cursor.fail("expected " + std::to_string(k_max) + " weight" + (k_max == 1 ? "" : "s") +
+                  ", got " + std::to_string(tokens.size()));
+    }
+    for (auto token : tokens) {
+      double value = 0;
+      if (!parse_double(token, value)) {
+        cursor.fail("weight " + cdl::quoted(token) + " is not a finite number");
+      }
+      model.w.push_back(value);
+    }
+  }
+  while (cursor.next(line)) {
+    if (!split(line).empty()) {
+      cursor.fail("more weight lines than nr_feature" +
+                  std::string(model.bias >= 0 ? " + 1 (bias)" : "") + " = " + std::to_string(rows));
+    }
+  }
+  return model;
+}
+
+}  // namespace cdl

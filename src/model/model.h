@@ -1,0 +1,78 @@
+// A trained linear model and its file format.
+//
+// The file is LIBLINEAR's text format, key for key, so that LIBLINEAR's
+// predict reads our models and we read its linear classification models:
+//
+//   solver_type L2R_L2LOSS_SVC
+//   nr_class 2
+//   label 1 -1
+//   nr_feature 13
+//   bias -1
+//   w
+//   <one line per feature (plus one for the bias if bias >= 0), holding nr_w
+//    weights, each written "%.17g " in the C locale>
+//
+// nr_w is 1 for two classes (except MCSVM_CS) and nr_class otherwise. For two
+// classes, w scores labels[0] as the positive class.
+#ifndef CDL_MODEL_H_
+#define CDL_MODEL_H_
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "data/sparse_matrix.h"
+#include "objective/loss.h"
+
+namespace cdl {
+
+struct LinearModel {
+  std::string solver_type;       // LIBLINEAR's name, e.g. L2R_L2LOSS_SVC
+  std::vector<int> labels;       // class labels; labels.size() is nr_class
+  std::size_t num_features = 0;  // nr_feature, not counting the bias
+  double bias = -1;              // < 0: no bias feature
+  std::vector<double> w;         // weight_rows() x nr_w, row-major by feature
+
+  std::size_t nr_class() const { return labels.size(); }
+  std::size_t nr_w() const;
+  std::size_t weight_rows() const { return num_features + (bias >= 0 ? 1 : 0); }
+
+  // Decision values of one instance (0-based indices; indices at or beyond
+  // num_features are ignored, as LIBLINEAR does). `out` gets nr_w values.
+  void decision_values(const Index* indices, const double* values, std::size_t count,
+                       std::vector<double>& out) const;
+  // The predicted label for the given decision values.
+  int label_for(const std::vector<double>& decision) const;
+
+  // The predicted labels of every row of `x`, column-major, whose column
+  // num_features is the bias feature when bias >= 0 (as train() builds it).
+  // Columns beyond the model's are ignored. O(nnz + rows * nr_w).
+  std::vector<int> predict(const CscMatrix& x) const;
+
+  // Whether the model is a logistic regression, whose decision values give
+  // probabilities.
+  bool has_probabilities() const;
+  // Class probabilities in label order, as LIBLINEAR computes them:
+  // 1 / (1 + exp(-decision)) per class, normalized to sum to one for more
+  // than two classes. Only for has_probabilities() models.
+  void probabilities(const std::vector<double>& decision, std::vector<double>& out) const;
+};
+
+// LIBLINEAR's solver_type name for a model trained with `loss`.
+const char* liblinear_solver_type(LossKind loss);
+
+// Writes the model atomically (temporary file, then rename).
+void save_model(const LinearModel& model, const std::string& path);
+
+// Formats the model file's text.
+std::string format_model(const LinearModel& model);
+
+// Loads and validates a model file; throws ParseError "path:line: reason".
+LinearModel load_model(const std::string& path);
+
+// Parses model text; `path` is used in error messages only.
+LinearModel parse_model(const std::string& text, const std::string& path);
+
+}  // namespace cdl
+
+#endif  // CDL_MODEL_H_

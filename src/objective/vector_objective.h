@@ -1,0 +1,44 @@
+// The regularized objective f(w) = 1/2 w'w + sum_j C_j loss(y_j w'x_j)
+// (paper, equation 1) seen as a function of the whole vector w, for TRON.
+//
+// Contract: evaluate(w) computes f(w) and caches, for that w, the margins
+// m_j = y_j w'x_j and the curvatures D_jj = C_j loss''(m_j). gradient() and
+// hess_vec() then use the cache; calling them before evaluate() is a bug,
+// checked by assert. For L2-SVM, D_jj is the generalized Hessian of
+// Mangasarian (2002) and is zero for inactive instances (m_j >= 1), which
+// hess_vec() skips, as Lin, Weng & Keerthi (2008) do.
+//
+// Cost: evaluate O(#nz + n); gradient O(#nz of rows with loss' != 0 + n);
+// hess_vec O(#nz of rows with D_jj != 0 + n). The Problem needs its rows
+// and must outlive the objective.
+#ifndef CDL_VECTOR_OBJECTIVE_H_
+#define CDL_VECTOR_OBJECTIVE_H_
+
+#include <memory>
+#include <vector>
+
+#include "data/problem.h"
+#include "objective/loss.h"
+
+namespace cdl {
+
+class VectorObjective {
+ public:
+  virtual ~VectorObjective() = default;
+  virtual std::size_t num_features() const = 0;
+  virtual double evaluate(const std::vector<double>& w) = 0;
+  // grad f at the last evaluated w.
+  virtual void gradient(std::vector<double>& g) const = 0;
+  // (generalized) Hessian at the last evaluated w, times s.
+  virtual void hess_vec(const std::vector<double>& s, std::vector<double>& hs) const = 0;
+  // ||grad f(0)||, the scale of the relative stopping rule.
+  virtual double gradient_norm_at_zero() const = 0;
+};
+
+// For the twice-differentiable losses (l2svm, lr); throws ConfigError for
+// others.
+std::unique_ptr<VectorObjective> make_vector_objective(LossKind loss, const Problem& problem);
+
+}  // namespace cdl
+
+#endif  // CDL_VECTOR_OBJECTIVE_H_

@@ -1,0 +1,44 @@
+#include "select/coordinate_order.h"
+
+#include <cassert>
+#include <numeric>
+#include <utility>
+
+namespace cdl {
+
+std::size_t uniform_index(std::mt19937_64& rng, std::size_t n) {
+  assert(n > 0);
+  const std::uint64_t range = n;
+  // 2^64 mod range: rejecting draws below it leaves a multiple of `range`
+  // equally likely values.
+  const std::uint64_t threshold = (std::uint64_t{0} - range) % range;
+  std::uint64_t draw = rng();
+  while (draw < threshold) draw = rng();
+  return static_cast<std::size_t>(draw % range);
+}
+
+std::uint64_t derive_seed(std::uint64_t seed, std::uint64_t stream) {
+  std::uint64_t z = seed + 0x9E3779B97F4A7C15ULL * (stream + 1);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+void shuffle(std::vector<std::size_t>& items, std::mt19937_64& rng) {
+  for (std::size_t k = items.size(); k > 1; --k) {
+    std::swap(items[k - 1], items[uniform_index(rng, k)]);
+  }
+}
+
+PermutationOrder::PermutationOrder(std::size_t n, std::uint64_t seed, bool reshuffle_every_epoch)
+    : rng_(seed), order_(n), reshuffle_(reshuffle_every_epoch) {
+  std::iota(order_.begin(), order_.end(), std::size_t{0});
+  if (!reshuffle_) shuffle(order_, rng_);
+}
+
+void PermutationOrder::start_epoch() {
+  if (reshuffle_) shuffle(order_, rng_);
+  pos_ = 0;
+}
+
+}  // namespace cdl

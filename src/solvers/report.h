@@ -1,0 +1,60 @@
+// Progress and summary output of the solvers.
+//
+// Solvers call the Reporter they are given; there is no global print hook.
+// Progress goes to the stream given at construction (stderr in the tools);
+// results such as accuracy are the tools' business and go to stdout.
+// Subclasses can capture iterations (tests, traces).
+#ifndef CDL_REPORT_H_
+#define CDL_REPORT_H_
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "objective/loss.h"
+
+namespace cdl {
+
+struct Problem;
+struct SolveResult;
+
+struct IterationInfo {
+  std::int64_t iteration;  // outer iteration, from 1
+  double objective;        // f(w) after it
+  double grad_norm;        // the stopping rule's gradient norm after it (CD: stored D')
+  double seconds;          // cumulative training time, without reporting
+  // w after the iteration; always set, except by Pegasos when wants_w() is
+  // false (it keeps w in a scaled form).
+  const std::vector<double>* w = nullptr;
+};
+
+class Reporter {
+ public:
+  enum class Level { kQuiet, kNormal };
+
+  Reporter(std::ostream& out, Level level) : out_(out), level_(level) {}
+  virtual ~Reporter() = default;
+
+  // Called by train() before each binary problem: the problem, its loss and
+  // the label of its positive class.
+  virtual void begin_problem(const Problem& problem, LossKind loss, int positive_label);
+  virtual void iteration(const IterationInfo& info);
+  // Whether iteration() needs IterationInfo::w even where it costs O(n).
+  virtual bool wants_w() const { return false; }
+  virtual void summary(const std::string& solver_name, const SolveResult& result);
+  // Warnings are printed at every level.
+  virtual void warning(const std::string& message);
+  virtual void info(const std::string& message);
+
+  Level level() const { return level_; }
+  std::ostream& stream() { return out_; }
+
+ protected:
+  std::ostream& out_;
+  Level level_;
+};
+
+}  // namespace cdl
+
+#endif  // CDL_REPORT_H_

@@ -1,0 +1,134 @@
+// Pegasos: primal estimated sub-gradient solver for L1-SVM.
+//
+// Problem: min_w f(w) = 1/2 w'w + sum_j C_j max(0, 1 - y_j w'x_j) (paper,
+//   equation 2), solved in Pegasos's scaled form (21)
+//   g(w) = lambda/2 w'w + 1/l sum_j (C_j/C) max(0, 1 - y_j w'x_j) = f(w)/(C l)
+//   with lambda = 1/(C l) (22), C the larger of the two class penalties.
+//
+// Algorithm: Shalev-Shwartz, Singer & Srebro (2007), as given in Chang, Hsieh
+//   & Lin (2008), Section 4.1, Algorithm 4: at update k = 1, 2, ... draw K
+//   instances uniformly with replacement (A_k), take the sub-gradient step
+//   w <- (1 - eta_k lambda) w + eta_k/K sum_{j in A_k, y_j w'x_j < 1} (C_j/C)
+//   y_j x_j with eta_k = 1/(lambda k) (23), and project onto the ball
+//   ||w|| <= 1/sqrt(lambda) (24).
+//   w is stored as a * v with ||v||^2 kept up to date, so the shrinking and
+//   the projection cost O(1) and an update costs O(nonzeros of the K rows).
+//
+// Stopping rule: Pegasos has none (Section 5.3); it makes max_iter updates,
+//   by default kDefaultPegasosPasses passes over the data, ceil(l/K) updates
+//   each. One outer iteration, for reporting, is one such pass.
+//
+// Cost: O(nonzeros of the K sampled rows) per update, O(#nz) per reported
+//   outer iteration for f(w).
+#include <chrono>
+#include <cmath>
+#include <random>
+#include <utility>
+
+#include "solvers/solver.h"
+
+namespace cdl {
+namespace {
+
+// Below this, a is folded into v so that v does not overflow.
+constexpr double kMinScale = 1e-9;
+
+}  // namespace
+
+SolveResult solve_pegasos(const Problem& problem, const Params& params, std::uint64_t seed,
+                          Reporter& reporter) {
+  using Clock = std::chrono::steady_clock;
+  const CsrMatrix& rows = *problem.rows;
+  const std::size_t l = problem.num_rows();
+  const std::size_t n = problem.num_features();
+  const auto batch = static_cast<std::size_t>(params.pegasos_batch);
+  const std::int64_t updates = pegasos_updates(params, l);
+  const std::int64_t per_pass = static_cast<std::int64_t>((l + batch - 1) / batch);
+  const double c_ref = std::max(problem.cost_pos, problem.cost_neg);
+  const double lambda = 1.0 / (c_ref * static_cast<double>(l));
+  const double max_norm2 = 1.0 / lambda;  // the ball ||w||^2 <= 1/lambda
+
+  std::vector<double> row_norm2(l);
+  for (std::size_t j = 0; j < l; ++j) {
+    double sum = 0;
+    for (auto k = rows.row_ptr[j]; k < rows.row_ptr[j + 1]; ++k) {
+      const double value = rows.values[static_cast<std::size_t>(k)];
+      sum += value * value;
+    }
+    row_norm2[j] = sum;
+  }
+
+  std::vector<double> v(n, 0.0);
+  double scale = 1.0;  // w = scale * v
+  double v_norm2 = 0;  // ||v||^2
+  const auto objective = [&] {
+    double f = 0.5 * scale * scale * v_norm2;
+    for (std::size_t j = 0; j < l; ++j) {
+      f += problem.cost(j) * L1SvmLoss::value(problem.y[j] * scale * row_dot(rows, j, v));
+    }
+    return f;
+  };
+
+  std::mt19937_64 rng(seed);
+  std::vector<std::pair<std::size_t, double>> violating;  // (j, v'x_j)
+  SolveResult result;
+  double seconds = 0;
+  auto start = Clock::now();
+  for (std::int64_t k = 1; k <= updates; ++k) {
+    const double eta = 1.0 / (lambda * static_cast<double>(k));
+    violating.clear();
+    for (std::size_t draw = 0; draw < batch; ++draw) {
+      const std::size_t j = uniform_index(rng, l);
+      const double dot = row_dot(rows, j, v);
+      if (problem.y[j] * scale * dot < 1.0) violating.emplace_back(j, dot);
+    }
+    // 1 - eta lambda = 1 - 1/k, written so that the first update gives 0.
+    const double shrink = 1.0 - 1.0 / static_cast<double>(k);
+    bool v_changed = false;  // then the stored v'x_j are stale
+    if (shrink == 0) {
+      std::fill(v.begin(), v.end(), 0.0);
+      scale = 1.0;
+      v_norm2 = 0;
+      v_changed = true;
+    } else {
+      scale *= shrink;
+    }
+    for (const auto& [j, stored_dot] : violating) {
+      const double coef =
+          eta / static_cast<double>(batch) * problem.cost(j) / c_ref * problem.y[j] / scale;
+      const double dot = v_changed ? row_dot(rows, j, v) : stored_dot;
+      v_norm2 += 2.0 * coef * dot + coef * coef * row_norm2[j];
+      v_changed = true;
+      add_row(rows, j, coef, v);
+    }
+    const double w_norm2 = scale * scale * v_norm2;
+    if (w_norm2 > max_norm2) scale *= std::sqrt(max_norm2 / w_norm2);
+    if (scale < kMinScale) {
+      for (double& e : v) e *= scale;
+      v_norm2 *= scale * scale;
+      scale = 1.0;
+    }
+    ++result.inner_iterations;
+    if (k % per_pass == 0 || k == updates) {
+      seconds += std::chrono::duration<double>(Clock::now() - start).count();
+      ++result.iterations;
+      result.objective = objective();
+      IterationInfo info{result.iterations, result.objective, 0.0, seconds, nullptr};
+      if (reporter.wants_w()) {
+        result.w.resize(n);
+        for (std::size_t i = 0; i < n; ++i) result.w[i] = scale * v[i];
+        info.w = &result.w;
+      }
+      reporter.iteration(info);
+      start = Clock::now();
+    }
+  }
+  result.w.resize(n);
+  for (std::size_t i = 0; i < n; ++i) result.w[i] = scale * v[i];
+  result.objective = objective();
+  result.seconds = seconds;
+  result.status = Status::kFinished;
+  return result;
+}
+
+}  // namespace cdl

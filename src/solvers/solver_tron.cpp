@@ -1,0 +1,195 @@
+// Trust region Newton method (TRON) for L2-regularized L2-SVM and logistic
+// regression.
+//
+// Problem: min_w f(w) = 1/2 w'w + sum_j C_j loss(y_j w'x_j), loss the squared
+//   hinge (paper, equation 3; generalized Hessian of Mangasarian 2002) or the
+//   logistic loss (4).
+//
+// Algorithm: Lin, Weng & Keerthi (2008), "Trust region Newton method for
+//   large-scale logistic regression", JMLR 9, as summarized in Chang, Hsieh &
+//   Lin (2008), Section 4.2, Algorithm 5. Each outer iteration k
+//   - approximately solves the sub-problem (25), min q_k(s) = g's + 1/2 s'Hs
+//     subject to ||s|| <= Delta_k, by conjugate gradient that stops when
+//     ||grad q_k(s)|| <= 0.1 ||g|| or at the trust region boundary (Steihaug),
+//     or after min(n + 10, 1000) steps (a guard against rounding on badly
+//     scaled data);
+//   - takes the step if rho_k = (f(w + s) - f(w)) / q_k(s) > eta0, and sets
+//     Delta_{k+1} by (26) with eta0 = 1e-4, eta1 = 0.25, eta2 = 0.75,
+//     sigma1 = 0.25, sigma2 = 0.5, sigma3 = 4. Within each interval of (26)
+//     the new radius is alpha ||s||, alpha minimizing the quadratic that
+//     interpolates f(w), g's and f(w + s) along s, clipped to the interval
+//     (the rule of Lin & More 1999).
+//   The first radius is ||grad f(w0)||, shrunk to ||s|| after the first step.
+//
+// Stopping rule: ||grad f(w)|| <= eps ||grad f(0)||, or max_iter outer
+//   iterations, or (status PrecisionLimit) when both the actual and the
+//   predicted reduction are below 1e-12 |f| in 5 iterations in a row, where rho
+//   is rounding noise (one such iteration also happens on badly scaled data,
+//   when CG has only cancelled the steep coordinates). train() passes eps = -e
+//   (0.01 by default) times max(min(#pos, #neg), 1) / l, LIBLINEAR's scaling for its primal
+//   solvers.
+//
+// Cost: one outer iteration is one evaluation of f and grad f, O(#nz), plus
+//   one Hessian-vector product per CG step, O(#nz of the active rows) for
+//   L2-SVM (paper, equation 27); the Hessian is never formed.
+#include <chrono>
+#include <cmath>
+
+#include "objective/vector_math.h"
+#include "solvers/solver.h"
+
+namespace cdl {
+namespace {
+
+constexpr double kEta0 = 1e-4;
+constexpr double kEta1 = 0.25;
+constexpr double kEta2 = 0.75;
+constexpr double kSigma1 = 0.25;
+constexpr double kSigma2 = 0.5;
+constexpr double kSigma3 = 4.0;
+constexpr double kCgTolerance = 0.1;  // relative to ||g||
+constexpr std::size_t kMaxCgSteps = 1000;
+constexpr double kPrecision = 1e-12;  // relative reductions below this are noise
+constexpr int kPrecisionStrikes = 5;  // ... in this many iterations in a row
+
+struct CgResult {
+  std::vector<double> step;      // s
+  std::vector<double> residual;  // -grad q(s) = -g - H s
+  int iterations = 0;
+  bool hit_boundary = false;
+};
+
+// Steihaug's conjugate gradient for min g's + 1/2 s'Hs, ||s|| <= radius.
+CgResult trust_region_cg(const VectorObjective& objective, const std::vector<double>& g,
+                         double radius) {
+  const std::size_t n = g.size();
+  CgResult out;
+  out.step.assign(n, 0.0);
+  out.residual = g;
+  for (double& r : out.residual) r = -r;
+  std::vector<double> direction = out.residual;
+  std::vector<double> hd(n);
+  double rr = dot(out.residual, out.residual);
+  const double tolerance = kCgTolerance * std::sqrt(rr);
+  // In exact arithmetic CG ends within n steps; rounding on a badly
+  // conditioned Hessian (features on scales 1 and 1e70) can keep the residual
+  // above the tolerance forever, so the steps are capped and a direction
+  // without positive curvature ends the loop. Every step taken still lowers
+  // the model, so the step so far is a descent step. On real data CG takes
+  // tens of steps; the cap of 1000 bounds the time of the pathological case.
+  const std::size_t max_steps = std::min<std::size_t>(n + 10, kMaxCgSteps);
+  while (std::sqrt(rr) > tolerance && static_cast<std::size_t>(out.iterations) < max_steps) {
+    objective.hess_vec(direction, hd);
+    const double curvature = dot(direction, hd);
+    if (!(curvature > 0)) break;
+    ++out.iterations;
+    const double alpha = rr / curvature;
+    axpy(alpha, direction, out.step);
+    if (norm2(out.step) > radius) {
+      // Back up and go to the boundary: ||s + tau d|| = radius, tau >= 0.
+      axpy(-alpha, direction, out.step);
+      const double sd = dot(out.step, direction);
+      const double dd = dot(direction, direction);
+      const double ss = dot(out.step, out.step);
+      const double gap = radius * radius - ss;
+      const double root = std::sqrt(sd * sd + dd * gap);
+      const double tau = sd >= 0 ? gap / (sd + root) : (root - sd) / dd;
+      axpy(tau, direction, out.step);
+      axpy(-tau, hd, out.residual);
+      out.hit_boundary = true;
+      break;
+    }
+    axpy(-alpha, hd, out.residual);
+    const double rr_next = dot(out.residual, out.residual);
+    const double beta = rr_next / rr;
+    for (std::size_t i = 0; i < n; ++i) direction[i] = out.residual[i] + beta * direction[i];
+    rr = rr_next;
+  }
+  return out;
+}
+
+// The new radius by (26) and Lin & More's interpolation.
+double next_radius(double radius, double rho, double alpha, double step_norm) {
+  const double candidate = alpha * step_norm;
+  if (rho < kEta0) return std::min(std::max(alpha, kSigma1) * step_norm, kSigma2 * radius);
+  if (rho < kEta1) return std::max(kSigma1 * radius, std::min(candidate, kSigma2 * radius));
+  if (rho < kEta2) return std::max(kSigma1 * radius, std::min(candidate, kSigma3 * radius));
+  return std::max(radius, std::min(candidate, kSigma3 * radius));
+}
+
+}  // namespace
+
+SolveResult solve_tron(VectorObjective& objective, std::vector<double> w, const Params& params,
+                       Reporter& reporter) {
+  using Clock = std::chrono::steady_clock;
+  const double eps = params.eps.value();
+  const std::int64_t max_iter = params.max_iter.value();
+  // Training time: the sum of the spans between reports (the reporter's own
+  // time is left out), so that it never decreases from row to row.
+  auto span_start = Clock::now();
+  double seconds = 0;
+
+  SolveResult result;
+  double f = objective.evaluate(w);
+  std::vector<double> g;
+  objective.gradient(g);
+  double gnorm = norm2(g);
+  const double stop_norm = eps * objective.gradient_norm_at_zero();
+  double radius = gnorm;
+  std::vector<double> trial(w.size());
+  std::vector<double> trial_g;
+  result.status = gnorm <= stop_norm ? Status::kConverged : Status::kMaxIter;
+  int tiny_steps = 0;  // consecutive iterations with noise-sized reductions
+  while (result.status == Status::kMaxIter && result.iterations < max_iter) {
+    const CgResult cg = trust_region_cg(objective, g, radius);
+    result.inner_iterations += cg.iterations;
+    if (!(norm2(cg.step) > 0)) {
+      // CG took no step (no positive curvature at its first direction):
+      // nothing can be gained at this precision.
+      result.status = Status::kPrecisionLimit;
+      break;
+    }
+    for (std::size_t i = 0; i < w.size(); ++i) trial[i] = w[i] + cg.step[i];
+    const double gs = dot(g, cg.step);
+    // q(s) = g's + 1/2 s'Hs = 1/2 (g's - s'r), with r = -g - Hs.
+    const double predicted = -0.5 * (gs - dot(cg.step, cg.residual));
+    const double f_trial = objective.evaluate(trial);
+    const double actual = f - f_trial;
+    const double step_norm = norm2(cg.step);
+    if (result.iterations == 0) radius = std::min(radius, step_norm);
+    const double curvature = f_trial - f - gs;
+    const double alpha = curvature <= 0 ? kSigma3 : std::max(kSigma1, -0.5 * (gs / curvature));
+    const double rho = predicted > 0 ? actual / predicted : -1.0;
+    radius = next_radius(radius, rho, alpha, step_norm);
+    ++result.iterations;
+    if (actual > kEta0 * predicted) {
+      w.swap(trial);
+      f = f_trial;
+      objective.gradient(g);
+      gnorm = norm2(g);
+    } else {
+      objective.evaluate(w);  // restore the cache to the current w
+    }
+    seconds += std::chrono::duration<double>(Clock::now() - span_start).count();
+    reporter.iteration({result.iterations, f, gnorm, seconds, &w});
+    span_start = Clock::now();
+    if (gnorm <= stop_norm) {
+      result.status = Status::kConverged;
+    } else if (std::fabs(actual) <= kPrecision * std::fabs(f) &&
+               std::fabs(predicted) <= kPrecision * std::fabs(f)) {
+      // Both reductions are rounding noise: w is as good as double gets,
+      // unless CG only cancelled the gradient of a few steep coordinates
+      // (badly scaled data), after which the next steps are large again.
+      if (++tiny_steps == kPrecisionStrikes) result.status = Status::kPrecisionLimit;
+    } else {
+      tiny_steps = 0;
+    }
+  }
+  result.seconds = seconds + std::chrono::duration<double>(Clock::now() - span_start).count();
+  result.w = std::move(w);
+  result.objective = f;
+  result.grad_norm = gnorm;
+  return result;
+}
+
+}  // namespace cdl

@@ -1,0 +1,127 @@
+#include "train/cross_validation.h"
+
+#include <algorithm>
+#include <cmath>
+#include <exception>
+#include <numeric>
+#include <random>
+#include <sstream>
+#include <system_error>
+#include <thread>
+
+#include "select/coordinate_order.h"
+#include "train/train.h"
+
+namespace cdl {
+
+std::vector<std::size_t> assign_folds(const ClassMap& classes, std::size_t folds, bool stratified,
+                                      std::uint64_t seed) {
+  const std::size_t l = classes.class_of.size();
+  std::vector<std::size_t> order(l);
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::mt19937_64 rng(seed);
+  shuffle(order, rng);
+  std::vector<std::size_t> fold_of(l);
+  if (!stratified) {
+    for (std::size_t p = 0; p < l; ++p) fold_of[order[p]] = p * folds / l;
+    return fold_of;
+  }
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return classes.class_of[a] < classes.class_of[b];
+  });
+  for (std::size_t p = 0; p < l; ++p) fold_of[order[p]] = p % folds;
+  return fold_of;
+}
+
+CrossValidation cross_validate(const CscMatrix& x, const ClassMap& classes, const Params& params,
+                               Reporter& reporter, const std::vector<LinearModel>* warm) {
+  const std::size_t l = x.num_rows;
+  auto folds = static_cast<std::size_t>(params.cv_folds);
+  if (folds > l) {
+    reporter.warning(std::to_string(folds) + " folds of " + std::to_string(l) +
+                     " instances: using " + std::to_string(l) + " (leave-one-out)");
+    folds = l;
+  }
+  const std::vector<std::size_t> fold_of =
+      assign_folds(classes, folds, params.stratified, derive_seed(params.seed, 0x5eed));
+
+  CrossValidation out;
+  out.models.resize(folds);
+  std::vector<int> predicted(l);
+  std::vector<std::ostringstream> logs(folds);
+  std::vector<std::exception_ptr> errors(folds);
+  const auto run_fold = [&](std::size_t f) {
+    try {
+      std::vector<std::size_t> training;
+      std::vector<std::size_t> test;
+      for (std::size_t r = 0; r < l; ++r) (fold_of[r] == f ? test : training).push_back(r);
+      ClassMap fold_classes{classes.labels, {}};
+      for (std::size_t r : training) fold_classes.class_of.push_back(classes.class_of[r]);
+      Params fold_params = params;
+      fold_params.seed = derive_seed(params.seed, f + 1);
+      const CscMatrix fold_x = select_rows(x, training);
+      InitialWeights start;
+      if (warm != nullptr) start = initial_weights((*warm)[f], classes, x.num_cols, params.bias);
+      Reporter log(logs[f], reporter.level());
+      out.models[f] = train(fold_x, fold_classes, fold_params, log, warm ? &start : nullptr);
+      const std::vector<int> fold_predicted = out.models[f].predict(select_rows(x, test));
+      for (std::size_t k = 0; k < test.size(); ++k) predicted[test[k]] = fold_predicted[k];
+    } catch (...) {
+      errors[f] = std::current_exception();
+    }
+  };
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  const std::size_t threads =
+      std::min<std::size_t>(folds, params.threads > 0 ? params.threads : cores);
+  for (std::size_t first = 0; first < folds; first += threads) {
+    std::vector<std::thread> pool;
+    const std::size_t last = std::min(folds, first + threads);
+    std::size_t started = first + 1;
+    try {
+      for (; started < last; ++started) pool.emplace_back(run_fold, started);
+    } catch (const std::system_error&) {
+      // No more threads to be had: this thread runs the rest.
+    }
+    run_fold(first);
+    for (std::size_t f = started; f < last; ++f) run_fold(f);
+    for (auto& thread : pool) thread.join();
+  }
+  for (std::size_t f = 0; f < folds; ++f) {
+    reporter.stream() << logs[f].str();
+    if (errors[f]) std::rethrow_exception(errors[f]);
+  }
+  std::size_t correct = 0;
+  for (std::size_t r = 0; r < l; ++r) {
+    correct += predicted[r] == classes.labels[classes.class_of[r]];
+  }
+  out.accuracy = static_cast<double>(correct) / static_cast<double>(l);
+  return out;
+}
+
+double search_start_C(const CscMatrix& x, LossKind loss) {
+  std::vector<double> row_norm2(x.num_rows, 0.0);
+  for (std::size_t t = 0; t < x.nnz(); ++t) row_norm2[x.row_idx[t]] += x.values[t] * x.values[t];
+  const double largest = std::max(*std::max_element(row_norm2.begin(), row_norm2.end()), 1e-300);
+  double min_C = 1.0 / (static_cast<double>(x.num_rows) * largest);
+  if (loss != LossKind::kLogistic) min_C /= 2;
+  return std::pow(2.0, std::floor(std::log2(min_C)));
+}
+
+CSearch search_C(const CscMatrix& x, const ClassMap& classes, const Params& params, double start,
+                 Reporter& reporter, const std::function<void(double, double)>& on_step) {
+  CSearch best;
+  std::vector<LinearModel> warm;
+  // As LIBLINEAR: a start above the largest C searches that C alone.
+  for (double C = std::min(start, kMaxSearchC); C <= kMaxSearchC * (1 + 1e-12); C *= 2) {
+    Params step = params;
+    step.C = C;
+    const bool can_warm = !warm.empty() && params.solver != SolverKind::kPegasos;
+    CrossValidation cv = cross_validate(x, classes, step, reporter, can_warm ? &warm : nullptr);
+    on_step(C, cv.accuracy);
+    if (cv.accuracy > best.best_accuracy) best = {C, cv.accuracy};
+    warm = std::move(cv.models);
+  }
+  return best;
+}
+
+}  // namespace cdl

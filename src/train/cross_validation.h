@@ -1,0 +1,60 @@
+// Cross validation (-v) and the search for C (-C).
+#ifndef CDL_CROSS_VALIDATION_H_
+#define CDL_CROSS_VALIDATION_H_
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "data/problem.h"
+#include "model/model.h"
+#include "solvers/params.h"
+#include "solvers/report.h"
+
+namespace cdl {
+
+// The fold, 0..folds-1, of every instance. The instances are shuffled with
+// `seed`; without `stratified` fold f takes the f-th of `folds` equal slices
+// of the shuffle, with it the shuffled instances of each class in turn are
+// dealt round-robin, so every fold gets each class's share.
+std::vector<std::size_t> assign_folds(const ClassMap& classes, std::size_t folds, bool stratified,
+                                      std::uint64_t seed);
+
+struct CrossValidation {
+  double accuracy = 0;              // correct predictions / instances
+  std::vector<LinearModel> models;  // the model trained without each fold
+};
+
+// params.cv_folds-fold cross validation (more folds than instances: one per
+// instance, with a warning). Folds train on params.threads threads at once
+// (0: one per core); each fold's progress output is buffered and printed in
+// fold order, and every fold draws from its own seed, so the result does not
+// depend on the thread count. With `warm`, one model per fold, each fold
+// starts from its model (initial_weights()).
+CrossValidation cross_validate(const CscMatrix& x, const ClassMap& classes, const Params& params,
+                               Reporter& reporter, const std::vector<LinearModel>* warm = nullptr);
+
+// The largest C of the search.
+constexpr double kMaxSearchC = 1024;
+
+// The first C of the search when -c is not given, as LIBLINEAR picks it:
+// the power of two at or below 1 / (l max_j ||x_j||^2) (logistic
+// regression) or half that (the SVM losses).
+double search_start_C(const CscMatrix& x, LossKind loss);
+
+struct CSearch {
+  double best_C = 0;
+  double best_accuracy = -1;
+};
+
+// -C: cross validation at C = start, 2 start, 4 start, ... up to kMaxSearchC
+// (a start above it is lowered to it),
+// each fold warm-started from its model at the previous C (except Pegasos,
+// which always starts from 0). `on_step(C, accuracy)` is called after each C.
+// The best C is the first with the highest accuracy.
+CSearch search_C(const CscMatrix& x, const ClassMap& classes, const Params& params, double start,
+                 Reporter& reporter, const std::function<void(double, double)>& on_step);
+
+}  // namespace cdl
+
+#endif  // CDL_CROSS_VALIDATION_H_

@@ -1,0 +1,59 @@
+// --trace: one tab-separated row per outer iteration of every binary problem,
+//
+//   [class]  iteration  seconds  objective  gradient_norm  [test_accuracy]
+//
+// under a header row. seconds is the solver's cumulative training time, which
+// excludes reading, writing and the trace's own work; objective and
+// gradient_norm are f(w) and ||grad f(w)|| recomputed from scratch for the
+// w of that iteration (evaluate.h), not the solver's running values. With a
+// test set, test_accuracy is the accuracy of sign(w'x) on it for the binary
+// problem (for two classes, the model's test accuracy). The class column,
+// the positive label of each one-vs-rest problem, appears for more than two
+// classes. The file is written atomically by commit().
+#ifndef CDL_TRACE_H_
+#define CDL_TRACE_H_
+
+#include <string>
+#include <vector>
+
+#include "data/sparse_matrix.h"
+#include "solvers/report.h"
+#include "util/atomic_file.h"
+
+namespace cdl {
+
+struct TestSet {
+  const CscMatrix& x;                 // same columns as the training data, bias included
+  const std::vector<double>& labels;  // the file's labels
+};
+
+class TraceReporter final : public Reporter {
+ public:
+  // Every call is passed on to `inner` as well. `test` may be null.
+  TraceReporter(Reporter& inner, const std::string& path, const TestSet* test, bool multiclass);
+
+  void begin_problem(const Problem& problem, LossKind loss, int positive_label) override;
+  void iteration(const IterationInfo& info) override;
+  void summary(const std::string& solver_name, const SolveResult& result) override;
+  void warning(const std::string& message) override;
+  void info(const std::string& message) override;
+  bool wants_w() const override { return true; }
+
+  // Writes the file into place; throws IoError.
+  void finish() { out_.finish(); }  // see AtomicFileWriter
+  void commit() { out_.commit(); }
+
+ private:
+  Reporter& inner_;
+  AtomicFileWriter out_;
+  const TestSet* test_;
+  bool multiclass_;
+  const Problem* problem_ = nullptr;
+  LossKind loss_ = LossKind::kL2Svm;
+  int positive_label_ = 0;
+  std::vector<double> test_y_;  // +1 for the positive class, -1 otherwise
+};
+
+}  // namespace cdl
+
+#endif  // CDL_TRACE_H_

@@ -1,0 +1,181 @@
+#include "train/train.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <optional>
+
+#include "objective/objective.h"
+#include "select/coordinate_order.h"
+#include "util/error.h"
+
+namespace cdl {
+namespace {
+
+std::unique_ptr<CoordinateOrder> make_order(SolverKind kind, std::size_t n, std::uint64_t seed) {
+  switch (kind) {
+    case SolverKind::kCd:
+    case SolverKind::kCmls:
+      return std::make_unique<CyclicOrder>(n);
+    case SolverKind::kCdPer:
+    case SolverKind::kCmlsPer:
+      return std::make_unique<PermutationOrder>(n, seed, true);
+    case SolverKind::kCdPerOne:
+      return std::make_unique<PermutationOrder>(n, seed, false);
+    case SolverKind::kOnlineCd:
+      return std::make_unique<RandomOrder>(n, seed);
+    case SolverKind::kTron:
+    case SolverKind::kPegasos:
+      break;
+  }
+  throw ConfigError("not a coordinate-descent solver");
+}
+
+// max(min(#positive, #negative), 1) / l.
+double minority_share(const Problem& problem) {
+  std::size_t positive = 0;
+  for (double y : problem.y) positive += y > 0;
+  const std::size_t smaller = std::min(positive, problem.y.size() - positive);
+  return static_cast<double>(std::max<std::size_t>(smaller, 1)) /
+         static_cast<double>(problem.y.size());
+}
+
+}  // namespace
+
+SolveResult train_binary(const Problem& problem, const Params& params, std::uint64_t seed,
+                         Reporter& reporter, const std::vector<double>* w0) {
+  const SolverInfo& info = solver_info(params.solver);
+  const LossKind loss = params.loss.value();
+  const std::vector<double> start =
+      w0 != nullptr ? *w0 : std::vector<double>(problem.num_features(), 0.0);
+  SolveResult result;
+  switch (params.solver) {
+    case SolverKind::kCd:
+    case SolverKind::kCdPer:
+    case SolverKind::kCdPerOne:
+    case SolverKind::kOnlineCd: {
+      auto objective = make_coordinate_objective(loss, problem);
+      if (w0 != nullptr) objective->reset(start);
+      auto order = make_order(params.solver, problem.num_features(), seed);
+      result = solve_cd(*objective, *order, params, reporter);
+      break;
+    }
+    case SolverKind::kCmls:
+    case SolverKind::kCmlsPer: {
+      auto order = make_order(params.solver, problem.num_features(), seed);
+      result = solve_cmls(problem, start, *order, params, reporter);
+      break;
+    }
+    case SolverKind::kTron: {
+      // As LIBLINEAR does for its primal solvers, eps is scaled by the share
+      // of the smaller class, so that -e means what it means there and an
+      // unbalanced problem is not stopped early.
+      Params scaled = params;
+      scaled.eps = *params.eps * minority_share(problem);
+      auto objective = make_vector_objective(loss, problem);
+      result = solve_tron(*objective, start, scaled, reporter);
+      break;
+    }
+    case SolverKind::kPegasos:
+      result = solve_pegasos(problem, params, seed, reporter);
+      break;
+  }
+  reporter.summary(info.name, result);
+  return result;
+}
+
+bool needs_rows(SolverKind solver) {
+  return solver == SolverKind::kTron || solver == SolverKind::kPegasos;
+}
+
+void check_magnitudes(const CscMatrix& x, const ClassMap& classes, const Params& params) {
+  double c_max = params.C;
+  for (int label : classes.labels) c_max = std::max(c_max, class_cost(params, label));
+  // Headroom for the solvers' products of these sums with weights and
+  // second derivatives (at most 4 for these losses).
+  const double limit = std::numeric_limits<double>::max() / 1024;
+  for (std::size_t i = 0; i < x.num_cols; ++i) {
+    double sum = 0;
+    for (auto k = x.col_ptr[i]; k < x.col_ptr[i + 1]; ++k) {
+      const double v = x.values[static_cast<std::size_t>(k)];
+      sum += c_max * v * v;
+      if (!(sum < limit)) {
+        char value[32];
+        std::snprintf(value, sizeof value, "%g", v);
+        if (params.bias >= 0 && i + 1 == x.num_cols) {
+          throw ConfigError(std::string("-B ") + value +
+                            " is too large to train on: C times the sum of its squares over the "
+                            "instances overflows");
+        }
+        throw InstanceError(x.row_idx[static_cast<std::size_t>(k)],
+                            "feature " + std::to_string(i + 1) + " (value " + value +
+                                ") is too large to train on: C times the sum of its squares "
+                                "overflows; scale the data");
+      }
+    }
+  }
+}
+
+LinearModel train(const CscMatrix& x, const ClassMap& classes, const Params& params,
+                  Reporter& reporter, const InitialWeights* initial) {
+  const std::size_t nr_class = classes.labels.size();
+  if (nr_class == 0) throw Error("no training instances");
+  check_magnitudes(x, classes, params);
+  LinearModel model;
+  model.solver_type = liblinear_solver_type(params.loss.value());
+  model.labels = classes.labels;
+  model.bias = params.bias;
+  model.num_features = x.num_cols - (params.bias >= 0 ? 1 : 0);
+  const std::size_t nr_w = model.nr_w();
+  model.w.assign(x.num_cols * nr_w, 0.0);
+  std::optional<CsrMatrix> rows;
+  if (needs_rows(params.solver)) rows = to_csr(x);
+  for (std::size_t k = 0; k < nr_w; ++k) {
+    if (nr_w > 1) reporter.info("class " + std::to_string(classes.labels[k]) + " vs rest");
+    const double c_pos = class_cost(params, classes.labels[k]);
+    const double c_neg = nr_class == 2 ? class_cost(params, classes.labels[1]) : params.C;
+    const Problem problem = one_vs_rest(x, classes, k, c_pos, c_neg, rows ? &*rows : nullptr);
+    reporter.begin_problem(problem, params.loss.value(), classes.labels[k]);
+    const SolveResult result = train_binary(problem, params, derive_seed(params.seed, k), reporter,
+                                            initial ? &(*initial)[k] : nullptr);
+    for (std::size_t i = 0; i < x.num_cols; ++i) {
+      if (!std::isfinite(result.w[i])) {
+        // A safety net: check_magnitudes() keeps every known input from here.
+        const bool bias = params.bias >= 0 && i + 1 == x.num_cols;
+        throw Error("training failed: the weight of " +
+                    (bias ? std::string("the bias") : "feature " + std::to_string(i + 1)) +
+                    " (class " + std::to_string(classes.labels[k]) +
+                    ") is not a finite number; scale the data or lower C");
+      }
+      model.w[i * nr_w + k] = result.w[i];
+    }
+  }
+  return model;
+}
+
+InitialWeights initial_weights(const LinearModel& model, const ClassMap& classes,
+                               std::size_t num_cols, double bias) {
+  const std::size_t problems = classes.labels.size() == 2 ? 1 : classes.labels.size();
+  const std::size_t own = num_cols - (bias >= 0 ? 1 : 0);
+  const std::size_t shared = std::min(own, model.num_features);
+  const std::size_t k_max = model.nr_w();
+  InitialWeights out(problems, std::vector<double>(num_cols, 0.0));
+  for (std::size_t k = 0; k < problems; ++k) {
+    const auto it = std::find(model.labels.begin(), model.labels.end(), classes.labels[k]);
+    if (it == model.labels.end()) continue;
+    auto column = static_cast<std::size_t>(it - model.labels.begin());
+    double sign = 1.0;
+    if (k_max == 1) {  // a binary model scores labels[0]; labels[1] is its negation
+      sign = column == 0 ? 1.0 : -1.0;
+      column = 0;
+    }
+    for (std::size_t i = 0; i < shared; ++i) out[k][i] = sign * model.w[i * k_max + column];
+    if (bias >= 0 && model.bias >= 0) {
+      out[k][own] = sign * model.w[model.num_features * k_max + column];
+    }
+  }
+  return out;
+}
+
+}  // namespace cdl

@@ -1,0 +1,54 @@
+// The one place that knows every solver: trains a model (one-vs-rest for more
+// than two classes) and runs cross validation.
+#ifndef CDL_TRAIN_H_
+#define CDL_TRAIN_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "data/problem.h"
+#include "model/model.h"
+#include "solvers/params.h"
+#include "solvers/report.h"
+#include "solvers/solver.h"
+
+namespace cdl {
+
+// The starting w of each binary problem of train(), in its order.
+using InitialWeights = std::vector<std::vector<double>>;
+
+// Trains one binary problem with the solver and loss in `params` (already
+// resolved and validated). `seed` drives the solver's randomness. Starts
+// from w0 if given (all solvers but Pegasos, which starts from 0).
+SolveResult train_binary(const Problem& problem, const Params& params, std::uint64_t seed,
+                         Reporter& reporter, const std::vector<double>* w0 = nullptr);
+
+// Trains a model on `x`, whose last column is the bias feature when
+// params.bias >= 0. Two classes give one binary problem with labels[0]
+// positive, C_j = C w_label for each class; more give one problem per class,
+// "class k against the rest", with C w_k for class k and C for the rest, as
+// LIBLINEAR weighs them. One class, as in LIBLINEAR, gives one problem in
+// which every instance is positive, and a model (nr_class 1) that predicts
+// that class for everything. `initial`, if given, holds each problem's start.
+LinearModel train(const CscMatrix& x, const ClassMap& classes, const Params& params,
+                  Reporter& reporter, const InitialWeights* initial = nullptr);
+
+// Throws InstanceError if some feature's values are so large that C_max
+// sum_j x_ji^2, the curvature every solver's steps rest on, is not a finite
+// double (with room to spare), naming the instance at which the sum
+// overflows; ConfigError if that feature is the -B bias column. C_max is the
+// largest of C and each class's C (C times its -wi weight). train() calls it;
+// cdtrain calls it first on the whole file so that the row is a line there.
+void check_magnitudes(const CscMatrix& x, const ClassMap& classes, const Params& params);
+
+// The start for train() on data with `classes` and `num_cols` columns (bias
+// included if bias >= 0) taken from a model: each problem gets the model's
+// weights for its positive class (negated for the second label of a binary
+// model), zero for a class the model lacks; features beyond either side are
+// dropped or zero, and the bias weight carries over if both have one.
+InitialWeights initial_weights(const LinearModel& model, const ClassMap& classes,
+                               std::size_t num_cols, double bias);
+
+}  // namespace cdl
+
+#endif  // CDL_TRAIN_H_

@@ -1,0 +1,79 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+
+#include "select/coordinate_order.h"
+
+namespace cdl {
+namespace {
+
+std::vector<std::size_t> one_epoch(CoordinateOrder& order) {
+  std::vector<std::size_t> seen;
+  order.start_epoch();
+  for (std::size_t i = order.next(); i != CoordinateOrder::kNone; i = order.next()) {
+    seen.push_back(i);
+  }
+  return seen;
+}
+
+std::vector<std::size_t> iota(std::size_t n) {
+  std::vector<std::size_t> out(n);
+  std::iota(out.begin(), out.end(), std::size_t{0});
+  return out;
+}
+
+TEST(CoordinateOrder, CyclicVisitsInOrder) {
+  CyclicOrder order(5);
+  EXPECT_EQ(one_epoch(order), iota(5));
+  EXPECT_EQ(one_epoch(order), iota(5));
+}
+
+TEST(CoordinateOrder, PermutationReshufflesEveryEpoch) {
+  PermutationOrder order(50, 7, true);
+  const auto first = one_epoch(order);
+  const auto second = one_epoch(order);
+  EXPECT_NE(first, second);
+  for (auto epoch : {first, second}) {
+    std::sort(epoch.begin(), epoch.end());
+    EXPECT_EQ(epoch, iota(50));
+  }
+}
+
+TEST(CoordinateOrder, PermutationOnceKeepsItsOrder) {
+  PermutationOrder order(50, 7, false);
+  const auto first = one_epoch(order);
+  EXPECT_NE(first, iota(50));
+  EXPECT_EQ(one_epoch(order), first);
+}
+
+TEST(CoordinateOrder, SameSeedSameOrder) {
+  PermutationOrder a(30, 11, true);
+  PermutationOrder b(30, 11, true);
+  EXPECT_EQ(one_epoch(a), one_epoch(b));
+  RandomOrder c(30, 11);
+  RandomOrder d(30, 11);
+  EXPECT_EQ(one_epoch(c), one_epoch(d));
+}
+
+TEST(CoordinateOrder, RandomOrderDrawsNWithReplacement) {
+  RandomOrder order(40, 3);
+  const auto epoch = one_epoch(order);
+  ASSERT_EQ(epoch.size(), 40u);
+  for (std::size_t i : epoch) EXPECT_LT(i, 40u);
+  auto sorted = epoch;
+  std::sort(sorted.begin(), sorted.end());
+  // 40 draws from 40 values repeat one with probability 1 - 40!/40^40 ~ 1.
+  EXPECT_NE(std::unique(sorted.begin(), sorted.end()), sorted.end());
+}
+
+TEST(CoordinateOrder, UniformIndexCoversTheRangeEvenly) {
+  std::mt19937_64 rng(5);
+  std::vector<int> counts(7, 0);
+  const int draws = 70000;
+  for (int k = 0; k < draws; ++k) ++counts[uniform_index(rng, 7)];
+  for (int c : counts) EXPECT_NEAR(c, draws / 7, 500);  // > 5 standard deviations
+}
+
+}  // namespace
+}  // namespace cdl

@@ -1,0 +1,414 @@
+// cdtrain's model selection flags end to end: -C, -v with -n and
+// --stratified, -i, -wi, and the combinations refused as usage errors.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "model/model.h"
+#include "solver_test_util.h"
+#include "solvers/params.h"
+#include "test_util.h"
+#include "train/cross_validation.h"
+#include "train/train.h"
+
+namespace cdl {
+namespace {
+
+namespace fs = std::filesystem;
+
+using test::tool_path;
+
+std::string data(const std::string& name) { return test::absolute_data_path(name); }
+
+// Runs cdtrain with `dir` as the working directory, capturing its output
+// elsewhere so that `dir` holds only what cdtrain writes.
+test::CommandResult cdtrain_in(const test::ScratchDir& dir, const std::string& args) {
+  static test::ScratchDir capture;
+  const std::string out = capture.file("stdout");
+  const std::string err = capture.file("stderr");
+  const int raw = std::system(
+      ("cd " + dir.file("") + " && " + tool_path("cdtrain") + " " + args + " >" + out + " 2>" + err)
+          .c_str());
+  return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, test::read_file(out), test::read_file(err)};
+}
+
+std::set<std::string> entries(const test::ScratchDir& dir) {
+  std::set<std::string> names;
+  for (const auto& entry : fs::directory_iterator(dir.file(""))) {
+    names.insert(entry.path().filename().string());
+  }
+  return names;
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+std::string percent(double accuracy) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%g", 100.0 * accuracy);
+  return buffer;
+}
+
+// cdtrain's Params for `solver` without further flags.
+Params defaults(SolverKind solver = SolverKind::kCdPer) {
+  Params params;
+  params.solver = solver;
+  params = resolve_defaults(params);
+  validate(params);
+  return params;
+}
+
+class Quiet : public Reporter {
+ public:
+  Quiet() : Reporter(sink_, Level::kQuiet) {}
+
+ private:
+  std::ostringstream sink_;
+};
+
+struct SearchOutput {
+  std::vector<double> log2c;
+  std::vector<std::string> rates;
+  std::string best_C;
+  std::string best_accuracy;
+};
+
+// Parses and checks the format of -C's stdout.
+SearchOutput parse_search(const std::string& out) {
+  SearchOutput parsed;
+  const std::vector<std::string> lines = lines_of(out);
+  EXPECT_GE(lines.size(), 2u) << out;
+  EXPECT_EQ(out.back(), '\n');
+  if (lines.size() < 2) return parsed;
+  // printf("log2c=%7.2f\trate=%g\n", log2(C), 100 * accuracy)
+  const std::regex step("log2c=( *-?[0-9]+\\.[0-9]{2})\trate=([0-9]+(\\.[0-9]+)?)");
+  for (std::size_t k = 0; k + 1 < lines.size(); ++k) {
+    std::smatch match;
+    if (!std::regex_match(lines[k], match, step)) {
+      ADD_FAILURE() << "not a step line: '" << lines[k] << "'";
+      continue;
+    }
+    EXPECT_EQ(match[1].length(), 7) << lines[k];
+    parsed.log2c.push_back(std::stod(match[1]));
+    parsed.rates.push_back(match[2]);
+  }
+  std::smatch match;
+  const std::regex best("Best C = ([0-9.e+-]+)  CV accuracy = ([0-9.]+)%");
+  if (std::regex_match(lines.back(), match, best)) {
+    parsed.best_C = match[1];
+    parsed.best_accuracy = match[2];
+  } else {
+    ADD_FAILURE() << "not the best line: '" << lines.back() << "'";
+  }
+  return parsed;
+}
+
+// ---- -C ----
+
+TEST(ModelSelectionEndToEnd, SearchCPrintsEveryStepAndTheBestAndWritesNoModel) {
+  test::ScratchDir dir;
+  const auto r = cdtrain_in(dir, "-C " + data("heart_scale"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(entries(dir).empty());
+  const SearchOutput parsed = parse_search(r.out);
+  ASSERT_FALSE(parsed.log2c.empty());
+
+  // C = start, 2 start, ... 1024, start = search_start_C (2^-13 on heart_scale).
+  const test::Data& heart = test::load("heart_scale");
+  const double start = search_start_C(heart.file.features, LossKind::kL2Svm);
+  EXPECT_EQ(parsed.log2c.front(), std::log2(start));
+  EXPECT_EQ(parsed.log2c.back(), 10.0);
+  for (std::size_t k = 1; k < parsed.log2c.size(); ++k) {
+    EXPECT_EQ(parsed.log2c[k], parsed.log2c[k - 1] + 1);
+  }
+
+  // The same rates as search_C in process (5 folds, seed 1), and the best is
+  // the first C with the highest rate.
+  Params params = defaults();
+  params.cv_folds = 5;
+  std::vector<std::string> expected_rates;
+  Quiet quiet;
+  const CSearch best =
+      search_C(heart.file.features, heart.classes, params, start, quiet,
+               [&](double, double accuracy) { expected_rates.push_back(percent(accuracy)); });
+  EXPECT_EQ(parsed.rates, expected_rates);
+  char best_C[32];
+  std::snprintf(best_C, sizeof best_C, "%g", best.best_C);
+  EXPECT_EQ(parsed.best_C, best_C);
+  EXPECT_EQ(parsed.best_accuracy, percent(best.best_accuracy));
+  std::size_t first_max = 0;
+  for (std::size_t k = 0; k < parsed.rates.size(); ++k) {
+    if (std::stod(parsed.rates[k]) > std::stod(parsed.rates[first_max])) first_max = k;
+  }
+  EXPECT_EQ(parsed.best_accuracy, parsed.rates[first_max]);
+  // %g: 2^-12 prints as 0.000244141, as LIBLINEAR prints it.
+  const double C = std::pow(2.0, parsed.log2c[first_max]);
+  EXPECT_NEAR(std::stod(parsed.best_C), C, 1e-5 * C);
+
+  // Progress goes to stderr, one cross validation's folds after another.
+  EXPECT_NE(r.err.find("iter "), std::string::npos);
+}
+
+TEST(ModelSelectionEndToEnd, SearchCStartsAtTheGivenCAndHonoursFoldsAndQuiet) {
+  test::ScratchDir dir;
+  const auto r = cdtrain_in(dir, "-q -C -c 0.5 -v 3 " + data("heart_scale") + " named.model");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_TRUE(entries(dir).empty());
+  const SearchOutput parsed = parse_search(r.out);
+  ASSERT_EQ(parsed.log2c.size(), 12u);  // 2^-1 ... 2^10
+  EXPECT_EQ(parsed.log2c.front(), -1.0);
+
+  const test::Data& heart = test::load("heart_scale");
+  Params params = defaults();
+  params.cv_folds = 3;
+  params.C = 0.5;
+  Quiet quiet;
+  EXPECT_EQ(parsed.rates.front(),
+            percent(cross_validate(heart.file.features, heart.classes, params, quiet).accuracy));
+}
+
+TEST(ModelSelectionEndToEnd, SearchCWithTronOnMultiClassData) {
+  test::ScratchDir dir;
+  const auto r = cdtrain_in(dir, "-q -s tron -C -c 64 " + data("dna.scale"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  const SearchOutput parsed = parse_search(r.out);
+  EXPECT_EQ(parsed.log2c, (std::vector<double>{6, 7, 8, 9, 10}));
+}
+
+TEST(ModelSelectionEndToEnd, SearchCFromAboveTheLargestCIsRefusedOrSearchesAtLeastOneC) {
+  // -c above 1024 with -C: LIBLINEAR clamps the start to 1024 (start_C =
+  // min(start_C, max_C)) and searches that one C. Refusing it as a usage
+  // error would do as well; printing "Best C = 0  CV accuracy = -100%" does
+  // not.
+  test::ScratchDir dir;
+  const auto r = cdtrain_in(dir, "-q -C -c 2048 " + data("heart_scale"));
+  if (r.status == 2) {
+    EXPECT_NE(r.err.find("-c"), std::string::npos) << r.err;
+    return;
+  }
+  ASSERT_EQ(r.status, 0) << r.err;
+  const SearchOutput parsed = parse_search(r.out);
+  EXPECT_GE(parsed.log2c.size(), 1u) << r.out;
+  ASSERT_FALSE(parsed.best_C.empty()) << r.out;
+  EXPECT_GT(std::stod(parsed.best_C), 0.0) << r.out;
+  EXPECT_GE(std::stod(parsed.best_accuracy), 0.0) << r.out;
+}
+
+// ---- -v, -n, --stratified ----
+
+TEST(ModelSelectionEndToEnd, ProgressIsPrintedInFoldOrderForAnyThreadCount) {
+  test::ScratchDir dir;
+  const auto one = cdtrain_in(dir, "-v 5 -n 1 " + data("heart_scale"));
+  const auto three = cdtrain_in(dir, "-v 5 -n 3 " + data("heart_scale"));
+  ASSERT_EQ(one.status, 0) << one.err;
+  ASSERT_EQ(three.status, 0) << three.err;
+  EXPECT_EQ(one.out, three.out);
+  // Equal but for the timings.
+  const std::regex seconds("[0-9]+\\.[0-9]+s\\b");
+  EXPECT_EQ(std::regex_replace(one.err, seconds, "Ts"),
+            std::regex_replace(three.err, seconds, "Ts"));
+  std::size_t summaries = 0;
+  for (const std::string& line : lines_of(one.err)) summaries += line.rfind("cdper: ", 0) == 0;
+  EXPECT_EQ(summaries, 5u);
+}
+
+TEST(ModelSelectionEndToEnd, CrossValidationDoesNotDependOnTheThreadCount) {
+  // CDPER on dna.scale takes 0.4 s per cross validation: TRON covers the
+  // multi-class case.
+  struct Case {
+    const char* args;
+    const char* name;
+  };
+  for (const Case& c :
+       {Case{"-q -v 5 ", "heart_scale"}, Case{"-q -v 5 --stratified ", "heart_scale"},
+        Case{"-q -s tron -v 4 ", "heart_scale"}, Case{"-q -s tron -v 4 ", "dna.scale"},
+        Case{"-q -s tron -v 5 --stratified ", "dna.scale"}}) {
+    {
+      const std::string args = c.args;
+      const std::string name = c.name;
+      test::ScratchDir dir;
+      const auto one = cdtrain_in(dir, args + "-n 1 " + data(name));
+      ASSERT_EQ(one.status, 0) << one.err;
+      EXPECT_TRUE(std::regex_match(one.out, std::regex("Cross Validation Accuracy = [0-9.]+%\n")))
+          << one.out;
+      for (const char* threads : {"-n 2 ", "-n 3 ", ""}) {
+        const auto other = cdtrain_in(dir, args + threads + data(name));
+        ASSERT_EQ(other.status, 0) << other.err;
+        EXPECT_EQ(other.out, one.out) << args << threads << name;
+      }
+      EXPECT_TRUE(entries(dir).empty());
+    }
+  }
+}
+
+TEST(ModelSelectionEndToEnd, StratifiedCrossValidationMatchesInProcess) {
+  test::ScratchDir dir;
+  const auto r = cdtrain_in(dir, "-q -s tron -v 5 --stratified --seed 3 " + data("dna.scale"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  const test::Data& dna = test::load("dna.scale");
+  Params params = defaults(SolverKind::kTron);
+  params.cv_folds = 5;
+  params.stratified = true;
+  params.seed = 3;
+  Quiet quiet;
+  EXPECT_EQ(r.out,
+            "Cross Validation Accuracy = " +
+                percent(cross_validate(dna.file.features, dna.classes, params, quiet).accuracy) +
+                "%\n");
+}
+
+TEST(ModelSelectionEndToEnd, MoreFoldsThanInstancesWarnsOnStderr) {
+  test::ScratchDir dir;
+  const std::string small =
+      dir.write("small.svm", "1 1:1\n-1 1:-1\n1 1:0.8 2:0.1\n-1 1:-0.7\n1 1:0.5\n-1 2:1\n");
+  const auto r = cdtrain_in(dir, "-q -v 10 " + small);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "warning: 10 folds of 6 instances: using 6 (leave-one-out)\n");
+  EXPECT_TRUE(std::regex_match(r.out, std::regex("Cross Validation Accuracy = [0-9.]+%\n")))
+      << r.out;
+}
+
+// ---- -i ----
+
+TEST(ModelSelectionEndToEnd, InitialModelAtTheOptimumStopsAtOnce) {
+  for (const char* solver : {"cdper", "tron"}) {
+    test::ScratchDir dir;
+    const std::string s = std::string("-s ") + solver + " ";
+    const auto tight = cdtrain_in(
+        dir, "-q " + s + "-e 1e-10 --max-iter 20000 " + data("heart_scale") + " optimum.model");
+    ASSERT_EQ(tight.status, 0) << tight.err;
+    const auto warm =
+        cdtrain_in(dir, s + "-i optimum.model " + data("heart_scale") + " warm.model");
+    ASSERT_EQ(warm.status, 0) << warm.err;
+    EXPECT_NE(warm.err.find(std::string(solver) + ": 0 outer iterations"), std::string::npos)
+        << warm.err;
+    EXPECT_EQ(warm.err.find("iter "), std::string::npos) << warm.err;
+    EXPECT_EQ(test::read_file(dir.file("warm.model")), test::read_file(dir.file("optimum.model")))
+        << solver;
+  }
+}
+
+TEST(ModelSelectionEndToEnd, InitialModelOfOtherDataTrainsToTheSameOptimum) {
+  // A dna.scale model (3 classes, 180 features) as the start for heart_scale
+  // (labels 1 and -1, 13 features): label 1's column, cut to 13 features.
+  test::ScratchDir dir;
+  ASSERT_EQ(cdtrain_in(dir, "-q -s tron " + data("dna.scale") + " dna.model").status, 0);
+  const auto warm =
+      cdtrain_in(dir, "-q -s tron -e 1e-8 -i dna.model " + data("heart_scale") + " warm.model");
+  ASSERT_EQ(warm.status, 0) << warm.err;
+  const auto cold = cdtrain_in(dir, "-q -s tron -e 1e-8 " + data("heart_scale") + " cold.model");
+  ASSERT_EQ(cold.status, 0) << cold.err;
+  const LinearModel a = load_model(dir.file("warm.model"));
+  const LinearModel b = load_model(dir.file("cold.model"));
+  ASSERT_EQ(a.w.size(), b.w.size());
+  for (std::size_t i = 0; i < a.w.size(); ++i) EXPECT_NEAR(a.w[i], b.w[i], 1e-5) << i;
+}
+
+TEST(ModelSelectionEndToEnd, InitialModelIsNotSilentlyIgnoredByCrossValidation) {
+  // -i names a model to start from; with -v or -C cdtrain neither uses it
+  // nor checks it. Like --trace, it should be refused there (exit 2), or at
+  // least read (a missing file: exit 1); a silent success hides the typo.
+  test::ScratchDir dir;
+  for (const char* mode : {"-v 5", "-C -c 256"}) {
+    const auto r =
+        cdtrain_in(dir, std::string("-q ") + mode + " -i no_such.model " + data("heart_scale"));
+    EXPECT_NE(r.status, 0) << mode << ": " << r.out << r.err;
+  }
+}
+
+TEST(ModelSelectionEndToEnd, MissingInitialModelExitsOne) {
+  test::ScratchDir dir;
+  const auto r = cdtrain_in(dir, "-q -i no_such.model " + data("heart_scale") + " out.model");
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_NE(r.err.find("no_such.model"), std::string::npos) << r.err;
+  EXPECT_TRUE(entries(dir).empty());
+
+  dir.write("bad.model", "solver_type L2R_L2LOSS_SVC\nnr_class two\n");
+  const auto bad = cdtrain_in(dir, "-q -i bad.model " + data("heart_scale") + " out.model");
+  EXPECT_EQ(bad.status, 1) << bad.err;
+  EXPECT_NE(bad.err.find("bad.model:2"), std::string::npos) << bad.err;
+  EXPECT_EQ(entries(dir), (std::set<std::string>{"bad.model"}));
+}
+
+// ---- -wi ----
+
+TEST(ModelSelectionEndToEnd, ClassWeightsTrainTheWeightedModel) {
+  test::ScratchDir dir;
+  const auto r = cdtrain_in(dir, "-q -w1 2 -w-1 0.5 " + data("heart_scale") + " w.model");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto plain = cdtrain_in(dir, "-q " + data("heart_scale") + " plain.model");
+  ASSERT_EQ(plain.status, 0) << plain.err;
+  const std::string weighted = test::read_file(dir.file("w.model"));
+  EXPECT_NE(weighted, test::read_file(dir.file("plain.model")));
+
+  const test::Data& heart = test::load("heart_scale");
+  Params params = defaults();
+  params.class_weights = {{1, 2.0}, {-1, 0.5}};
+  Quiet quiet;
+  EXPECT_EQ(weighted, format_model(train(heart.file.features, heart.classes, params, quiet)));
+}
+
+TEST(ModelSelectionEndToEnd, ClassWeightsApplyToCrossValidation) {
+  test::ScratchDir dir;
+  const auto r = cdtrain_in(dir, "-q -v 5 -w1 4 " + data("heart_scale"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  const test::Data& heart = test::load("heart_scale");
+  Params params = defaults();
+  params.cv_folds = 5;
+  params.class_weights = {{1, 4.0}};
+  Quiet quiet;
+  EXPECT_EQ(
+      r.out,
+      "Cross Validation Accuracy = " +
+          percent(cross_validate(heart.file.features, heart.classes, params, quiet).accuracy) +
+          "%\n");
+}
+
+// ---- usage errors: exit 2 with the usage, before any training ----
+
+TEST(ModelSelectionEndToEnd, RefusedCombinationsExitTwo) {
+  test::ScratchDir dir;
+  dir.write("some.model", "");
+  const std::string heart = data("heart_scale");
+  struct Case {
+    std::string args;
+    std::string message;  // part of the error
+  };
+  for (const Case& c : {
+           Case{"-s 7 -i some.model " + heart, "-i"},
+           Case{"-s pegasos -l l1svm -i some.model " + heart, "-i"},
+           Case{"--trace t.tsv -v 5 " + heart, "--trace"},
+           Case{"--trace t.tsv -C " + heart, "--trace"},
+           Case{"-t " + heart + " " + heart, "-t"},
+           Case{"-w1 abc " + heart, "-w1"},
+           Case{"-wx 2 " + heart, "-wx"},
+           Case{"-w 2 " + heart, "-w"},
+           Case{"-w1 0 " + heart, "-w1"},
+           Case{"-w1 -2 " + heart, "-w1"},
+           Case{"-n 0 -v 5 " + heart, "-n"},
+           Case{"-v 1 " + heart, "-v"},
+       }) {
+    const auto r = cdtrain_in(dir, c.args);
+    EXPECT_EQ(r.status, 2) << c.args << "\n" << r.err;
+    EXPECT_EQ(r.out, "") << c.args;
+    EXPECT_EQ(r.err.rfind("cdtrain: error: ", 0), 0u) << c.args << "\n" << r.err;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << c.args << "\n" << r.err;
+    EXPECT_NE(r.err.find("usage: cdtrain"), std::string::npos) << c.args << "\n" << r.err;
+  }
+  EXPECT_EQ(entries(dir), (std::set<std::string>{"some.model"}));
+}
+
+}  // namespace
+}  // namespace cdl

@@ -1,0 +1,126 @@
+// Data that parse but cannot be trained on: check_magnitudes() names the
+// instance, cdtrain turns it into the file's line, and no solver is ever
+// left to produce a weight that is not finite.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <sstream>
+#include <string>
+
+#include "data/libsvm_reader.h"
+#include "data/problem.h"
+#include "solvers/report.h"
+#include "test_util.h"
+#include "train/train.h"
+#include "util/error.h"
+
+namespace cdl {
+namespace {
+
+// check_magnitudes()'s reason for a feature and the value at which its sum
+// overflows.
+std::string too_large(int feature, const std::string& value) {
+  return "feature " + std::to_string(feature) + " (value " + value +
+         ") is too large to train on: C times the sum of its squares overflows; scale the data";
+}
+
+LabeledCsc read(const test::ScratchDir& dir, const std::string& text) {
+  ReadOptions options;
+  options.integer_labels = true;
+  return read_libsvm_csc(dir.write("data.svm", text), options);
+}
+
+TEST(CheckMagnitudes, NamesTheInstanceWhereTheSumOverflows) {
+  test::ScratchDir dir;
+  // C * (1e152^2 + 1e153^2) = 1.01e306 > DBL_MAX / 1024: the sum fails at
+  // the second nonzero of feature 2, which is instance 3.
+  const LabeledCsc data = read(dir, "1 2:1e152\n-1 1:1\n1 2:1e153\n-1 2:1\n");
+  const ClassMap classes = map_classes(data.labels);
+  Params params = resolve_defaults(Params{});
+  try {
+    check_magnitudes(data.features, classes, params);
+    FAIL() << "no error";
+  } catch (const InstanceError& e) {
+    EXPECT_EQ(e.row(), 2u);
+    EXPECT_EQ(e.reason(), too_large(2, "1e+153"));
+  }
+  // The same values with a tiny C fit.
+  params.C = 1e-10;
+  EXPECT_NO_THROW(check_magnitudes(data.features, classes, params));
+  // A -wi weight that raises one class's C counts.
+  params.class_weights[-1] = 1e20;
+  EXPECT_THROW(check_magnitudes(data.features, classes, params), InstanceError);
+}
+
+TEST(CheckMagnitudes, EverySolverRefusesInsteadOfReturningNaN) {
+  test::ScratchDir dir;
+  const LabeledCsc data = read(dir, "1 1:1e200\n-1 1:-1e200 2:1\n");
+  const ClassMap classes = map_classes(data.labels);
+  for (const SolverInfo& info : solver_table()) {
+    SCOPED_TRACE(info.name);
+    Params params;
+    params.solver = info.kind;
+    params = resolve_defaults(params);
+    params.max_iter = params.max_iter.value_or(100);
+    std::ostringstream log;
+    Reporter reporter(log, Reporter::Level::kQuiet);
+    EXPECT_THROW(train(data.features, classes, params, reporter), InstanceError);
+  }
+}
+
+TEST(LineOfInstance, CountsInstancesNotCommentLines) {
+  test::ScratchDir dir;
+  const std::string path = dir.write("d.svm", "# head\n1 1:1\n\t# note\n-1 2:1\n1 3:1");
+  EXPECT_EQ(line_of_instance(path, 0), 2);
+  EXPECT_EQ(line_of_instance(path, 1), 4);
+  EXPECT_EQ(line_of_instance(path, 2), 5);
+  EXPECT_THROW(line_of_instance(path, 3), Error);
+}
+
+TEST(CheckMagnitudesEndToEnd, CdtrainNamesTheLineAndWritesNoModel) {
+  test::ScratchDir dir;
+  const std::string path = dir.write("big.svm", "# scaled badly\n1 1:1\n# more\n-1 1:2e200\n");
+  const std::string model = dir.file("big.model");
+  const test::CommandResult result = test::run_tool("cdtrain", "-q " + path + " " + model);
+  EXPECT_EQ(result.status, 1);
+  EXPECT_EQ(result.err, "cdtrain: error: " + path + ":4: " + too_large(1, "2e+200") + "\n");
+  EXPECT_FALSE(std::filesystem::exists(model));
+}
+
+TEST(TrainWarningsEndToEnd, AClassWeightForALabelNotInTheData) {
+  test::ScratchDir dir;
+  const std::string path = dir.write("d.svm", "1 1:1\n-1 2:1\n");
+  const std::string model = dir.file("d.model");
+  const test::CommandResult result =
+      test::run_tool("cdtrain", "-q -w3 2 -w1 2 " + path + " " + model);
+  EXPECT_EQ(result.status, 0);
+  EXPECT_EQ(result.err,
+            "warning: -w3: no instance of " + path + " has label 3; the weight is unused\n");
+  EXPECT_TRUE(std::filesystem::exists(model));
+}
+
+TEST(CheckMagnitudesEndToEnd, TheSearchForCChecksAtItsLargestC) {
+  test::ScratchDir dir;
+  // C * 1e304 fits at C = 1 but not at C = 1024.
+  const std::string path = dir.write("d.svm", "-1 2:1\n1 1:1e152\n");
+  const test::CommandResult result = test::run_tool("cdtrain", "-q -C " + path);
+  EXPECT_EQ(result.status, 1);
+  EXPECT_EQ(result.err, "cdtrain: error: " + path + ":2: " + too_large(1, "1e+152") + "\n");
+  EXPECT_EQ(result.out, "");
+  EXPECT_EQ(test::run_tool("cdtrain", "-q " + path + " " + dir.file("d.model")).status, 0);
+}
+
+TEST(CheckMagnitudesEndToEnd, AHugeBiasIsAUsageError) {
+  test::ScratchDir dir;
+  const std::string path = dir.write("d.svm", "-1 2:1\n1 1:1\n");
+  const std::string model = dir.file("d.model");
+  const test::CommandResult result = test::run_tool("cdtrain", "-q -B 1e160 " + path + " " + model);
+  EXPECT_EQ(result.status, 2);
+  EXPECT_EQ(result.err.substr(0, result.err.find('\n')),
+            "cdtrain: error: -B 1e+160 is too large to train on: C times the sum of its squares "
+            "over the instances overflows");
+  EXPECT_FALSE(std::filesystem::exists(model));
+}
+
+}  // namespace
+}  // namespace cdl
