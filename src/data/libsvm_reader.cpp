@@ -13,12 +13,12 @@
 #include <functional>
 #include <limits>
 #include <system_error>
-#include <thread>
 
 #include "data/input_file.h"
 #include "data/parse_number.h"
 #include "data/quote.h"
 #include "util/error.h"
+#include "util/parallel.h"
 
 namespace cdl {
 namespace {
@@ -376,41 +376,24 @@ struct Chunk {
   std::vector<std::int64_t> slots;  // pass 1: nonzeros per column; pass 2: next free slot
   std::vector<std::int64_t> ends;   // pass 2: one past the chunk's last slot per column
   std::int64_t lines = 0;
-  std::exception_ptr error;
 };
 
 // Runs body(chunk) for every chunk, one thread each, and rethrows the first
 // error in file order with its line number counted from the start of the file.
 template <class Body>
 void for_each_chunk(const std::string& path, std::vector<Chunk>& chunks, Body body) {
-  const auto guarded = [&body](Chunk& chunk) {
-    try {
-      body(chunk);
-    } catch (...) {
-      chunk.error = std::current_exception();
-    }
-  };
-  std::vector<std::thread> threads;
-  std::size_t started = 1;
-  try {
-    for (; started < chunks.size(); ++started)
-      threads.emplace_back(guarded, std::ref(chunks[started]));
-  } catch (const std::system_error&) {
-    // No more threads to be had: the calling thread does the rest.
-  }
-  guarded(chunks[0]);
-  for (std::size_t k = started; k < chunks.size(); ++k) guarded(chunks[k]);
-  for (auto& thread : threads) thread.join();
+  const std::vector<std::exception_ptr> errors = run_tasks(
+      chunks.size(), static_cast<unsigned>(chunks.size()), [&](std::size_t k) { body(chunks[k]); });
   std::int64_t lines_before = 0;
-  for (const Chunk& chunk : chunks) {
-    if (chunk.error) {
+  for (std::size_t k = 0; k < chunks.size(); ++k) {
+    if (errors[k]) {
       try {
-        std::rethrow_exception(chunk.error);
+        std::rethrow_exception(errors[k]);
       } catch (const ParseError& e) {
         throw ParseError(path, e.line() + lines_before, e.reason());
       }
     }
-    lines_before += chunk.lines;
+    lines_before += chunks[k].lines;
   }
 }
 
@@ -452,8 +435,7 @@ LabeledCsc read_libsvm_csc(const std::string& path, const ReadOptions& options) 
   // Each thread holds two counters per column, so the default stays small.
   constexpr unsigned kMaxDefaultThreads = 4;
   const unsigned threads =
-      options.threads > 0 ? options.threads
-                          : std::clamp(std::thread::hardware_concurrency(), 1u, kMaxDefaultThreads);
+      options.threads > 0 ? options.threads : std::min(hardware_threads(), kMaxDefaultThreads);
   const std::vector<std::uint64_t> splits =
       line_aligned_splits(path, threads, options.min_bytes_per_thread);
   std::vector<Chunk> chunks(splits.size() - 1);

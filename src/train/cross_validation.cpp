@@ -6,11 +6,10 @@
 #include <numeric>
 #include <random>
 #include <sstream>
-#include <system_error>
-#include <thread>
 
 #include "select/coordinate_order.h"
 #include "train/train.h"
+#include "util/parallel.h"
 
 namespace cdl {
 
@@ -49,43 +48,24 @@ CrossValidation cross_validate(const CscMatrix& x, const ClassMap& classes, cons
   out.models.resize(folds);
   std::vector<int> predicted(l);
   std::vector<std::ostringstream> logs(folds);
-  std::vector<std::exception_ptr> errors(folds);
   const auto run_fold = [&](std::size_t f) {
-    try {
-      std::vector<std::size_t> training;
-      std::vector<std::size_t> test;
-      for (std::size_t r = 0; r < l; ++r) (fold_of[r] == f ? test : training).push_back(r);
-      ClassMap fold_classes{classes.labels, {}};
-      for (std::size_t r : training) fold_classes.class_of.push_back(classes.class_of[r]);
-      Params fold_params = params;
-      fold_params.seed = derive_seed(params.seed, f + 1);
-      const CscMatrix fold_x = select_rows(x, training);
-      InitialWeights start;
-      if (warm != nullptr) start = initial_weights((*warm)[f], classes, x.num_cols, params.bias);
-      Reporter log(logs[f], reporter.level());
-      out.models[f] = train(fold_x, fold_classes, fold_params, log, warm ? &start : nullptr);
-      const std::vector<int> fold_predicted = out.models[f].predict(select_rows(x, test));
-      for (std::size_t k = 0; k < test.size(); ++k) predicted[test[k]] = fold_predicted[k];
-    } catch (...) {
-      errors[f] = std::current_exception();
-    }
+    std::vector<std::size_t> training;
+    std::vector<std::size_t> test;
+    for (std::size_t r = 0; r < l; ++r) (fold_of[r] == f ? test : training).push_back(r);
+    ClassMap fold_classes{classes.labels, {}};
+    for (std::size_t r : training) fold_classes.class_of.push_back(classes.class_of[r]);
+    Params fold_params = params;
+    fold_params.seed = derive_seed(params.seed, f + 1);
+    const CscMatrix fold_x = select_rows(x, training);
+    InitialWeights start;
+    if (warm != nullptr) start = initial_weights((*warm)[f], classes, x.num_cols, params.bias);
+    Reporter log(logs[f], reporter.level());
+    out.models[f] = train(fold_x, fold_classes, fold_params, log, warm ? &start : nullptr);
+    const std::vector<int> fold_predicted = out.models[f].predict(select_rows(x, test));
+    for (std::size_t k = 0; k < test.size(); ++k) predicted[test[k]] = fold_predicted[k];
   };
-  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-  const std::size_t threads =
-      std::min<std::size_t>(folds, params.threads > 0 ? params.threads : cores);
-  for (std::size_t first = 0; first < folds; first += threads) {
-    std::vector<std::thread> pool;
-    const std::size_t last = std::min(folds, first + threads);
-    std::size_t started = first + 1;
-    try {
-      for (; started < last; ++started) pool.emplace_back(run_fold, started);
-    } catch (const std::system_error&) {
-      // No more threads to be had: this thread runs the rest.
-    }
-    run_fold(first);
-    for (std::size_t f = started; f < last; ++f) run_fold(f);
-    for (auto& thread : pool) thread.join();
-  }
+  const std::vector<std::exception_ptr> errors =
+      run_tasks(folds, params.threads > 0 ? params.threads : hardware_threads(), run_fold);
   for (std::size_t f = 0; f < folds; ++f) {
     reporter.stream() << logs[f].str();
     if (errors[f]) std::rethrow_exception(errors[f]);
