@@ -5,6 +5,7 @@
 #include <functional>
 
 #include "data/parse_number.h"
+#include "select/selection_rule.h"
 #include "util/error.h"
 
 namespace cdl {
@@ -84,6 +85,15 @@ std::string solver_choices() {
   return out;
 }
 
+// "cdper, cdperone, ...": the solvers whose result --seed changes.
+std::string seeded_solvers() {
+  std::string out;
+  for (const auto& info : solver_table()) {
+    if (info.uses_seed()) out += (out.empty() ? "" : ", ") + std::string(info.name);
+  }
+  return out;
+}
+
 std::string loss_choices() {
   std::string out;
   for (const auto& info : loss_table()) out += (out.empty() ? "" : ", ") + std::string(info.name);
@@ -104,6 +114,13 @@ const std::vector<Flag<TrainCommand>>& train_flags() {
          const LossInfo* info = find_loss(v);
          if (info == nullptr) bad_value(flag, "one of " + loss_choices(), v);
          c.params.loss = info->kind;
+       }},
+      {"--select", "rule",
+       "coordinate selection rule of the CD algorithms: " + rule_choices() +
+           " (default: the solver's own, see the table below)",
+       [](TrainCommand& c, const std::string& flag, const std::string& v) {
+         if (find_rule(v) == nullptr) bad_value(flag, "one of " + rule_choices(), v);
+         c.params.select = v;
        }},
       {"-c", "cost", "penalty parameter C > 0 (default " + show(defaults.C) + ")",
        [](TrainCommand& c, const std::string& flag, const std::string& v) {
@@ -188,7 +205,7 @@ const std::vector<Flag<TrainCommand>>& train_flags() {
          c.params.max_iter = integer_at_least<std::int64_t>(flag, v, 1);
        }},
       {"--seed", "n",
-       "random seed of cdper, cdperone, online, cmlsper, pegasos and the -v/-C folds (default " +
+       "random seed of " + seeded_solvers() + " and the -v/-C folds (default " +
            std::to_string(defaults.seed) + ")",
        [](TrainCommand& c, const std::string& flag, const std::string& v) {
          c.params.seed = integer_at_least<std::uint64_t>(flag, v, 0);
@@ -290,8 +307,9 @@ TrainCommand parse_train_args(const std::vector<std::string>& args) {
   if (!command.initial_model.empty() && command.params.cv_folds > 0) {
     throw ConfigError("-i cannot be combined with -v or -C");
   }
-  if (!command.initial_model.empty() && command.params.solver == SolverKind::kPegasos) {
-    throw ConfigError("-i: pegasos always starts from w = 0");
+  if (!command.initial_model.empty() && !solver_info(command.params.solver).warm_start) {
+    throw ConfigError(std::string("-i: ") + solver_info(command.params.solver).name +
+                      " always starts from w = 0");
   }
   return command;
 }
@@ -327,7 +345,15 @@ std::string train_help() {
     std::string losses;
     for (LossKind loss : info.losses)
       losses += (losses.empty() ? "" : ", ") + std::string(loss_info(loss).name);
-    out += head + info.description + " (" + losses + ")\n";
+    out += head + info.description + " (" + losses + ")";
+    if (info.rule != nullptr) out += std::string(" [--select ") + info.rule + "]";
+    out += "\n";
+  }
+  out += "\nselection rules (--select), for the solvers with one above:\n";
+  for (const auto& rule : rule_table()) {
+    std::string head = std::string("  ") + rule.name;
+    head.resize(16, ' ');
+    out += head + rule.description + "\n";
   }
   out += "\nlosses (-l):\n";
   for (const auto& info : loss_table()) {

@@ -146,18 +146,6 @@ std::vector<int> LinearModel::predict(const CscMatrix& x) const {
   return predicted;
 }
 
-const char* liblinear_solver_type(LossKind loss) {
-  switch (loss) {
-    case LossKind::kL2Svm:
-      return "L2R_L2LOSS_SVC";
-    case LossKind::kL1Svm:
-      return "L2R_L1LOSS_SVC_DUAL";
-    case LossKind::kLogistic:
-      return "L2R_LR";
-  }
-  return "";
-}
-
 bool LinearModel::has_probabilities() const {
   return solver_type == "L2R_LR" || solver_type == "L1R_LR" || solver_type == "L2R_LR_DUAL";
 }

@@ -58,9 +58,6 @@ struct LinearModel {
   void probabilities(const std::vector<double>& decision, std::vector<double>& out) const;
 };
 
-// LIBLINEAR's solver_type name for a model trained with `loss`.
-const char* liblinear_solver_type(LossKind loss);
-
 // Writes the model atomically (temporary file, then rename).
 void save_model(const LinearModel& model, const std::string& path);
 

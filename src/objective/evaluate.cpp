@@ -3,11 +3,28 @@
 #include <algorithm>
 
 #include "objective/vector_math.h"
+#include "util/error.h"
 
 namespace cdl {
 namespace {
 
-// w'x_j for every row, by scattering the columns; columns beyond w count 0.
+// Calls body(Loss{}) with the margin loss of `loss`.
+template <class Body>
+auto with_margin_loss(LossKind loss, Body body) {
+  switch (loss) {
+    case LossKind::kL2Svm:
+      return body(L2SvmLoss{});
+    case LossKind::kL1Svm:
+      return body(L1SvmLoss{});
+    case LossKind::kLogistic:
+      return body(LogisticLoss{});
+      break;
+  }
+  throw Error("this evaluation is for classification losses");
+}
+
+}  // namespace
+
 std::vector<double> decision_values(const CscMatrix& x, const std::vector<double>& w) {
   std::vector<double> out(x.num_rows, 0.0);
   const std::size_t columns = std::min(x.num_cols, w.size());
@@ -21,39 +38,45 @@ std::vector<double> decision_values(const CscMatrix& x, const std::vector<double
   return out;
 }
 
-template <class Loss>
-Evaluation evaluate_with(const Problem& problem, const std::vector<double>& w) {
-  const CscMatrix& x = problem.x;
-  std::vector<double> slope = decision_values(x, w);  // becomes C_j loss'(m_j) y_j
-  double f = 0.5 * dot(w, w);
-  for (std::size_t j = 0; j < slope.size(); ++j) {
-    const double m = problem.y[j] * slope[j];
-    const double c = problem.cost(j);
-    f += c * Loss::value(m);
-    slope[j] = c * Loss::d1(m) * problem.y[j];
-  }
-  std::vector<double> g = w;
-  for (std::size_t i = 0; i < x.num_cols; ++i) {
-    for (auto k = x.col_ptr[i]; k < x.col_ptr[i + 1]; ++k) {
-      const auto t = static_cast<std::size_t>(k);
-      g[i] += slope[x.row_idx[t]] * x.values[t];
-    }
-  }
-  return {f, norm2(g)};
+std::vector<double> margins(const Problem& problem, const std::vector<double>& w) {
+  std::vector<double> out = decision_values(problem.x, w);
+  for (std::size_t j = 0; j < out.size(); ++j) out[j] *= problem.y[j];
+  return out;
 }
 
-}  // namespace
+double objective_value(const Problem& problem, LossKind loss, const Regularizer& regularizer,
+                       const std::vector<double>& w, const std::vector<double>& margin) {
+  return with_margin_loss(loss, [&](auto l) {
+    return objective_value<decltype(l)>(problem, regularizer.value(w), margin);
+  });
+}
 
-Evaluation evaluate(const Problem& problem, LossKind loss, const std::vector<double>& w) {
-  switch (loss) {
-    case LossKind::kL2Svm:
-      return evaluate_with<L2SvmLoss>(problem, w);
-    case LossKind::kL1Svm:
-      return evaluate_with<L1SvmLoss>(problem, w);
-    case LossKind::kLogistic:
-      return evaluate_with<LogisticLoss>(problem, w);
-  }
-  return {0, 0};
+std::vector<double> gradient_at_zero(const Problem& problem, LossKind loss) {
+  return with_margin_loss(loss, [&](auto l) { return gradient_at_zero<decltype(l)>(problem); });
+}
+
+Evaluation evaluate(const Problem& problem, LossKind loss, const std::vector<double>& w,
+                    const Regularizer& regularizer) {
+  return with_margin_loss(loss, [&](auto l) {
+    using Loss = decltype(l);
+    const CscMatrix& x = problem.x;
+    std::vector<double> slope = margins(problem, w);  // becomes C_j loss'(m_j) y_j
+    const double f = objective_value<Loss>(problem, regularizer.value(w), slope);
+    for (std::size_t j = 0; j < slope.size(); ++j) {
+      slope[j] = problem.cost(j) * Loss::d1(slope[j]) * problem.y[j];
+    }
+    // g = l2 w + the loss part, then the L1 part's least subgradient.
+    std::vector<double> g(x.num_cols, 0.0);
+    for (std::size_t i = 0; i < std::min(g.size(), w.size()); ++i) g[i] = w[i] * regularizer.l2;
+    for (std::size_t i = 0; i < x.num_cols; ++i) {
+      for (auto k = x.col_ptr[i]; k < x.col_ptr[i + 1]; ++k) {
+        const auto t = static_cast<std::size_t>(k);
+        g[i] += slope[x.row_idx[t]] * x.values[t];
+      }
+      g[i] = regularizer.min_norm_subgradient(i < w.size() ? w[i] : 0.0, g[i]);
+    }
+    return Evaluation{f, norm2(g)};
+  });
 }
 
 double accuracy(const CscMatrix& x, const std::vector<double>& y, const std::vector<double>& w) {

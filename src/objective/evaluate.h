@@ -1,6 +1,11 @@
-// f(w) and ||grad f(w)|| of a binary problem at a given w, computed from
-// scratch; independent of the solvers' incremental state, for traces and
-// tests.
+// The one objective evaluation: f(w), grad f(0), the margins and the
+// gradient norm, computed from scratch for a binary problem. The solvers (for
+// their reports and stopping scales), the trace, the tests and the
+// benchmarks all use these, so that every f printed anywhere is the same
+// formula:
+//
+//   f(w) = r(w) + sum_j C_j loss(y_j w'x_j)      (paper, equation 1, with
+//                                                 r = 1/2 w'w for L2)
 #ifndef CDL_EVALUATE_H_
 #define CDL_EVALUATE_H_
 
@@ -8,18 +13,64 @@
 
 #include "data/problem.h"
 #include "objective/loss.h"
+#include "objective/regularizer.h"
 
 namespace cdl {
 
+// w'x_j of every row, by scattering the columns of the CSC; columns beyond w
+// count 0. O(#nz).
+std::vector<double> decision_values(const CscMatrix& x, const std::vector<double>& w);
+
+// m_j = y_j w'x_j of every row. O(#nz + l).
+std::vector<double> margins(const Problem& problem, const std::vector<double>& w);
+
+// f(w) given r(w) and w's margins: r(w), then + C_j loss(m_j) for each row
+// in order (every solver sums in this order, so that their f agree to the
+// last bit). O(l).
+template <class Loss>
+double objective_value(const Problem& problem, double regularizer_value,
+                       const std::vector<double>& margin) {
+  double f = regularizer_value;
+  for (std::size_t j = 0; j < margin.size(); ++j) f += problem.cost(j) * Loss::value(margin[j]);
+  return f;
+}
+
+// The same for a loss named at run time, computing r(w). O(l + n).
+double objective_value(const Problem& problem, LossKind loss, const Regularizer& regularizer,
+                       const std::vector<double>& w, const std::vector<double>& margin);
+
+// grad f(0) = loss'(0) sum_j C_j y_j x_j (r has gradient 0 at 0), by
+// columns. O(#nz).
+template <class Loss>
+std::vector<double> gradient_at_zero(const Problem& problem) {
+  const CscMatrix& x = problem.x;
+  std::vector<double> g(x.num_cols);
+  const double d1_at_zero = Loss::d1(0.0);
+  for (std::size_t i = 0; i < x.num_cols; ++i) {
+    double slope = 0;
+    for (auto k = x.col_ptr[i]; k < x.col_ptr[i + 1]; ++k) {
+      const auto t = static_cast<std::size_t>(k);
+      const std::size_t j = x.row_idx[t];
+      const double c = problem.cost(j);
+      slope += (problem.y[j] > 0 ? c : -c) * x.values[t];
+    }
+    g[i] = d1_at_zero * slope;
+  }
+  return g;
+}
+std::vector<double> gradient_at_zero(const Problem& problem, LossKind loss);
+
 struct Evaluation {
-  double objective;  // f(w) = 1/2 w'w + sum_j C_j loss(y_j w'x_j)
-  // ||grad f(w)||; for l1svm the norm of the subgradient that takes
-  // loss'(m) = -1 for m < 1 and 0 otherwise, the one Pegasos steps along.
+  double objective;  // f(w)
+  // ||grad f(w)|| for smooth r; for l1svm the norm of the subgradient that
+  // takes loss'(m) = -1 for m < 1 and 0 otherwise, the one Pegasos steps
+  // along; for r with an L1 part, the norm of the minimum-norm subgradient.
   double gradient_norm;
 };
 
 // O(#nz + l + n), from the CSC.
-Evaluation evaluate(const Problem& problem, LossKind loss, const std::vector<double>& w);
+Evaluation evaluate(const Problem& problem, LossKind loss, const std::vector<double>& w,
+                    const Regularizer& regularizer = Regularizer::l2_only());
 
 // The share of instances whose label sign(w'x) (> 0 is +1) equals y. O(#nz).
 double accuracy(const CscMatrix& x, const std::vector<double>& y, const std::vector<double>& w);

@@ -1,6 +1,8 @@
-// Per-instance loss functions of the margin m = y * w'x.
+// Per-instance loss functions. Classification losses take the margin
+// m = y * w'x (y = +1 or -1); regression losses take the score s = w'x and
+// the real target t.
 //
-// Each loss is a stateless struct of inline static functions so that the
+// Each classification loss is a stateless struct of inline static functions so that the
 // solvers' inner loops, which are templates over the loss, compile to straight
 // arithmetic. Every loss offers value(m), d1(m) and, if it is differentiable,
 // d2(m) with an upper bound kMaxD2 over all m. Paper: Chang, Hsieh & Lin
@@ -13,7 +15,10 @@
 
 namespace cdl {
 
+// The classification losses, of the margin.
 enum class LossKind { kL2Svm, kL1Svm, kLogistic };
+// The regression losses, of (score, target).
+enum class RegressionLossKind { kSquared, kSvrL2 };
 
 // max(b, 0), exactly, as arithmetic rather than a select (which compilers
 // turn into a branch, and whether an instance is active is data-dependent):
@@ -72,6 +77,49 @@ struct LogisticLoss {
     const double e = std::exp(-std::fabs(m));
     const double p = 1.0 / (1.0 + e);
     return e * p * p;
+  }
+};
+
+// ---- regression: losses of (score s, target t) ----
+// Each has value(s, t), d1 and d2 (derivatives in s) and kMaxD2, as the
+// margin losses do, so the same CD and Newton machinery applies.
+
+// Squared error (s - t)^2, least squares and the Lasso's loss (Shi, Tu, Xu &
+// Yin, Section 2.1, up to the factor 1/2 that C absorbs).
+struct SquaredLoss {
+  static constexpr const char* kName = "squared";
+  static constexpr bool kTwiceDifferentiable = true;
+  static constexpr double kMaxD2 = 2.0;
+
+  double value(double s, double t) const {
+    const double r = s - t;
+    return r * r;
+  }
+  double d1(double s, double t) const { return 2.0 * (s - t); }
+  double d2(double /*s*/, double /*t*/) const { return 2.0; }
+};
+
+// The epsilon-insensitive L2 loss of support vector regression,
+// max(0, |s - t| - epsilon)^2 (LIBLINEAR's L2R_L2LOSS_SVR, whose -p is
+// epsilon). d2 is the generalized second derivative: 2 outside the tube,
+// else 0.
+struct SvrL2Loss {
+  static constexpr const char* kName = "svr";
+  static constexpr bool kTwiceDifferentiable = true;
+  static constexpr double kMaxD2 = 2.0;
+  double epsilon = 0.1;
+
+  double value(double s, double t) const {
+    const double b = positive_part(std::fabs(s - t) - epsilon);
+    return b * b;
+  }
+  double d1(double s, double t) const {
+    const double r = s - t;
+    const double b = positive_part(std::fabs(r) - epsilon);
+    return r >= 0 ? 2.0 * b : -2.0 * b;
+  }
+  double d2(double s, double t) const {
+    return 2.0 * static_cast<double>(std::fabs(s - t) > epsilon);
   }
 };
 

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "objective/evaluate.h"
 #include "objective/vector_math.h"
 #include "util/error.h"
 
@@ -18,31 +19,27 @@ namespace {
 template <class Loss>
 class MarginObjective final : public CoordinateObjective {
  public:
-  explicit MarginObjective(const Problem& problem)
-      : x_(problem.x),
+  MarginObjective(const Problem& problem, const Regularizer& regularizer)
+      : problem_(problem),
+        regularizer_(regularizer),
+        x_(problem.x),
         cost_pos_(problem.cost_pos),
         cost_neg_(problem.cost_neg),
         w_(problem.num_features(), 0.0),
         margin_(problem.num_rows(), 0.0),
         positive_(problem.num_rows()),
         bounds_(problem.num_features()),
-        gradient_at_zero_(problem.num_features()) {
+        gradient_at_zero_(cdl::gradient_at_zero<Loss>(problem)) {
     for (std::size_t j = 0; j < margin_.size(); ++j) positive_[j] = problem.y[j] > 0;
-    // One pass for H_i of (14) and grad f(0)_i = sum_j C_j loss'(0) y_j x_ji.
-    const double d1_at_zero = Loss::d1(0.0);
+    // H_i of (14), with the regularizer's curvature in place of 1.
     std::size_t longest = 0;
     for (std::size_t i = 0; i < bounds_.size(); ++i) {
       double curvature = 0;
-      double slope = 0;
       for (auto k = begin(i); k < end(i); ++k) {
-        const std::size_t j = x_.row_idx[k];
         const double v = x_.values[k];
-        const double c = cost(j);
-        curvature += c * v * v;
-        slope += (positive_[j] ? c : -c) * v;
+        curvature += cost(x_.row_idx[k]) * v * v;
       }
-      bounds_[i] = 1.0 + Loss::kMaxD2 * curvature;
-      gradient_at_zero_[i] = d1_at_zero * slope;
+      bounds_[i] = regularizer_.curvature(Loss::kMaxD2 * curvature);
       if (!std::isfinite(bounds_[i])) {
         throw Error("feature " + std::to_string(i + 1) +
                     " has values too large to train on (their squares overflow); scale the data");
@@ -85,7 +82,7 @@ class MarginObjective final : public CoordinateObjective {
       g += signed_cost[positive[j]] * Loss::d1(m) * v;
       h += cost[positive[j]] * Loss::d2(m) * v * v;
     }
-    return {w_[i] + g, 1.0 + h};
+    return {regularizer_.derivative(w_[i], g), regularizer_.curvature(h)};
   }
 
   void apply(std::size_t i, double z) override {
@@ -113,7 +110,7 @@ class MarginObjective final : public CoordinateObjective {
     last_ = i;
     saved_w_ = w_[i];
     w_[i] += z;
-    return saved_w_ * z + 0.5 * z * z + sum;
+    return regularizer_.delta(saved_w_, z) + sum;
   }
 
   void undo() override {
@@ -125,11 +122,7 @@ class MarginObjective final : public CoordinateObjective {
   double bound(std::size_t i) const override { return bounds_[i]; }
 
   double value() const override {
-    double reg = 0;
-    for (double wi : w_) reg += wi * wi;
-    double loss = 0;
-    for (std::size_t j = 0; j < margin_.size(); ++j) loss += cost(j) * Loss::value(margin_[j]);
-    return 0.5 * reg + loss;
+    return objective_value<Loss>(problem_, regularizer_.value(w_), margin_);
   }
 
   std::vector<double> gradient() const override {
@@ -161,6 +154,8 @@ class MarginObjective final : public CoordinateObjective {
     }
   }
 
+  const Problem& problem_;
+  const Regularizer regularizer_;
   const CscMatrix& x_;
   const double cost_pos_;
   const double cost_neg_;
@@ -179,12 +174,15 @@ class MarginObjective final : public CoordinateObjective {
 }  // namespace
 
 std::unique_ptr<CoordinateObjective> make_coordinate_objective(LossKind loss,
-                                                               const Problem& problem) {
+                                                               const Problem& problem,
+                                                               const Regularizer& regularizer) {
+  if (!regularizer.smooth())
+    throw ConfigError("the Newton CD objective needs a smooth regularizer");
   switch (loss) {
     case LossKind::kL2Svm:
-      return std::make_unique<MarginObjective<L2SvmLoss>>(problem);
+      return std::make_unique<MarginObjective<L2SvmLoss>>(problem, regularizer);
     case LossKind::kLogistic:
-      return std::make_unique<MarginObjective<LogisticLoss>>(problem);
+      return std::make_unique<MarginObjective<LogisticLoss>>(problem, regularizer);
     case LossKind::kL1Svm:
       break;
   }

@@ -1,5 +1,6 @@
-// The regularized objective f(w) = 1/2 w'w + sum_j C_j loss(y_j w'x_j)
-// (paper, equation 1) seen one coordinate at a time, for the CD family.
+// The regularized objective f(w) = r(w) + sum_j C_j loss(y_j w'x_j)
+// (paper, equation 1, where r(w) = 1/2 w'w) seen one coordinate at a time,
+// for the CD family. r is a smooth Regularizer (regularizer.h).
 //
 // The object owns w and the margins m_j = y_j w'x_j of the current w; keeping
 // the margins up to date is equation (17) (b_j = 1 - m_j for L2-SVM), so that
@@ -24,12 +25,13 @@
 
 #include "data/problem.h"
 #include "objective/loss.h"
+#include "objective/regularizer.h"
 
 namespace cdl {
 
 struct CoordDerivs {
   double d1;  // D'_i(0), equation (9)
-  double d2;  // D''_i(0), the generalized second derivative (10), >= 1
+  double d2;  // D''_i(0), the generalized second derivative (10), >= l2 of r
 };
 
 class CoordinateObjective {
@@ -57,8 +59,8 @@ class CoordinateObjective {
   virtual double gradient_norm_at_zero() const = 0;
 };
 
-std::unique_ptr<CoordinateObjective> make_coordinate_objective(LossKind loss,
-                                                               const Problem& problem);
+std::unique_ptr<CoordinateObjective> make_coordinate_objective(
+    LossKind loss, const Problem& problem, const Regularizer& regularizer = Regularizer::l2_only());
 
 }  // namespace cdl
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "objective/evaluate.h"
 #include "objective/vector_math.h"
 #include "util/error.h"
 
@@ -13,18 +14,14 @@ namespace {
 template <class Loss>
 class RowObjective final : public VectorObjective {
  public:
-  explicit RowObjective(const Problem& problem)
+  RowObjective(const Problem& problem, const Regularizer& regularizer)
       : problem_(problem),
+        regularizer_(regularizer),
         rows_(*problem.rows),
         margin_(problem.num_rows()),
         curvature_(problem.num_rows()) {
     assert(problem.rows != nullptr);
-    std::vector<double> g(num_features(), 0.0);
-    const double d1 = Loss::d1(0.0);
-    for (std::size_t j = 0; j < margin_.size(); ++j) {
-      add_row(rows_, j, problem_.y[j] * problem_.cost(j) * d1, g);
-    }
-    gradient_norm_at_zero_ = norm2(g);
+    gradient_norm_at_zero_ = norm2(cdl::gradient_at_zero<Loss>(problem));
   }
 
   std::size_t num_features() const override { return problem_.num_features(); }
@@ -32,24 +29,23 @@ class RowObjective final : public VectorObjective {
   double evaluate(const std::vector<double>& w) override {
     assert(w.size() == num_features());
     w_ = w;
-    double f = 0;
-    for (double wi : w) f += 0.5 * wi * wi;
     active_.clear();
     for (std::size_t j = 0; j < margin_.size(); ++j) {
       const double m = problem_.y[j] * row_dot(rows_, j, w);
       margin_[j] = m;
-      const double c = problem_.cost(j);
-      f += c * Loss::value(m);
-      curvature_[j] = c * Loss::d2(m);
+      curvature_[j] = problem_.cost(j) * Loss::d2(m);
       if (curvature_[j] != 0) active_.push_back(static_cast<Index>(j));
     }
     evaluated_ = true;
-    return f;
+    return objective_value<Loss>(problem_, regularizer_.value(w), margin_);
   }
 
   void gradient(std::vector<double>& g) const override {
     assert(evaluated_);
     g = w_;
+    if (regularizer_.l2 != 1.0) {
+      for (double& gi : g) gi *= regularizer_.l2;
+    }
     for (std::size_t j = 0; j < margin_.size(); ++j) {
       const double scale = problem_.y[j] * problem_.cost(j) * Loss::d1(margin_[j]);
       if (scale != 0) add_row(rows_, j, scale, g);
@@ -59,6 +55,9 @@ class RowObjective final : public VectorObjective {
   void hess_vec(const std::vector<double>& s, std::vector<double>& hs) const override {
     assert(evaluated_);
     hs = s;
+    if (regularizer_.l2 != 1.0) {
+      for (double& h : hs) h *= regularizer_.l2;
+    }
     for (Index j : active_) add_row(rows_, j, curvature_[j] * row_dot(rows_, j, s), hs);
   }
 
@@ -66,6 +65,7 @@ class RowObjective final : public VectorObjective {
 
  private:
   const Problem& problem_;
+  const Regularizer regularizer_;
   const CsrMatrix& rows_;
   std::vector<double> w_;
   std::vector<double> margin_;
@@ -77,13 +77,15 @@ class RowObjective final : public VectorObjective {
 
 }  // namespace
 
-std::unique_ptr<VectorObjective> make_vector_objective(LossKind loss, const Problem& problem) {
+std::unique_ptr<VectorObjective> make_vector_objective(LossKind loss, const Problem& problem,
+                                                       const Regularizer& regularizer) {
   if (problem.rows == nullptr) throw Error("the whole-vector objective needs the rows");
+  if (!regularizer.smooth()) throw ConfigError("a Newton method needs a smooth regularizer");
   switch (loss) {
     case LossKind::kL2Svm:
-      return std::make_unique<RowObjective<L2SvmLoss>>(problem);
+      return std::make_unique<RowObjective<L2SvmLoss>>(problem, regularizer);
     case LossKind::kLogistic:
-      return std::make_unique<RowObjective<LogisticLoss>>(problem);
+      return std::make_unique<RowObjective<LogisticLoss>>(problem, regularizer);
     case LossKind::kL1Svm:
       break;
   }

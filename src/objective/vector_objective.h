@@ -1,5 +1,6 @@
-// The regularized objective f(w) = 1/2 w'w + sum_j C_j loss(y_j w'x_j)
-// (paper, equation 1) seen as a function of the whole vector w, for TRON.
+// The regularized objective f(w) = r(w) + sum_j C_j loss(y_j w'x_j)
+// (paper, equation 1, r(w) = 1/2 w'w) seen as a function of the whole vector
+// w, for TRON. r is a smooth Regularizer (regularizer.h).
 //
 // Contract: evaluate(w) computes f(w) and caches, for that w, the margins
 // m_j = y_j w'x_j and the curvatures D_jj = C_j loss''(m_j). gradient() and
@@ -19,6 +20,7 @@
 
 #include "data/problem.h"
 #include "objective/loss.h"
+#include "objective/regularizer.h"
 
 namespace cdl {
 
@@ -37,7 +39,8 @@ class VectorObjective {
 
 // For the twice-differentiable losses (l2svm, lr); throws ConfigError for
 // others.
-std::unique_ptr<VectorObjective> make_vector_objective(LossKind loss, const Problem& problem);
+std::unique_ptr<VectorObjective> make_vector_objective(
+    LossKind loss, const Problem& problem, const Regularizer& regularizer = Regularizer::l2_only());
 
 }  // namespace cdl
 

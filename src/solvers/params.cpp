@@ -3,92 +3,22 @@
 #include <algorithm>
 #include <cmath>
 
+#include "select/selection_rule.h"
 #include "util/error.h"
 
 namespace cdl {
+namespace {
 
-const std::vector<SolverInfo>& solver_table() {
-  using L = LossKind;
-  static const std::vector<SolverInfo> table = {
-      {0,
-       "cdper",
-       SolverKind::kCdPer,
-       "CD with a new random feature order every iteration",
-       {L::kL2Svm, L::kLogistic},
-       0.001},
-      {1,
-       "cd",
-       SolverKind::kCd,
-       "coordinate descent in cyclic order (Algorithms 1-2)",
-       {L::kL2Svm, L::kLogistic},
-       0.001},
-      {2,
-       "cdperone",
-       SolverKind::kCdPerOne,
-       "CD with one random feature order",
-       {L::kL2Svm, L::kLogistic},
-       0.001},
-      {3,
-       "online",
-       SolverKind::kOnlineCd,
-       "online CD, uniformly random features (Alg. 3)",
-       {L::kL2Svm, L::kLogistic},
-       0.001},
-      {4, "cmls", SolverKind::kCmls, "CMLS (Zhang & Oles 2001), Algorithm 6", {L::kL2Svm}, 0.001},
-      {5,
-       "cmlsper",
-       SolverKind::kCmlsPer,
-       "CMLS with a new random order every iteration",
-       {L::kL2Svm},
-       0.001},
-      {6,
-       "tron",
-       SolverKind::kTron,
-       "trust region Newton method (Lin, Weng & Keerthi)",
-       {L::kL2Svm, L::kLogistic},
-       0.01},
-      {7,
-       "pegasos",
-       SolverKind::kPegasos,
-       "Pegasos stochastic subgradient, Algorithm 4",
-       {L::kL1Svm},
-       0.0},
-  };
-  return table;
-}
-
-std::string valid_pairs() {
+// "cdper, cd, ...": the solvers that take --select.
+std::string rule_solvers() {
   std::string out;
-  std::size_t k = 0;
-  const auto& table = solver_table();
-  while (k < table.size()) {
-    std::size_t end = k + 1;
-    while (end < table.size() && table[end].losses == table[k].losses) ++end;
-    if (!out.empty()) out += "; ";
-    out += "-s " + std::to_string(table[k].number);
-    if (end - k > 1) out += "-" + std::to_string(table[end - 1].number);
-    out += ":";
-    for (LossKind loss : table[k].losses) out += std::string(" ") + loss_info(loss).name;
-    k = end;
+  for (const SolverInfo& info : solver_table()) {
+    if (info.rule != nullptr) out += (out.empty() ? "" : ", ") + std::string(info.name);
   }
   return out;
 }
 
-const SolverInfo& solver_info(SolverKind kind) {
-  for (const auto& info : solver_table()) {
-    if (info.kind == kind) return info;
-  }
-  throw Error("unknown solver kind");
-}
-
-const SolverInfo* find_solver(const std::string& number_or_name) {
-  for (const auto& info : solver_table()) {
-    if (number_or_name == info.name || number_or_name == std::to_string(info.number)) {
-      return &info;
-    }
-  }
-  return nullptr;
-}
+}  // namespace
 
 const std::vector<LossInfo>& loss_table() {
   static const std::vector<LossInfo> table = {
@@ -117,9 +47,7 @@ Params resolve_defaults(Params params) {
   const SolverInfo& solver = solver_info(params.solver);
   if (!params.loss) params.loss = solver.losses.front();
   if (!params.eps) params.eps = solver.default_eps;
-  if (!params.max_iter && params.solver != SolverKind::kPegasos) {
-    params.max_iter = kDefaultMaxIter;
-  }
+  if (!params.max_iter && solver.default_max_iter > 0) params.max_iter = solver.default_max_iter;
   return params;
 }
 
@@ -144,8 +72,23 @@ void validate(const Params& params) {
     }
   }
   if (!(params.C > 0) || !std::isfinite(params.C)) throw ConfigError("C must be positive");
-  if (params.eps && !(*params.eps > 0) && params.solver != SolverKind::kPegasos) {
+  if (params.eps && !(*params.eps > 0) && solver.default_eps > 0) {
     throw ConfigError("eps must be positive");
+  }
+  const auto& regularizers = solver.regularizers;
+  if (std::find(regularizers.begin(), regularizers.end(), params.regularizer) ==
+      regularizers.end()) {
+    throw ConfigError(std::string("solver ") + solver.name + " does not train the " +
+                      regularizer_info(params.regularizer).name + " regularizer");
+  }
+  if (params.select) {
+    if (solver.rule == nullptr) {
+      throw ConfigError(std::string("--select: solver ") + solver.name +
+                        " does not pick coordinates; --select works with " + rule_solvers());
+    }
+    if (find_rule(*params.select) == nullptr) {
+      throw ConfigError("--select: unknown rule '" + *params.select + "'; use " + rule_choices());
+    }
   }
   if (params.max_iter && *params.max_iter <= 0) throw ConfigError("max-iter must be positive");
   if (!(params.sigma > 0 && params.sigma < 0.5)) {

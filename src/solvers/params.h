@@ -1,7 +1,5 @@
-// Training parameters, filled by the command line and checked by validate().
-//
-// The number-to-solver table lives here, in one place: the CLI parses -s with
-// it and -h prints it.
+// Training parameters, filled by the command line and checked by validate()
+// against the solver's row (solver_table.h).
 #ifndef CDL_PARAMS_H_
 #define CDL_PARAMS_H_
 
@@ -12,24 +10,10 @@
 #include <vector>
 
 #include "objective/loss.h"
+#include "objective/regularizer.h"
+#include "solvers/solver_table.h"
 
 namespace cdl {
-
-enum class SolverKind { kCdPer, kCd, kCdPerOne, kOnlineCd, kCmls, kCmlsPer, kTron, kPegasos };
-
-struct SolverInfo {
-  int number;        // the -s number
-  const char* name;  // the -s name
-  SolverKind kind;
-  const char* description;       // one line for -h
-  std::vector<LossKind> losses;  // the losses it trains; the first is its default
-  double default_eps;            // its stopping tolerance (unused by Pegasos)
-};
-
-const std::vector<SolverInfo>& solver_table();
-const SolverInfo& solver_info(SolverKind kind);
-// Looks up "0".."7" or a name such as "cdper"; nullptr if unknown.
-const SolverInfo* find_solver(const std::string& number_or_name);
 
 struct LossInfo {
   const char* name;
@@ -41,10 +25,8 @@ const std::vector<LossInfo>& loss_table();
 const LossInfo& loss_info(LossKind kind);
 const LossInfo* find_loss(const std::string& name);
 
-// The valid solver-loss pairs, for messages: "-s 0-3: l2svm lr; -s 4-5: l2svm; ...".
-std::string valid_pairs();
-
-// Default outer iterations of every solver but Pegasos (see README).
+// Default outer iterations of every solver but Pegasos (see README); the
+// table's rows use it.
 constexpr std::int64_t kDefaultMaxIter = 1000;
 // Pegasos's default number of updates is this many passes over the data:
 // kDefaultPegasosPasses * ceil(l / K).
@@ -53,6 +35,9 @@ constexpr std::int64_t kDefaultPegasosPasses = 500;
 struct Params {
   SolverKind solver = SolverKind::kCdPer;
   std::optional<LossKind> loss;  // default: the solver's first loss
+  RegularizerKind regularizer = RegularizerKind::kL2;
+  // --select: the coordinate selection rule; default: the solver's own.
+  std::optional<std::string> select;
   double C = 1.0;
   std::optional<double> eps;  // stopping tolerance; default per solver
   // Outer iterations; for Pegasos, updates. Default per solver, and for
@@ -70,8 +55,8 @@ struct Params {
   bool quiet = false;
 };
 
-// Fills the optional fields with the solver's defaults (all but Pegasos's
-// max_iter, which depends on the data).
+// Fills the optional fields with the solver's defaults (all but a max_iter
+// that the solver sets from the data, as Pegasos's).
 Params resolve_defaults(Params params);
 
 // The C of class `label`: C times its -wi weight.

@@ -1,4 +1,10 @@
-// The solver entry points. Each takes Params already passed through
+// The solver entry points.
+//
+// Every solver has one entry point of one signature, SolveResult
+// solve_NAME(const SolverInput&), named by its row in solver_table.cpp;
+// train() calls it through the row. The algorithm functions below them take
+// their parts ready-made (objective, selection rule), for tests and
+// benchmarks that build the parts themselves. Params have been through
 // resolve_defaults() and validate(): eps and max_iter are read with value().
 #ifndef CDL_SOLVER_H_
 #define CDL_SOLVER_H_
@@ -6,6 +12,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "data/problem.h"
 #include "objective/objective.h"
 #include "objective/vector_objective.h"
 #include "select/coordinate_order.h"
@@ -15,9 +22,31 @@
 
 namespace cdl {
 
+struct SolverInput {
+  const Problem& problem;
+  const Params& params;  // resolved; eps already scaled as the row says
+  std::uint64_t seed;    // this binary problem's seed (for the rule and the solver)
+  Reporter& reporter;
+  const std::vector<double>* w0;  // the starting w (size n), or null for 0
+};
+
+// The selection rule of the run: --select if given, else the row's rule.
+std::unique_ptr<SelectionRule> make_selection_rule(const SolverInput& input);
+
+// The starting w: *w0, or zeros.
+std::vector<double> starting_w(const SolverInput& input);
+
+// ---- entry points, one per algorithm ----
+SolveResult solve_cd(const SolverInput& input);
+SolveResult solve_cmls(const SolverInput& input);
+SolveResult solve_tron(const SolverInput& input);
+SolveResult solve_pegasos(const SolverInput& input);
+
+// ---- the algorithms, given their parts ----
+
 // Coordinate descent with Newton steps and line search (solver_cd.cpp). Starts
 // from the objective's current w.
-SolveResult solve_cd(CoordinateObjective& objective, CoordinateOrder& order, const Params& params,
+SolveResult solve_cd(CoordinateObjective& objective, SelectionRule& rule, const Params& params,
                      Reporter& reporter);
 
 // Trust region Newton method (solver_tron.cpp), from w.
@@ -25,7 +54,7 @@ SolveResult solve_tron(VectorObjective& objective, std::vector<double> w, const 
                        Reporter& reporter);
 
 // CMLS, Zhang & Oles (2001), for L2-SVM (solver_cmls.cpp), from w.
-SolveResult solve_cmls(const Problem& problem, std::vector<double> w, CoordinateOrder& order,
+SolveResult solve_cmls(const Problem& problem, std::vector<double> w, SelectionRule& rule,
                        const Params& params, Reporter& reporter);
 
 // Pegasos for L1-SVM (solver_pegasos.cpp), from w = 0, drawing instances

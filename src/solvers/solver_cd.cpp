@@ -1,7 +1,9 @@
 // Primal coordinate descent for L2-regularized linear classifiers.
 //
 // Problem: min_w f(w) = 1/2 w'w + sum_j C_j loss(y_j w'x_j), for L2-SVM
-//   loss(m) = max(0, 1 - m)^2 (paper, equation 3).
+//   loss(m) = max(0, 1 - m)^2 (paper, equation 3) and logistic regression
+//   (equation 4); 1/2 w'w is the regularizer's value (regularizer.h), and the
+//   objective's D' and D'' include its derivatives.
 //
 // Algorithm: Chang, Hsieh & Lin (2008), "Coordinate Descent Method for
 //   Large-scale L2-loss Linear SVM", JMLR 9, Algorithm 1 (outer iterations
@@ -18,10 +20,12 @@
 //     margins while it computes D_i(lambda d) - D_i(0) by (18), and is undone
 //     exactly if (12) fails, so the common case costs two passes over the
 //     column (derivatives, then step) as in the bare minimum.
-//   The coordinate order makes the variants: cyclic (CD), a new permutation
-//   every outer iteration (CDPER, Section 3.2), one permutation (CDPERONE,
-//   Section 6.1), or n uniform draws per outer iteration (online CD,
-//   Algorithm 3).
+//   The selection rule (src/select/, --select) makes the variants: cyclic
+//   (CD), a new permutation every outer iteration (CDPER, Section 3.2), one
+//   permutation (CDPERONE, Section 6.1), or n uniform draws per outer
+//   iteration (online CD, Algorithm 3). The rule hands out coordinates in
+//   batches and, if it asks for it, hears D'_i(0), D''_i(0) and the step
+//   after every coordinate.
 //
 // Stopping rule (after Section 5.3): D'_i(0) = grad f(w^{k,i})_i is stored for
 //   each coordinate when it is visited. After each outer iteration, stop when
@@ -36,22 +40,22 @@
 //   passes the shortcut, plus O(nonzeros of column i) for every evaluation
 //   of D_i(lambda d). Reporting f(w) after each outer iteration adds O(l + n),
 //   outside the timed part.
-#include <chrono>
 #include <cmath>
 
 #include "objective/cd_math.h"
 #include "objective/vector_math.h"
+#include "solvers/progress.h"
 #include "solvers/solver.h"
 
 namespace cdl {
 
-SolveResult solve_cd(CoordinateObjective& objective, CoordinateOrder& order, const Params& params,
+SolveResult solve_cd(CoordinateObjective& objective, SelectionRule& rule, const Params& params,
                      Reporter& reporter) {
-  using Clock = std::chrono::steady_clock;
   const double eps = params.eps.value();
   const std::int64_t max_iter = params.max_iter.value();
   const double sigma = params.sigma;
   const double beta = params.beta;
+  const bool feedback = rule.wants_feedback();
 
   SolveResult result;
   const double stop_norm = eps * objective.gradient_norm_at_zero();
@@ -60,59 +64,74 @@ SolveResult solve_cd(CoordinateObjective& objective, CoordinateOrder& order, con
   bool converged = result.grad_norm <= stop_norm;
   bool failed = false;
 
-  double seconds = 0;
+  Progress progress(reporter);
   while (!converged && !failed && result.iterations < max_iter) {
-    const auto start = Clock::now();
-    order.start_epoch();
-    for (std::size_t i = order.next(); i != CoordinateOrder::kNone; i = order.next()) {
-      const CoordDerivs derivs = objective.coord_derivs(i);
-      last_d1[i] = derivs.d1;
-      ++result.inner_iterations;
-      if (derivs.d1 == 0) {
-        ++result.full_newton_steps;
-        continue;
-      }
-      const double d = newton_direction(derivs.d1, derivs.d2);
-      const double shortcut = lambda_bar(derivs.d2, objective.bound(i), sigma);
-      // Theorem 1: the search ends at the latest when lambda <= lambda_bar,
-      // after ceil(log lambda_bar / log beta) steps, unless lambda_bar is not
-      // a positive number (overflow in the data).
-      if (!(shortcut > 0) || !std::isfinite(d)) {
-        failed = true;
-        break;
-      }
-      double lambda = 1.0;
-      for (;;) {
-        if (lambda <= shortcut) {
-          objective.apply(i, lambda * d);
+    rule.start_epoch();
+    for (CoordinateBatch batch = rule.next_batch(); batch.size > 0 && !failed;
+         batch = rule.next_batch()) {
+      for (std::size_t k = 0; k < batch.size; ++k) {
+        const std::size_t i = batch.begin[k];
+        const CoordDerivs derivs = objective.coord_derivs(i);
+        last_d1[i] = derivs.d1;
+        ++result.inner_iterations;
+        if (derivs.d1 == 0) {
+          ++result.full_newton_steps;
+          if (feedback) rule.feedback({i, derivs.d1, derivs.d2, 0.0});
+          continue;
+        }
+        const double d = newton_direction(derivs.d1, derivs.d2);
+        const double shortcut = lambda_bar(derivs.d2, objective.bound(i), sigma);
+        // Theorem 1: the search ends at the latest when lambda <= lambda_bar,
+        // after ceil(log lambda_bar / log beta) steps, unless lambda_bar is
+        // not a positive number (overflow in the data).
+        if (!(shortcut > 0) || !std::isfinite(d)) {
+          failed = true;
           break;
         }
-        ++result.function_evaluations;
-        const double z = lambda * d;
-        if (sufficient_decrease(objective.apply_with_delta(i, z), z, sigma)) break;
-        objective.undo();
-        lambda *= beta;
+        double lambda = 1.0;
+        for (;;) {
+          if (lambda <= shortcut) {
+            objective.apply(i, lambda * d);
+            break;
+          }
+          ++result.function_evaluations;
+          const double z = lambda * d;
+          if (sufficient_decrease(objective.apply_with_delta(i, z), z, sigma)) break;
+          objective.undo();
+          lambda *= beta;
+        }
+        if (lambda == 1.0) ++result.full_newton_steps;
+        if (feedback) rule.feedback({i, derivs.d1, derivs.d2, lambda * d});
       }
-      if (lambda == 1.0) ++result.full_newton_steps;
     }
     result.grad_norm = norm2(last_d1);
-    if (result.grad_norm <= stop_norm && !order.visits_all()) {
+    if (result.grad_norm <= stop_norm && !rule.visits_all()) {
       last_d1 = objective.gradient();
       result.grad_norm = norm2(last_d1);
     }
-    seconds += std::chrono::duration<double>(Clock::now() - start).count();
     ++result.iterations;
-    reporter.iteration(
-        {result.iterations, objective.value(), result.grad_norm, seconds, &objective.w()});
+    progress.pause();
+    progress.report(result.iterations, objective.value(), result.grad_norm, &objective.w());
     converged = result.grad_norm <= stop_norm;
+    // A rule that left coordinates out (shrinking) gets one more epoch over
+    // all of them before the solver may stop.
+    if (converged && rule.restore_active_set()) converged = false;
   }
   result.status = failed      ? Status::kLineSearchFailed
                   : converged ? Status::kConverged
                               : Status::kMaxIter;
   result.w = objective.w();
   result.objective = objective.value();
-  result.seconds = seconds;
+  result.seconds = progress.seconds();
   return result;
+}
+
+SolveResult solve_cd(const SolverInput& input) {
+  const Regularizer regularizer = Regularizer::of(input.params.regularizer);
+  auto objective = make_coordinate_objective(input.params.loss.value(), input.problem, regularizer);
+  if (input.w0 != nullptr) objective->reset(*input.w0);
+  auto rule = make_selection_rule(input);
+  return solve_cd(*objective, *rule, input.params, input.reporter);
 }
 
 }  // namespace cdl

@@ -27,11 +27,12 @@
 //
 // Cost: one outer iteration is O(#nz): one pass over each column for D'_i
 //   and U_i, one to move the margins.
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 
+#include "objective/evaluate.h"
 #include "objective/vector_math.h"
+#include "solvers/progress.h"
 #include "solvers/solver.h"
 
 namespace cdl {
@@ -43,9 +44,8 @@ constexpr double kSmoothingIterations = 50.0;
 
 }  // namespace
 
-SolveResult solve_cmls(const Problem& problem, std::vector<double> w, CoordinateOrder& order,
+SolveResult solve_cmls(const Problem& problem, std::vector<double> w, SelectionRule& rule,
                        const Params& params, Reporter& reporter) {
-  using Clock = std::chrono::steady_clock;
   const CscMatrix& x = problem.x;
   const std::size_t n = problem.num_features();
   const double eps = params.eps.value();
@@ -60,36 +60,24 @@ SolveResult solve_cmls(const Problem& problem, std::vector<double> w, Coordinate
     }
   }
   std::vector<double> radius(n, kInitialRadius);
-  std::vector<double> last_d1(n, 0.0);
-  // grad f(0)_i = -2 sum_j C_j y_j x_ji.
-  for (std::size_t i = 0; i < n; ++i) {
-    double g = 0;
-    for (auto k = x.col_ptr[i]; k < x.col_ptr[i + 1]; ++k) {
-      const auto t = static_cast<std::size_t>(k);
-      const std::size_t j = x.row_idx[t];
-      g -= 2.0 * problem.cost(j) * problem.y[j] * x.values[t];
-    }
-    last_d1[i] = g;
-  }
+  // grad f(0)_i = -2 sum_j C_j y_j x_ji, the first stored derivatives.
+  std::vector<double> last_d1 = gradient_at_zero<L2SvmLoss>(problem);
   const double zero_norm = norm2(last_d1);
+  const Regularizer regularizer = Regularizer::of(params.regularizer);
   const auto value = [&] {
-    double f = 0;
-    for (double wi : w) f += 0.5 * wi * wi;
-    for (std::size_t j = 0; j < margin.size(); ++j)
-      f += problem.cost(j) * L2SvmLoss::value(margin[j]);
-    return f;
+    return objective_value<L2SvmLoss>(problem, regularizer.value(w), margin);
   };
 
   SolveResult result;
   result.status = Status::kMaxIter;
-  double seconds = 0;
+  const bool feedback = rule.wants_feedback();
+  Progress progress(reporter);
   while (result.iterations < max_iter) {
-    const auto start = Clock::now();
     const double smoothing =
         std::max(0.0, 1.0 - static_cast<double>(result.iterations) / kSmoothingIterations);
     const double smoothing2 = smoothing * smoothing;
-    order.start_epoch();
-    for (std::size_t i = order.next(); i != CoordinateOrder::kNone; i = order.next()) {
+    rule.start_epoch();
+    for (std::size_t i = rule.next(); i != SelectionRule::kNone; i = rule.next()) {
       double d1 = w[i];
       double true_d1 = w[i];
       double bound = 1.0;
@@ -113,6 +101,8 @@ SolveResult solve_cmls(const Problem& problem, std::vector<double> w, Coordinate
       ++result.inner_iterations;
       const double z = std::min(std::max(-d1 / bound, -radius[i]), radius[i]);
       radius[i] = 2.0 * std::fabs(z) + kRadiusFloor;
+      // The rule hears f's derivative and CMLS's curvature bound U_i.
+      if (feedback) rule.feedback({i, true_d1, bound, z});
       if (z == 0) continue;
       w[i] += z;
       for (auto k = x.col_ptr[i]; k < x.col_ptr[i + 1]; ++k) {
@@ -121,19 +111,24 @@ SolveResult solve_cmls(const Problem& problem, std::vector<double> w, Coordinate
         margin[j] += z * problem.y[j] * x.values[t];
       }
     }
-    seconds += std::chrono::duration<double>(Clock::now() - start).count();
     ++result.iterations;
     result.grad_norm = norm2(last_d1);
-    reporter.iteration({result.iterations, value(), result.grad_norm, seconds, &w});
-    if (smoothing == 0 && result.grad_norm <= eps * zero_norm) {
+    progress.pause();
+    progress.report(result.iterations, value(), result.grad_norm, &w);
+    if (smoothing == 0 && result.grad_norm <= eps * zero_norm && !rule.restore_active_set()) {
       result.status = Status::kConverged;
       break;
     }
   }
   result.objective = value();
-  result.seconds = seconds;
+  result.seconds = progress.seconds();
   result.w = std::move(w);
   return result;
+}
+
+SolveResult solve_cmls(const SolverInput& input) {
+  auto rule = make_selection_rule(input);
+  return solve_cmls(input.problem, starting_w(input), *rule, input.params, input.reporter);
 }
 
 }  // namespace cdl

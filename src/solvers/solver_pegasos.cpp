@@ -20,11 +20,13 @@
 //
 // Cost: O(nonzeros of the K sampled rows) per update, O(#nz) per reported
 //   outer iteration for f(w).
-#include <chrono>
 #include <cmath>
 #include <random>
 #include <utility>
 
+#include "objective/evaluate.h"
+#include "select/random.h"
+#include "solvers/progress.h"
 #include "solvers/solver.h"
 
 namespace cdl {
@@ -37,7 +39,6 @@ constexpr double kMinScale = 1e-9;
 
 SolveResult solve_pegasos(const Problem& problem, const Params& params, std::uint64_t seed,
                           Reporter& reporter) {
-  using Clock = std::chrono::steady_clock;
   const CsrMatrix& rows = *problem.rows;
   const std::size_t l = problem.num_rows();
   const std::size_t n = problem.num_features();
@@ -61,19 +62,20 @@ SolveResult solve_pegasos(const Problem& problem, const Params& params, std::uin
   std::vector<double> v(n, 0.0);
   double scale = 1.0;  // w = scale * v
   double v_norm2 = 0;  // ||v||^2
+  const Regularizer regularizer = Regularizer::of(params.regularizer);
+  std::vector<double> w;  // scale * v, made for reports and at the end
+  const auto make_w = [&] {
+    w.resize(n);
+    for (std::size_t i = 0; i < n; ++i) w[i] = scale * v[i];
+  };
   const auto objective = [&] {
-    double f = 0.5 * scale * scale * v_norm2;
-    for (std::size_t j = 0; j < l; ++j) {
-      f += problem.cost(j) * L1SvmLoss::value(problem.y[j] * scale * row_dot(rows, j, v));
-    }
-    return f;
+    return objective_value(problem, LossKind::kL1Svm, regularizer, w, margins(problem, w));
   };
 
   std::mt19937_64 rng(seed);
   std::vector<std::pair<std::size_t, double>> violating;  // (j, v'x_j)
   SolveResult result;
-  double seconds = 0;
-  auto start = Clock::now();
+  Progress progress(reporter);
   for (std::int64_t k = 1; k <= updates; ++k) {
     const double eta = 1.0 / (lambda * static_cast<double>(k));
     violating.clear();
@@ -110,25 +112,23 @@ SolveResult solve_pegasos(const Problem& problem, const Params& params, std::uin
     }
     ++result.inner_iterations;
     if (k % per_pass == 0 || k == updates) {
-      seconds += std::chrono::duration<double>(Clock::now() - start).count();
       ++result.iterations;
+      progress.pause();
+      make_w();
       result.objective = objective();
-      IterationInfo info{result.iterations, result.objective, 0.0, seconds, nullptr};
-      if (reporter.wants_w()) {
-        result.w.resize(n);
-        for (std::size_t i = 0; i < n; ++i) result.w[i] = scale * v[i];
-        info.w = &result.w;
-      }
-      reporter.iteration(info);
-      start = Clock::now();
+      progress.report(result.iterations, result.objective, 0.0, progress.wants_w() ? &w : nullptr);
     }
   }
-  result.w.resize(n);
-  for (std::size_t i = 0; i < n; ++i) result.w[i] = scale * v[i];
+  result.seconds = progress.seconds();
+  make_w();
+  result.w = w;
   result.objective = objective();
-  result.seconds = seconds;
   result.status = Status::kFinished;
   return result;
+}
+
+SolveResult solve_pegasos(const SolverInput& input) {
+  return solve_pegasos(input.problem, input.params, input.seed, input.reporter);
 }
 
 }  // namespace cdl

@@ -32,10 +32,10 @@
 // Cost: one outer iteration is one evaluation of f and grad f, O(#nz), plus
 //   one Hessian-vector product per CG step, O(#nz of the active rows) for
 //   L2-SVM (paper, equation 27); the Hessian is never formed.
-#include <chrono>
 #include <cmath>
 
 #include "objective/vector_math.h"
+#include "solvers/progress.h"
 #include "solvers/solver.h"
 
 namespace cdl {
@@ -121,13 +121,9 @@ double next_radius(double radius, double rho, double alpha, double step_norm) {
 
 SolveResult solve_tron(VectorObjective& objective, std::vector<double> w, const Params& params,
                        Reporter& reporter) {
-  using Clock = std::chrono::steady_clock;
   const double eps = params.eps.value();
   const std::int64_t max_iter = params.max_iter.value();
-  // Training time: the sum of the spans between reports (the reporter's own
-  // time is left out), so that it never decreases from row to row.
-  auto span_start = Clock::now();
-  double seconds = 0;
+  Progress progress(reporter);  // from here: every evaluation counts
 
   SolveResult result;
   double f = objective.evaluate(w);
@@ -170,9 +166,7 @@ SolveResult solve_tron(VectorObjective& objective, std::vector<double> w, const 
     } else {
       objective.evaluate(w);  // restore the cache to the current w
     }
-    seconds += std::chrono::duration<double>(Clock::now() - span_start).count();
-    reporter.iteration({result.iterations, f, gnorm, seconds, &w});
-    span_start = Clock::now();
+    progress.report(result.iterations, f, gnorm, &w);
     if (gnorm <= stop_norm) {
       result.status = Status::kConverged;
     } else if (std::fabs(actual) <= kPrecision * std::fabs(f) &&
@@ -185,11 +179,17 @@ SolveResult solve_tron(VectorObjective& objective, std::vector<double> w, const 
       tiny_steps = 0;
     }
   }
-  result.seconds = seconds + std::chrono::duration<double>(Clock::now() - span_start).count();
+  result.seconds = progress.seconds();
   result.w = std::move(w);
   result.objective = f;
   result.grad_norm = gnorm;
   return result;
+}
+
+SolveResult solve_tron(const SolverInput& input) {
+  const Regularizer regularizer = Regularizer::of(input.params.regularizer);
+  auto objective = make_vector_objective(input.params.loss.value(), input.problem, regularizer);
+  return solve_tron(*objective, starting_w(input), input.params, input.reporter);
 }
 
 }  // namespace cdl

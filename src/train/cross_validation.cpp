@@ -7,7 +7,7 @@
 #include <random>
 #include <sstream>
 
-#include "select/coordinate_order.h"
+#include "select/random.h"
 #include "train/train.h"
 #include "util/parallel.h"
 
@@ -95,7 +95,7 @@ CSearch search_C(const CscMatrix& x, const ClassMap& classes, const Params& para
   for (double C = std::min(start, kMaxSearchC); C <= kMaxSearchC * (1 + 1e-12); C *= 2) {
     Params step = params;
     step.C = C;
-    const bool can_warm = !warm.empty() && params.solver != SolverKind::kPegasos;
+    const bool can_warm = !warm.empty() && solver_info(params.solver).warm_start;
     CrossValidation cv = cross_validate(x, classes, step, reporter, can_warm ? &warm : nullptr);
     on_step(C, cv.accuracy);
     if (cv.accuracy > best.best_accuracy) best = {C, cv.accuracy};

@@ -7,30 +7,11 @@
 #include <optional>
 
 #include "objective/objective.h"
-#include "select/coordinate_order.h"
+#include "select/random.h"
 #include "util/error.h"
 
 namespace cdl {
 namespace {
-
-std::unique_ptr<CoordinateOrder> make_order(SolverKind kind, std::size_t n, std::uint64_t seed) {
-  switch (kind) {
-    case SolverKind::kCd:
-    case SolverKind::kCmls:
-      return std::make_unique<CyclicOrder>(n);
-    case SolverKind::kCdPer:
-    case SolverKind::kCmlsPer:
-      return std::make_unique<PermutationOrder>(n, seed, true);
-    case SolverKind::kCdPerOne:
-      return std::make_unique<PermutationOrder>(n, seed, false);
-    case SolverKind::kOnlineCd:
-      return std::make_unique<RandomOrder>(n, seed);
-    case SolverKind::kTron:
-    case SolverKind::kPegasos:
-      break;
-  }
-  throw ConfigError("not a coordinate-descent solver");
-}
 
 // max(min(#positive, #negative), 1) / l.
 double minority_share(const Problem& problem) {
@@ -45,49 +26,16 @@ double minority_share(const Problem& problem) {
 
 SolveResult train_binary(const Problem& problem, const Params& params, std::uint64_t seed,
                          Reporter& reporter, const std::vector<double>* w0) {
-  const SolverInfo& info = solver_info(params.solver);
-  const LossKind loss = params.loss.value();
-  const std::vector<double> start =
-      w0 != nullptr ? *w0 : std::vector<double>(problem.num_features(), 0.0);
-  SolveResult result;
-  switch (params.solver) {
-    case SolverKind::kCd:
-    case SolverKind::kCdPer:
-    case SolverKind::kCdPerOne:
-    case SolverKind::kOnlineCd: {
-      auto objective = make_coordinate_objective(loss, problem);
-      if (w0 != nullptr) objective->reset(start);
-      auto order = make_order(params.solver, problem.num_features(), seed);
-      result = solve_cd(*objective, *order, params, reporter);
-      break;
-    }
-    case SolverKind::kCmls:
-    case SolverKind::kCmlsPer: {
-      auto order = make_order(params.solver, problem.num_features(), seed);
-      result = solve_cmls(problem, start, *order, params, reporter);
-      break;
-    }
-    case SolverKind::kTron: {
-      // As LIBLINEAR does for its primal solvers, eps is scaled by the share
-      // of the smaller class, so that -e means what it means there and an
-      // unbalanced problem is not stopped early.
-      Params scaled = params;
-      scaled.eps = *params.eps * minority_share(problem);
-      auto objective = make_vector_objective(loss, problem);
-      result = solve_tron(*objective, start, scaled, reporter);
-      break;
-    }
-    case SolverKind::kPegasos:
-      result = solve_pegasos(problem, params, seed, reporter);
-      break;
-  }
-  reporter.summary(info.name, result);
+  const SolverInfo& row = solver_info(params.solver);
+  Params scaled = params;
+  if (row.eps_scale == EpsScale::kMinorityShare) scaled.eps = *params.eps * minority_share(problem);
+  const SolveResult result =
+      row.solve({problem, scaled, seed, reporter, row.warm_start ? w0 : nullptr});
+  reporter.summary(row.name, result);
   return result;
 }
 
-bool needs_rows(SolverKind solver) {
-  return solver == SolverKind::kTron || solver == SolverKind::kPegasos;
-}
+bool needs_rows(SolverKind solver) { return solver_info(solver).needs_rows; }
 
 void check_magnitudes(const CscMatrix& x, const ClassMap& classes, const Params& params) {
   double c_max = params.C;
@@ -123,7 +71,7 @@ LinearModel train(const CscMatrix& x, const ClassMap& classes, const Params& par
   if (nr_class == 0) throw Error("no training instances");
   check_magnitudes(x, classes, params);
   LinearModel model;
-  model.solver_type = liblinear_solver_type(params.loss.value());
+  model.solver_type = solver_info(params.solver).solver_type(params.loss.value());
   model.labels = classes.labels;
   model.bias = params.bias;
   model.num_features = x.num_cols - (params.bias >= 0 ? 1 : 0);

@@ -1,11 +1,11 @@
-#include "util/parallel.h"
-
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "util/parallel.h"
 
 namespace cdl {
 namespace {
@@ -22,7 +22,9 @@ TEST(RunTasks, RunsEveryTaskOnceForAnyThreadCount) {
   }
 }
 
-TEST(RunTasks, NoTasksIsNoWork) { EXPECT_TRUE(run_tasks(0, 4, [](std::size_t) {}).empty()); }
+TEST(RunTasks, NoTasksIsNoWork) {
+  EXPECT_TRUE(run_tasks(0, 4, [](std::size_t) {}).empty());
+}
 
 TEST(RunTasks, ErrorsStayWithTheirTaskAndTheOthersStillRun) {
   std::vector<std::atomic<int>> runs(10);

@@ -1,7 +1,6 @@
-#include "select/coordinate_order.h"
+#include "select/random.h"
 
 #include <cassert>
-#include <numeric>
 #include <utility>
 
 namespace cdl {
@@ -28,17 +27,6 @@ void shuffle(std::vector<std::size_t>& items, std::mt19937_64& rng) {
   for (std::size_t k = items.size(); k > 1; --k) {
     std::swap(items[k - 1], items[uniform_index(rng, k)]);
   }
-}
-
-PermutationOrder::PermutationOrder(std::size_t n, std::uint64_t seed, bool reshuffle_every_epoch)
-    : rng_(seed), order_(n), reshuffle_(reshuffle_every_epoch) {
-  std::iota(order_.begin(), order_.end(), std::size_t{0});
-  if (!reshuffle_) shuffle(order_, rng_);
-}
-
-void PermutationOrder::start_epoch() {
-  if (reshuffle_) shuffle(order_, rng_);
-  pos_ = 0;
 }
 
 }  // namespace cdl

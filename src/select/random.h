@@ -1,0 +1,28 @@
+// Random numbers that give the same results with every standard library: a
+// std::mt19937_64 drawn from with our own bounded draw and Fisher-Yates
+// shuffle (not std::shuffle or the std:: distributions, whose results differ
+// between implementations), so that a seed gives the same model everywhere.
+#ifndef CDL_SELECT_RANDOM_H_
+#define CDL_SELECT_RANDOM_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+namespace cdl {
+
+// A uniform integer in [0, n), n > 0, by rejection (no modulo bias).
+std::size_t uniform_index(std::mt19937_64& rng, std::size_t n);
+
+// A distinct, well-mixed seed for stream `stream` of `seed` (splitmix64), so
+// that each binary problem or fold has its own random numbers and results do
+// not depend on the order, or the threads, they run in.
+std::uint64_t derive_seed(std::uint64_t seed, std::uint64_t stream);
+
+// Shuffles `items` uniformly (Fisher-Yates).
+void shuffle(std::vector<std::size_t>& items, std::mt19937_64& rng);
+
+}  // namespace cdl
+
+#endif  // CDL_SELECT_RANDOM_H_

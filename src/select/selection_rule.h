@@ -1,0 +1,117 @@
+// Coordinate selection: which coordinate a coordinate-descent algorithm
+// updates next, chosen by --select independently of the algorithm.
+//
+// A rule hands out coordinates in batches: next_batch() returns the next run
+// of coordinates to visit, and an empty batch ends the epoch (an outer
+// iteration). A static order (cyclic, permutation) returns a whole epoch, or
+// large chunks of it, so the solver's inner loop makes no call per coordinate
+// and can prefetch along the batch. A rule that adapts to the progress of the
+// solve (importance or gap-based sampling, Gauss-Southwell, shrinking) says
+// so with wants_feedback(); the solver then calls feedback() after every
+// coordinate step with the coordinate, D'_i(0), D''_i(0) and the step taken,
+// and such a rule returns small batches (one coordinate, for a greedy rule)
+// so that the feedback is heard before the next choice.
+//
+// What a rule needs besides the feedback (the number of coordinates, a seed,
+// the data for column norms) comes through its constructor (RuleContext),
+// never through next_batch().
+//
+// Active set: a rule may leave coordinates out of its epochs (shrinking).
+// Before the solver stops, it calls restore_active_set(); a rule that had left
+// coordinates out puts them back and returns true, and the solver then goes
+// on for at least one more epoch over all of them.
+#ifndef CDL_SELECT_SELECTION_RULE_H_
+#define CDL_SELECT_SELECTION_RULE_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "data/sparse_matrix.h"
+
+namespace cdl {
+
+// What the solver reports after each coordinate step.
+struct StepFeedback {
+  std::size_t coordinate;
+  double d1;    // D'_i(0), the derivative of f along the coordinate before the step
+  double d2;    // D''_i(0), its (generalized) second derivative
+  double step;  // the step z taken, w_i += z (0 if none)
+};
+
+// What a rule may be built from.
+struct RuleContext {
+  std::size_t num_coordinates = 0;
+  std::uint64_t seed = 1;
+  const CscMatrix* x = nullptr;  // the data, for rules that weigh columns; may be null
+};
+
+struct CoordinateBatch {
+  const std::size_t* begin = nullptr;
+  std::size_t size = 0;
+};
+
+class SelectionRule {
+ public:
+  static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+  virtual ~SelectionRule() = default;
+
+  // Begins an outer iteration.
+  void start_epoch() {
+    batch_ = {};
+    pos_ = 0;
+    on_start_epoch();
+  }
+  // The next coordinates of this epoch; size 0 when it is over.
+  virtual CoordinateBatch next_batch() = 0;
+
+  // One coordinate at a time, over next_batch(); kNone when the epoch is
+  // over. For tests and simple callers; the solvers loop over batches.
+  std::size_t next() {
+    if (pos_ == batch_.size) {
+      batch_ = next_batch();
+      pos_ = 0;
+      if (batch_.size == 0) return kNone;
+    }
+    return batch_.begin[pos_++];
+  }
+
+  // Whether every epoch visits every coordinate (false for draws with
+  // replacement, which leave some coordinates out of an epoch).
+  virtual bool visits_all() const { return true; }
+
+  virtual bool wants_feedback() const { return false; }
+  virtual void feedback(const StepFeedback& /*step*/) {}
+
+  // See "Active set" above.
+  virtual bool restore_active_set() { return false; }
+
+ protected:
+  virtual void on_start_epoch() {}
+
+ private:
+  CoordinateBatch batch_;
+  std::size_t pos_ = 0;
+};
+
+// The --select table: one row per rule.
+struct RuleInfo {
+  const char* name;
+  const char* description;  // one line for -h
+  bool randomized;          // uses the seed
+  std::unique_ptr<SelectionRule> (*make)(const RuleContext& context);
+};
+
+const std::vector<RuleInfo>& rule_table();
+// nullptr if unknown.
+const RuleInfo* find_rule(const std::string& name);
+// "cyclic, perm, perm-once or uniform".
+std::string rule_choices();
+// Throws Error for an unknown name.
+std::unique_ptr<SelectionRule> make_rule(const std::string& name, const RuleContext& context);
+
+}  // namespace cdl
+
+#endif  // CDL_SELECT_SELECTION_RULE_H_

@@ -1,0 +1,16 @@
+#include "select/selection_rule.h"
+#include "solvers/solver.h"
+
+namespace cdl {
+
+std::unique_ptr<SelectionRule> make_selection_rule(const SolverInput& input) {
+  const SolverInfo& row = solver_info(input.params.solver);
+  const std::string rule = input.params.select ? *input.params.select : row.rule;
+  return make_rule(rule, {input.problem.num_features(), input.seed, &input.problem.x});
+}
+
+std::vector<double> starting_w(const SolverInput& input) {
+  return input.w0 != nullptr ? *input.w0 : std::vector<double>(input.problem.num_features(), 0.0);
+}
+
+}  // namespace cdl

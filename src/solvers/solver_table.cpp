@@ -1,0 +1,140 @@
+// The solver table: one row per -s choice (solver_table.h says what a row
+// holds). Adding a solver adds one row here.
+#include "solvers/solver_table.h"
+
+#include "select/selection_rule.h"
+#include "solvers/solver.h"
+#include "util/error.h"
+
+namespace cdl {
+namespace {
+
+using L = LossKind;
+using R = RegularizerKind;
+
+constexpr double kCdEps = 0.001;
+
+// The CD algorithm (solver_cd.cpp) with one selection rule.
+SolverInfo cd_row(int number, const char* name, const char* description, const char* rule) {
+  return {number,
+          name,
+          description,
+          solve_cd,
+          rule,
+          {L::kL2Svm, L::kLogistic},
+          {R::kL2},
+          kCdEps,
+          EpsScale::kNone,
+          kDefaultMaxIter,
+          false,
+          true,
+          false,
+          liblinear_solver_type};
+}
+
+SolverInfo cmls_row(int number, const char* name, const char* description, const char* rule) {
+  return {number,      name,     description, solve_cmls,           rule,
+          {L::kL2Svm}, {R::kL2}, kCdEps,      EpsScale::kNone,      kDefaultMaxIter,
+          false,       true,     false,       liblinear_solver_type};
+}
+
+std::vector<SolverInfo> with_kinds(std::vector<SolverInfo> rows) {
+  for (SolverInfo& row : rows) row.kind = SolverKind(row.name);
+  return rows;
+}
+
+}  // namespace
+
+const std::vector<SolverInfo>& solver_table() {
+  static const std::vector<SolverInfo> table = with_kinds({
+      cd_row(0, "cdper", "CD with a new random feature order every iteration", "perm"),
+      cd_row(1, "cd", "coordinate descent in cyclic order (Algorithms 1-2)", "cyclic"),
+      cd_row(2, "cdperone", "CD with one random feature order", "perm-once"),
+      cd_row(3, "online", "online CD, uniformly random features (Alg. 3)", "uniform"),
+      cmls_row(4, "cmls", "CMLS (Zhang & Oles 2001), Algorithm 6", "cyclic"),
+      cmls_row(5, "cmlsper", "CMLS with a new random order every iteration", "perm"),
+      {6,
+       "tron",
+       "trust region Newton method (Lin, Weng & Keerthi)",
+       solve_tron,
+       nullptr,
+       {L::kL2Svm, L::kLogistic},
+       {R::kL2},
+       0.01,
+       EpsScale::kMinorityShare,
+       kDefaultMaxIter,
+       true,
+       true,
+       false,
+       liblinear_solver_type},
+      {7,
+       "pegasos",
+       "Pegasos stochastic subgradient, Algorithm 4",
+       solve_pegasos,
+       nullptr,
+       {L::kL1Svm},
+       {R::kL2},
+       0.0,
+       EpsScale::kNone,
+       0,
+       true,
+       false,
+       true,
+       liblinear_solver_type},
+  });
+  return table;
+}
+
+const char* liblinear_solver_type(LossKind loss) {
+  switch (loss) {
+    case LossKind::kL2Svm:
+      return "L2R_L2LOSS_SVC";
+    case LossKind::kL1Svm:
+      return "L2R_L1LOSS_SVC_DUAL";
+    case LossKind::kLogistic:
+      return "L2R_LR";
+      break;
+  }
+  throw Error(std::string("no LIBLINEAR model type for loss ") + loss_info(loss).name);
+}
+
+bool SolverInfo::uses_seed() const {
+  if (randomized) return true;
+  const RuleInfo* info = rule == nullptr ? nullptr : find_rule(rule);
+  return info != nullptr && info->randomized;
+}
+
+const SolverInfo& solver_info(SolverKind kind) {
+  for (const auto& info : solver_table()) {
+    if (info.name == kind.name()) return info;
+  }
+  throw Error("unknown solver '" + std::string(kind.name()) + "'");
+}
+
+const SolverInfo* find_solver(const std::string& number_or_name) {
+  for (const auto& info : solver_table()) {
+    if (number_or_name == info.name || number_or_name == std::to_string(info.number)) {
+      return &info;
+    }
+  }
+  return nullptr;
+}
+
+std::string valid_pairs() {
+  std::string out;
+  std::size_t k = 0;
+  const auto& table = solver_table();
+  while (k < table.size()) {
+    std::size_t end = k + 1;
+    while (end < table.size() && table[end].losses == table[k].losses) ++end;
+    if (!out.empty()) out += "; ";
+    out += "-s " + std::to_string(table[k].number);
+    if (end - k > 1) out += "-" + std::to_string(table[end - 1].number);
+    out += ":";
+    for (LossKind loss : table[k].losses) out += std::string(" ") + loss_info(loss).name;
+    k = end;
+  }
+  return out;
+}
+
+}  // namespace cdl
