@@ -16,10 +16,11 @@
 // the data for column norms) comes through its constructor (RuleContext),
 // never through next_batch().
 //
-// Active set: a rule may leave coordinates out of its epochs (shrinking).
-// Before the solver stops, it calls restore_active_set(); a rule that had left
-// coordinates out puts them back and returns true, and the solver then goes
-// on for at least one more epoch over all of them.
+// Active set: a rule may leave coordinates out of its epochs (shrinking), and
+// says how many with inactive_count(). While some are out, the solver's
+// stopping test measures only the coordinates visited in the epoch; when that
+// passes, it calls restore_active_set(), the rule puts them back and returns
+// true, and the solver goes on for at least one more epoch over all of them.
 #ifndef CDL_SELECT_SELECTION_RULE_H_
 #define CDL_SELECT_SELECTION_RULE_H_
 
@@ -86,6 +87,7 @@ class SelectionRule {
   virtual void feedback(const StepFeedback& /*step*/) {}
 
   // See "Active set" above.
+  virtual std::size_t inactive_count() const { return 0; }
   virtual bool restore_active_set() { return false; }
 
  protected:

@@ -76,6 +76,7 @@ SolveResult solve_cmls(const Problem& problem, std::vector<double> w, SelectionR
     const double smoothing =
         std::max(0.0, 1.0 - static_cast<double>(result.iterations) / kSmoothingIterations);
     const double smoothing2 = smoothing * smoothing;
+    double visited_d1_squares = 0;  // for the test over an active set
     rule.start_epoch();
     for (std::size_t i = rule.next(); i != SelectionRule::kNone; i = rule.next()) {
       double d1 = w[i];
@@ -98,6 +99,7 @@ SolveResult solve_cmls(const Problem& problem, std::vector<double> w, SelectionR
         bound += 2.0 * c * v * v * (reachable ? 1.0 : smoothing2);
       }
       last_d1[i] = true_d1;
+      visited_d1_squares += true_d1 * true_d1;
       ++result.inner_iterations;
       const double z = std::min(std::max(-d1 / bound, -radius[i]), radius[i]);
       radius[i] = 2.0 * std::fabs(z) + kRadiusFloor;
@@ -112,7 +114,7 @@ SolveResult solve_cmls(const Problem& problem, std::vector<double> w, SelectionR
       }
     }
     ++result.iterations;
-    result.grad_norm = norm2(last_d1);
+    result.grad_norm = rule.inactive_count() > 0 ? std::sqrt(visited_d1_squares) : norm2(last_d1);
     progress.pause();
     progress.report(result.iterations, value(), result.grad_norm, &w);
     if (smoothing == 0 && result.grad_norm <= eps * zero_norm && !rule.restore_active_set()) {
