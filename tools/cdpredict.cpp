@@ -1,6 +1,9 @@
 // cdpredict: predicts the labels of a LIBSVM-format file with a
 // LIBLINEAR-format linear model, writing one label per line, and prints the
-// accuracy against the file's labels.
+// accuracy against the file's labels. With a regression model it writes the
+// predicted values ("%.17g") and prints the mean squared error and the squared
+// correlation coefficient against the file's targets, as LIBLINEAR's predict
+// does.
 #include <cstdio>
 #include <iostream>
 
@@ -38,8 +41,18 @@ int main(int argc, char** argv) {
     std::vector<double> probabilities;
     std::int64_t total = 0;
     std::int64_t correct = 0;
+    cdl::RegressionScore score;
+    const bool regression = model.task() == cdl::Task::kRegression;
     while (parser.next(row)) {
       model.decision_values(row.indices.data(), row.values.data(), row.indices.size(), decision);
+      if (regression) {
+        char buffer[32];
+        std::snprintf(buffer, sizeof buffer, "%.17g\n", decision[0]);
+        output.write(buffer);
+        score.add(decision[0], row.label);
+        ++total;
+        continue;
+      }
       const int label = model.label_for(decision);
       output.write(std::to_string(label));
       if (command.probability) {
@@ -55,7 +68,11 @@ int main(int argc, char** argv) {
       ++total;
     }
     output.commit();
-    if (!command.quiet) {
+    if (!command.quiet && regression) {
+      std::printf("Mean squared error = %g (regression)\n", score.mean_squared_error());
+      std::printf("Squared correlation coefficient = %g (regression)\n",
+                  score.squared_correlation());
+    } else if (!command.quiet) {
       std::printf("Accuracy = %g%% (%lld/%lld)\n",
                   100.0 * static_cast<double>(correct) / static_cast<double>(total),
                   static_cast<long long>(correct), static_cast<long long>(total));

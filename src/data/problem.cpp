@@ -2,6 +2,7 @@
 
 #include <cassert>
 #include <unordered_map>
+#include <utility>
 
 namespace cdl {
 
@@ -29,6 +30,12 @@ Problem one_vs_rest(const CscMatrix& x, const ClassMap& classes, std::size_t pos
   p.y.reserve(x.num_rows);
   for (std::size_t c : classes.class_of) p.y.push_back(c == positive ? 1.0 : -1.0);
   return p;
+}
+
+Problem regression_problem(const CscMatrix& x, std::vector<double> targets, double C,
+                           const CsrMatrix* rows) {
+  assert(targets.size() == x.num_rows);
+  return Problem{x, rows, std::move(targets), C, C, Task::kRegression};
 }
 
 }  // namespace cdl

@@ -1,6 +1,8 @@
-// A binary training problem: a read-only view of the features plus labels
-// y_j in {-1, +1} and the penalty of each class (LIBLINEAR's -wi weights
-// scale C per class).
+// A training problem: a read-only view of the features plus targets y_j as
+// doubles, and the penalty C_j of each instance. For classification (a binary
+// problem) y_j is -1 or +1 and C_j is the penalty of its class (LIBLINEAR's
+// -wi weights scale C per class); for regression y_j is the real target and
+// every C_j is cost_pos.
 //
 // Multi-class data is trained one-vs-rest, so several Problems share one
 // CscMatrix and differ only in y. Solvers never write into a Problem.
@@ -11,20 +13,26 @@
 #include <vector>
 
 #include "data/sparse_matrix.h"
+#include "data/task.h"
 
 namespace cdl {
 
 struct Problem {
   const CscMatrix& x;     // l x n, column-major
   const CsrMatrix* rows;  // the same matrix row-major, for TRON and Pegasos; may be null
-  std::vector<double> y;  // l labels, each -1 or +1
-  double cost_pos;        // C_j of the instances with y_j = +1, > 0
-  double cost_neg;        // C_j of the instances with y_j = -1, > 0
+  std::vector<double> y;  // l targets: labels -1 or +1, or real values for regression
+  double cost_pos;        // C_j of the instances with y_j > 0, > 0
+  double cost_neg;        // C_j of the others, > 0 (for regression, cost_pos)
+  Task task = Task::kClassification;
 
   std::size_t num_rows() const { return x.num_rows; }
   std::size_t num_features() const { return x.num_cols; }
   double cost(std::size_t j) const { return y[j] > 0 ? cost_pos : cost_neg; }
 };
+
+// A regression problem: real targets, C_j = C for every instance.
+Problem regression_problem(const CscMatrix& x, std::vector<double> targets, double C,
+                           const CsrMatrix* rows = nullptr);
 
 // Class labels in order of first appearance, as LIBLINEAR orders them, except
 // that for data labelled exactly {-1, +1} the class +1 comes first, so that it

@@ -18,14 +18,15 @@
 namespace cdl {
 namespace {
 
-// LIBLINEAR's classification solver types; its regression and one-class
-// types are rejected since their output is not a class label.
+// LIBLINEAR's classification and regression solver types; its one-class type
+// is rejected since its output is neither a label nor a value.
 const char* const kClassifierTypes[] = {
     "L2R_LR",   "L2R_L2LOSS_SVC_DUAL", "L2R_L2LOSS_SVC", "L2R_L1LOSS_SVC_DUAL",
     "MCSVM_CS", "L1R_L2LOSS_SVC",      "L1R_LR",         "L2R_LR_DUAL",
 };
-const char* const kOtherTypes[] = {"L2R_L2LOSS_SVR", "L2R_L2LOSS_SVR_DUAL", "L2R_L1LOSS_SVR_DUAL",
-                                   "ONECLASS_SVM"};
+const char* const kRegressionTypes[] = {"L2R_L2LOSS_SVR", "L2R_L2LOSS_SVR_DUAL",
+                                        "L2R_L1LOSS_SVR_DUAL"};
+const char* const kOtherTypes[] = {"ONECLASS_SVM"};
 
 bool is_classifier_type(const std::string& name) {
   for (const char* known : kClassifierTypes) {
@@ -92,6 +93,17 @@ Int expect_integer(const LineCursor& cursor, std::string_view key, std::string_v
 }
 
 }  // namespace
+
+bool is_regression_type(const std::string& solver_type) {
+  for (const char* known : kRegressionTypes) {
+    if (solver_type == known) return true;
+  }
+  return false;
+}
+
+Task LinearModel::task() const {
+  return is_regression_type(solver_type) ? Task::kRegression : Task::kClassification;
+}
 
 std::size_t LinearModel::nr_w() const {
   return nr_class() == 2 && solver_type != "MCSVM_CS" ? 1 : nr_class();
@@ -168,9 +180,12 @@ std::string format_model(const LinearModel& model) {
   std::string out;
   out += "solver_type " + model.solver_type + "\n";
   out += "nr_class " + std::to_string(model.nr_class()) + "\n";
-  out += "label";
-  for (int label : model.labels) out += " " + std::to_string(label);
-  out += "\nnr_feature " + std::to_string(model.num_features) + "\n";
+  if (model.task() == Task::kClassification) {
+    out += "label";
+    for (int label : model.labels) out += " " + std::to_string(label);
+    out += "\n";
+  }
+  out += "nr_feature " + std::to_string(model.num_features) + "\n";
   out += "bias ";
   append_number(out, model.bias);
   out += "\nw\n";
@@ -227,11 +242,12 @@ LinearModel parse_model(const std::string& text, const std::string& path) {
     if (key == "solver_type") {
       need_args(1);
       model.solver_type = std::string(tokens[1]);
-      if (!is_classifier_type(model.solver_type)) {
+      if (!is_classifier_type(model.solver_type) && !is_regression_type(model.solver_type)) {
         for (const char* other : kOtherTypes) {
           if (model.solver_type == other) {
             cursor.fail("solver_type " + model.solver_type +
-                        " is not a classification model; cdpredict supports classifiers only");
+                        " is a one-class model; cdpredict supports classification and "
+                        "regression models");
           }
         }
         cursor.fail("unknown solver_type " + cdl::quoted(model.solver_type));
@@ -244,6 +260,9 @@ LinearModel parse_model(const std::string& text, const std::string& path) {
       has_nr_class = true;
     } else if (key == "label") {
       if (!has_nr_class) cursor.fail("'label' must come after 'nr_class'");
+      if (model.task() == Task::kRegression) {
+        cursor.fail("a regression model (" + model.solver_type + ") has no 'label' line");
+      }
       need_args(nr_class);
       std::set<int> distinct;
       for (std::size_t k = 1; k < tokens.size(); ++k) {
@@ -277,7 +296,13 @@ LinearModel parse_model(const std::string& text, const std::string& path) {
     }
   }
   for (const char* key : {"solver_type", "nr_class", "label", "nr_feature", "bias"}) {
-    if (seen.count(key) == 0) cursor.fail(std::string("missing '") + key + "' before 'w'");
+    const bool needed = std::string(key) != "label" || model.task() == Task::kClassification;
+    if (needed && seen.count(key) == 0) {
+      cursor.fail(std::string("missing '") + key + "' before 'w'");
+    }
+  }
+  if (model.task() == Task::kRegression && nr_class != 2) {
+    cursor.fail("nr_class of a regression model is 2, got " + std::to_string(nr_class));
   }
 
   const std::size_t rows = model.weight_rows();

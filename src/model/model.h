@@ -14,6 +14,10 @@
 //
 // nr_w is 1 for two classes (except MCSVM_CS) and nr_class otherwise. For two
 // classes, w scores labels[0] as the positive class.
+//
+// A regression model (solver_type L2R_L2LOSS_SVR, L2R_L2LOSS_SVR_DUAL or
+// L2R_L1LOSS_SVR_DUAL) has no label line, nr_class 2 and one weight per
+// line; its prediction is the decision value w'x itself.
 #ifndef CDL_MODEL_H_
 #define CDL_MODEL_H_
 
@@ -22,6 +26,7 @@
 #include <vector>
 
 #include "data/sparse_matrix.h"
+#include "data/task.h"
 #include "objective/loss.h"
 
 namespace cdl {
@@ -33,7 +38,9 @@ struct LinearModel {
   double bias = -1;              // < 0: no bias feature
   std::vector<double> w;         // weight_rows() x nr_w, row-major by feature
 
-  std::size_t nr_class() const { return labels.size(); }
+  Task task() const;
+  // For a regression model, 2, as LIBLINEAR writes it.
+  std::size_t nr_class() const { return task() == Task::kRegression ? 2 : labels.size(); }
   std::size_t nr_w() const;
   std::size_t weight_rows() const { return num_features + (bias >= 0 ? 1 : 0); }
 
@@ -57,6 +64,36 @@ struct LinearModel {
   // than two classes. Only for has_probabilities() models.
   void probabilities(const std::vector<double>& decision, std::vector<double>& out) const;
 };
+
+// The scores of a regression model's predictions v_j against targets y_j:
+// the mean squared error and the squared correlation coefficient
+// (l sum vy - sum v sum y)^2 / ((l sum vv - (sum v)^2) (l sum yy - (sum y)^2)).
+class RegressionScore {
+ public:
+  void add(double predicted, double target) {
+    const double error = predicted - target;
+    squared_error_ += error * error;
+    sum_v_ += predicted;
+    sum_y_ += target;
+    sum_vv_ += predicted * predicted;
+    sum_yy_ += target * target;
+    sum_vy_ += predicted * target;
+    ++count_;
+  }
+  double mean_squared_error() const { return squared_error_ / count_; }
+  double squared_correlation() const {
+    const double covariance = count_ * sum_vy_ - sum_v_ * sum_y_;
+    return covariance * covariance /
+           ((count_ * sum_vv_ - sum_v_ * sum_v_) * (count_ * sum_yy_ - sum_y_ * sum_y_));
+  }
+
+ private:
+  double squared_error_ = 0, sum_v_ = 0, sum_y_ = 0, sum_vv_ = 0, sum_yy_ = 0, sum_vy_ = 0;
+  double count_ = 0;
+};
+
+// The regression solver types LIBLINEAR writes.
+bool is_regression_type(const std::string& solver_type);
 
 // Writes the model atomically (temporary file, then rename).
 void save_model(const LinearModel& model, const std::string& path);

@@ -337,10 +337,10 @@ TEST(ModelLoad, RejectsUnknownSolverType) {
             "m.model:1: unknown solver_type 'L2R_FOO'");
 }
 
-TEST(ModelLoad, RejectsRegressionSolverType) {
-  EXPECT_EQ(parse_error(valid_with("L2R_L2LOSS_SVC", "L2R_L2LOSS_SVR")),
-            "m.model:1: solver_type L2R_L2LOSS_SVR is not a classification model; cdpredict "
-            "supports classifiers only");
+TEST(ModelLoad, RejectsOneClassSolverType) {
+  EXPECT_EQ(parse_error(valid_with("L2R_L2LOSS_SVC", "ONECLASS_SVM")),
+            "m.model:1: solver_type ONECLASS_SVM is a one-class model; cdpredict supports "
+            "classification and regression models");
 }
 
 TEST(ModelLoad, AcceptsCrlfLineEnds) {
