@@ -58,7 +58,8 @@ void train_and_save(const cdl::TrainCommand& command, const cdl::Params& params,
       test_x = test_columns(test_data->features, data, params.bias);
       test.emplace(cdl::TestSet{*test_x, test_data->labels});
     }
-    trace.emplace(reporter, command.trace_path, test ? &*test : nullptr, classes.labels.size() > 2);
+    trace.emplace(reporter, command.trace_path, test ? &*test : nullptr, classes.labels.size() > 2,
+                  cdl::Regularizer::of(params.regularizer));
   }
   cdl::Reporter& active = trace ? static_cast<cdl::Reporter&>(*trace) : reporter;
   const cdl::LinearModel model =

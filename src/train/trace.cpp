@@ -17,12 +17,13 @@ std::ostringstream& quiet_sink() {
 }  // namespace
 
 TraceReporter::TraceReporter(Reporter& inner, const std::string& path, const TestSet* test,
-                             bool multiclass)
+                             bool multiclass, const Regularizer& regularizer)
     : Reporter(quiet_sink(), Level::kQuiet),
       inner_(inner),
       out_(path),
       test_(test),
-      multiclass_(multiclass) {
+      multiclass_(multiclass),
+      regularizer_(regularizer) {
   std::string header = multiclass_ ? "class\t" : "";
   header += "iteration\tseconds\tobjective\tgradient_norm";
   if (test_ != nullptr) header += "\ttest_accuracy";
@@ -42,7 +43,7 @@ void TraceReporter::begin_problem(const Problem& problem, LossKind loss, int pos
 
 void TraceReporter::iteration(const IterationInfo& info) {
   assert(problem_ != nullptr && info.w != nullptr);
-  const Evaluation exact = evaluate(*problem_, loss_, *info.w);
+  const Evaluation exact = evaluate(*problem_, loss_, *info.w, regularizer_);
   char buffer[160];
   std::string row = multiclass_ ? std::to_string(positive_label_) + "\t" : "";
   std::snprintf(buffer, sizeof buffer, "%lld\t%.6f\t%.12g\t%.6g",

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "data/sparse_matrix.h"
+#include "objective/regularizer.h"
 #include "solvers/report.h"
 #include "util/atomic_file.h"
 
@@ -30,7 +31,9 @@ struct TestSet {
 class TraceReporter final : public Reporter {
  public:
   // Every call is passed on to `inner` as well. `test` may be null.
-  TraceReporter(Reporter& inner, const std::string& path, const TestSet* test, bool multiclass);
+  // `regularizer` is the run's, for the objective and gradient columns.
+  TraceReporter(Reporter& inner, const std::string& path, const TestSet* test, bool multiclass,
+                const Regularizer& regularizer = Regularizer::l2_only());
 
   void begin_problem(const Problem& problem, LossKind loss, int positive_label) override;
   void iteration(const IterationInfo& info) override;
@@ -48,6 +51,7 @@ class TraceReporter final : public Reporter {
   AtomicFileWriter out_;
   const TestSet* test_;
   bool multiclass_;
+  Regularizer regularizer_;
   const Problem* problem_ = nullptr;
   LossKind loss_ = LossKind::kL2Svm;
   int positive_label_ = 0;
