@@ -2,7 +2,9 @@
 #ifndef CDL_VECTOR_MATH_H_
 #define CDL_VECTOR_MATH_H_
 
+#include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <vector>
 
 namespace cdl {
