@@ -9,6 +9,17 @@
 #                                    LIBLINEAR's -s 2 and -s 0 (a few minutes)
 #   bash tools/bench.sh robust       malformed files and extreme C against
 #                                    LIBLINEAR (a few seconds)
+#   bash tools/bench.sh sweep        the floor of a CD epoch (bench_cd sweep) and
+#                                    the CDPER epoch on the wide and rcv1-like
+#                                    files, and on the 200M-nonzero one if it
+#                                    has been made (a few minutes)
+#   bash tools/bench.sh wide         whole runs on the wide text shape (50k x
+#                                    350k, ~13 nonzeros a column) against
+#                                    liblinear-train -s 1 and -s 2: binary,
+#                                    20-class one-vs-rest and -v 5 (~10 minutes)
+#   bash tools/bench.sh huge         makes the 200M-nonzero file (3.2 GB, a few
+#                                    minutes; never run by `make bench`) and
+#                                    times the sweep floors and CDPER epoch on it
 #
 # Needs liblinear-train/-predict (apt-get install liblinear-tools), GNU time
 # (apt-get install time) and the tools built by `make tools`. The large file
@@ -76,9 +87,7 @@ small() {
 
 large() {
   local file=$bench_dir/rcv1like_500mb.svm
-  if [ ! -f "$file" ]; then
-    build/gen_rcv1like --seed 1 --target-mb 500 "$file"
-  fi
+  make_rcv1like
   local bytes rows
   bytes=$(stat -c %s "$file")
   echo "### rcv1-like file: $(basename "$file"), $((bytes / 1000000)) MB, made by \`build/gen_rcv1like --seed 1 --target-mb 500\`"
@@ -116,6 +125,27 @@ large() {
   echo '```'
   build/bench_cd sweep "$file" 7
   echo '```'
+}
+
+# The generated files of the sweep, wide and huge sections, made on first
+# use. The wide shape is that of the package-description text of issue 10:
+# many more features than documents, about 13 nonzeros per column.
+wide_file=$bench_dir/wide_50k.svm
+wide_test=$bench_dir/wide_50k_test.svm
+wide20_file=$bench_dir/wide_50k_20class.svm
+wide20_test=$bench_dir/wide_50k_20class_test.svm
+huge_file=$bench_dir/huge_200m.svm
+make_wide() {
+  local shape=(--seed 1 --features 350000 --avg-terms 93)
+  [ -f "$wide_file" ] || build/gen_rcv1like "${shape[@]}" --rows 50000 "$wide_file"
+  [ -f "$wide_test" ] || build/gen_rcv1like "${shape[@]}" --rows 10000 --doc-seed 2 "$wide_test"
+  [ -f "$wide20_file" ] || build/gen_rcv1like "${shape[@]}" --classes 20 --rows 50000 "$wide20_file"
+  [ -f "$wide20_test" ] ||
+    build/gen_rcv1like "${shape[@]}" --classes 20 --rows 10000 --doc-seed 2 "$wide20_test"
+}
+make_rcv1like() {
+  local file=$bench_dir/rcv1like_500mb.svm
+  [ -f "$file" ] || build/gen_rcv1like --seed 1 --target-mb 500 "$file"
 }
 
 # Prints the reported training seconds and outer iterations from cdtrain's
@@ -187,6 +217,9 @@ solvers() {
   echo
 }
 
+# The machine is shared: the load average says how busy it was around a section.
+load() { echo "Load average $1: $(cut -d' ' -f1-3 /proc/loadavg)."; echo; }
+
 echo "Machine: $(nproc) cores, $(awk '/MemTotal/{printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(awk -F': ' '/model name/{print $2; exit}' /proc/cpuinfo); LIBLINEAR $(dpkg-query -W -f '${Version}' liblinear-tools 2>/dev/null || echo '?')"
 echo
 # Malformed training files: does each tool refuse the file (exit status and
@@ -243,11 +276,159 @@ robust() {
   echo
 }
 
+# One row of the sweep table: the floors of a CD epoch and the CDPER epoch on
+# $1 (bench_cd sweep; medians of $2 epochs), in milliseconds.
+sweep_row() {
+  local file=$1 epochs=$2
+  build/bench_cd sweep "$file" --epochs "$epochs" >"$tmp/sweep"
+  awk -v name="$(basename "$file")" '
+    /^rows/ {r=$2; n=$4; z=$6}
+    $3!="ms/epoch" {next}
+    $1=="cyclic" {c=$2} $1=="perm" {p=$2} $1=="perm-prefetch" {q=$2}
+    $1=="perm-prefetch-signed" {s=$2} $1=="cdper" {e=$2}
+    END {printf "| %s | %d | %d | %.1fM | %.1f | %.1f | %.1f | %.1f | %.1f | %.2f |\n",
+                name, r, n, z/1e6, c, p, q, s, e, e/q}' "$tmp/sweep"
+}
+
+sweep_header() {
+  echo "| file | rows | features | nonzeros | cyclic | perm | perm + prefetch | perm + prefetch, signed values | CDPER epoch | CDPER / perm + prefetch |"
+  echo "|---|---|---|---|---|---|---|---|---|---|"
+}
+
+sweep() {
+  make_wide
+  make_rcv1like
+  echo "### The floor of a CD epoch (\`bash tools/bench.sh sweep\`)"
+  echo
+  echo "Milliseconds per epoch, medians of 7 epochs (5 on the 200M-nonzero file), L2-SVM, C = 1."
+  echo "The floors (\`bench_cd sweep\`) do only what every CD epoch must: per coordinate, read"
+  echo "the column, gather b_j and the label of its rows, D' and D'', the Newton step, update b."
+  echo "\"perm\" draws a fresh random permutation every epoch (its shuffle included), \"prefetch\""
+  echo "fetches the pointers, data and margins of the next columns ahead, \"signed values\" reads"
+  echo "y_j x_ji from one array instead of x_ji and a label array. The CDPER epoch is one outer"
+  echo "iteration of the library's solve_cd (cdtrain -s 0) on the same problem."
+  echo
+  sweep_header
+  sweep_row "$wide_file" 7
+  sweep_row "$bench_dir/rcv1like_500mb.svm" 7
+  if [ -f "$huge_file" ]; then sweep_row "$huge_file" 5; fi
+  echo
+}
+
+huge() {
+  if [ ! -f "$huge_file" ]; then
+    local free_kb
+    free_kb=$(df -Pk "$bench_dir" | awk 'NR==2{print $4}')
+    if [ "$free_kb" -lt $((5 * 1024 * 1024)) ]; then
+      echo "bench: the 200M-nonzero file needs about 3.2 GB and the run ~3 GB of memory; only $((free_kb / 1024)) MB free in $bench_dir" >&2
+      exit 1
+    fi
+    build/gen_rcv1like --seed 1 --rows 2700000 --features 200000 --avg-terms 74 "$huge_file"
+  fi
+  local bytes; bytes=$(stat -c %s "$huge_file")
+  echo "### 200M-nonzero file (\`bash tools/bench.sh huge\`): $((bytes / 1000000)) MB, made by \`build/gen_rcv1like --seed 1 --rows 2700000 --features 200000 --avg-terms 74\`"
+  echo
+  sweep_header
+  sweep_row "$huge_file" 5
+  echo
+}
+
+# Prints "seconds max_rss_kb" of the fastest of $1 runs, and leaves that run's
+# stdout in $tmp/best_out.
+measure_keep() {
+  local runs=$1; shift
+  local best=""
+  for _ in $(seq "$runs"); do
+    /usr/bin/time -f "%e %M" -o "$tmp/time" "$@" >"$tmp/out" 2>"$tmp/err"
+    read -r t m <"$tmp/time"
+    if [ -z "$best" ] || awk -v a="$t" -v b="${best%% *}" 'BEGIN{exit !(a<b)}'; then
+      best="$t $m"; cp "$tmp/out" "$tmp/best_out"
+    fi
+  done
+  echo "$best"
+}
+
+# A table row: name, seconds, max RSS KB, and the time relative to -s 1 and -s 2.
+wide_row() {
+  awk -v n="$1" -v t="$2" -v m="$3" -v s1="$4" -v s2="$5" -v rest="$6" \
+    'BEGIN{printf "| %s | %.2f | %.0f | %.2f | %.2f |%s\n", n, t, m/1024, t/s1, t/s2, rest}'
+}
+
+wide() {
+  make_wide
+  local runs=3
+  echo "### Wide text shape (\`bash tools/bench.sh wide\`): 50,000 x 350,000, $(awk '{n+=NF-1} END{printf "%.1fM", n/1e6}' "$wide_file") nonzeros"
+  echo
+  echo "Made by \`build/gen_rcv1like --seed 1 --rows 50000 --features 350000 --avg-terms 93\`;"
+  echo "the test set by the same command with \`--doc-seed 2 --rows 10000\` (same vocabulary and"
+  echo "planted model, other documents), the 20-class files with \`--classes 20\`. Whole-process"
+  echo "time and peak RSS, best of $runs runs, default settings (eps, C = 1) of each command."
+  echo "f* is the objective of \`liblinear-train -s 2 -e 0.0001\`; f of every model by \`bench_cd objective\`."
+  echo
+  echo "Binary:"
+  echo
+  echo "| command | seconds | max RSS MB | time / -s 1 | time / -s 2 | (f - f*)/f* | test accuracy % |"
+  echo "|---|---|---|---|---|---|---|"
+  liblinear-train -q -s 2 -e 0.0001 "$wide_file" "$tmp/opt.model" >/dev/null
+  local fstar; fstar=$(build/bench_cd objective "$wide_file" "$tmp/opt.model")
+  local s1t s1m s2t s2m ct cm
+  read -r s1t s1m <<<"$(measure $runs liblinear-train -q -s 1 "$wide_file" "$tmp/s1.model")"
+  read -r s2t s2m <<<"$(measure $runs liblinear-train -q -s 2 "$wide_file" "$tmp/s2.model")"
+  read -r ct cm <<<"$(measure $runs ./cdtrain -q "$wide_file" "$tmp/cd.model")"
+  local who name t m f acc
+  for who in cd s1 s2; do
+    case $who in
+      cd) name="cdtrain (CDPER)"; t=$ct; m=$cm ;;
+      s1) name="liblinear-train -s 1"; t=$s1t; m=$s1m ;;
+      s2) name="liblinear-train -s 2"; t=$s2t; m=$s2m ;;
+    esac
+    f=$(build/bench_cd objective "$wide_file" "$tmp/$who.model")
+    acc=$(accuracy "$wide_test" "$tmp/$who.model")
+    wide_row "$name" "$t" "$m" "$s1t" "$s2t" \
+      "$(awk -v f="$f" -v s="$fstar" -v a="$acc" 'BEGIN{printf " %.2e | %s |", (f-s)/s, a}')"
+  done
+  echo
+  echo "20 classes, one-vs-rest (cdtrain with \`-n 2\`, two threads where it uses them):"
+  echo
+  echo "| command | seconds | max RSS MB | time / -s 1 | time / -s 2 | test accuracy % |"
+  echo "|---|---|---|---|---|---|"
+  read -r s1t s1m <<<"$(measure $runs liblinear-train -q -s 1 "$wide20_file" "$tmp/s1.model")"
+  read -r s2t s2m <<<"$(measure $runs liblinear-train -q -s 2 "$wide20_file" "$tmp/s2.model")"
+  read -r ct cm <<<"$(measure $runs ./cdtrain -q -n 2 "$wide20_file" "$tmp/cd.model")"
+  for who in cd s1 s2; do
+    case $who in
+      cd) name="cdtrain -n 2 (CDPER)"; t=$ct; m=$cm ;;
+      s1) name="liblinear-train -s 1"; t=$s1t; m=$s1m ;;
+      s2) name="liblinear-train -s 2"; t=$s2t; m=$s2m ;;
+    esac
+    wide_row "$name" "$t" "$m" "$s1t" "$s2t" " $(accuracy "$wide20_test" "$tmp/$who.model") |"
+  done
+  echo
+  echo "Five-fold cross-validation on the binary file (cdtrain with \`-n 2\`, folds on two threads):"
+  echo
+  echo "| command | seconds | max RSS MB | time / -s 1 | time / -s 2 | CV accuracy % |"
+  echo "|---|---|---|---|---|---|"
+  local cva
+  read -r s1t s1m <<<"$(measure_keep $runs liblinear-train -q -s 1 -v 5 "$wide_file")"
+  local s1a; s1a=$(sed -n 's/Cross Validation Accuracy = \([0-9.]*\)%.*/\1/p' "$tmp/best_out")
+  read -r s2t s2m <<<"$(measure_keep $runs liblinear-train -q -s 2 -v 5 "$wide_file")"
+  local s2a; s2a=$(sed -n 's/Cross Validation Accuracy = \([0-9.]*\)%.*/\1/p' "$tmp/best_out")
+  read -r ct cm <<<"$(measure_keep $runs ./cdtrain -q -n 2 -v 5 "$wide_file")"
+  cva=$(sed -n 's/Cross Validation Accuracy = \([0-9.]*\)%.*/\1/p' "$tmp/best_out")
+  wide_row "cdtrain -n 2 -v 5 (CDPER)" "$ct" "$cm" "$s1t" "$s2t" " $cva |"
+  wide_row "liblinear-train -s 1 -v 5" "$s1t" "$s1m" "$s1t" "$s2t" " $s1a |"
+  wide_row "liblinear-train -s 2 -v 5" "$s2t" "$s2m" "$s1t" "$s2t" " $s2a |"
+  echo
+}
+
 case $section in
   small) small ;;
   large) large ;;
   solvers) solvers ;;
   robust) robust ;;
-  all) small; large; solvers; robust ;;
-  *) echo "usage: $0 [all|small|large|solvers]" >&2; exit 2 ;;
+  sweep) load before; sweep; load after ;;
+  wide) load before; wide; load after ;;
+  huge) load before; huge; load after ;;
+  all) small; large; solvers; robust; load before; sweep; wide; load after ;;
+  *) echo "usage: $0 [all|small|large|solvers|robust|sweep|wide|huge]" >&2; exit 2 ;;
 esac

@@ -1,4 +1,4 @@
-// Benchmark of the two costs the README reports for the CD solvers:
+// Benchmark of the costs the README reports for the CD solvers:
 //
 //   bench_cd read FILE [T]      seconds to read FILE row-wise (CSR, one pass)
 //                               and straight into columns (CSC, two passes,
@@ -8,18 +8,36 @@
 //                               or LIBLINEAR's; L2-SVM, L1-SVM or LR by its
 //                               solver_type) on FILE, so that both tools'
 //                               models are scored by one formula
-//   bench_cd sweep FILE [K]     seconds of one CDPER outer iteration against a
-//                               bare sweep over the CSC arrays, averaged over K
-//                               iterations (default 5), as medians
-//
-// The bare sweep is the floor of any primal CD iteration: for each column it
-// computes D'_i(0) and D''_i(0) of L2-SVM (paper, equations 9 and 10) over the
-// column's nonzeros, takes the Newton step, and updates b_j by equation (17).
-// It has no line search, no permutation and no bookkeeping.
+//   bench_cd sweep FILE [--order O] [--epochs N] [--distance D[,D...]]
+//                               milliseconds per epoch (median of N, default
+//                               7) of the floor of an L2-SVM CD epoch (below)
+//                               in cyclic order, in a fresh random permutation
+//                               every epoch, and in one with software
+//                               prefetching D coordinates ahead; then of one
+//                               CDPER outer iteration through the library
+//                               (solve_cd), and its ratio to the prefetched
+//                               floor. O is all (the default), cyclic, perm,
+//                               perm-prefetch, perm-prefetch-signed or cdper.
+//                               The variants take turns, one epoch each per
+//                               round, so that a busy machine slows them alike.
+//                               --huge-pages copies the floors' arrays into
+//                               memory advised for 2 MiB pages, to show what
+//                               TLB misses cost.
+//   bench_cd sweep FILE N       the same as --epochs N
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
 #include <iostream>
+#include <memory>
+#include <numeric>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -30,6 +48,7 @@
 #include "model/model.h"
 #include "objective/evaluate.h"
 #include "objective/objective.h"
+#include "select/coordinate_order.h"
 #include "solvers/params.h"
 #include "solvers/solver.h"
 #include "train/train.h"
@@ -64,29 +83,132 @@ int bench_read(const std::string& path, unsigned threads) {
   return 0;
 }
 
-// One bare sweep over all columns; b_j = 1 - y_j w'x_j, C = 1.
-void bare_sweep(const cdl::CscMatrix& x, const std::vector<double>& y, std::vector<double>& w,
-                std::vector<double>& b) {
-  for (std::size_t i = 0; i < x.num_cols; ++i) {
-    const auto begin = static_cast<std::size_t>(x.col_ptr[i]);
-    const auto end = static_cast<std::size_t>(x.col_ptr[i + 1]);
-    double d1 = 0;
-    double d2 = 0;
+// The floor of a CD epoch: floor_sweep() does, for each coordinate i in the
+// order, only what every epoch of primal CD for L2-SVM must do (paper,
+// Algorithm 1 with the Newton step of equation 13, b_j = 1 - y_j w'x_j, C = 1):
+//   1. read the column pointers col_ptr[i] and col_ptr[i + 1];
+//   2. first pass over column i: read each nonzero's row j and value x_ji,
+//      gather b_j and the label y_j (a 1-byte array, as the library keeps it),
+//      and sum D'_i(0) = w_i - 2 sum_{b_j > 0} y_j x_ji b_j  (9) and
+//      D''_i(0) = 1 + 2 sum_{b_j > 0} x_ji^2  (10), with max(b_j, 0) and the
+//      indicator as arithmetic, not branches (masked() below);
+//   3. z = -D'_i(0) / D''_i(0), w_i += z  (13);
+//   4. second pass: b_j -= z y_j x_ji for the column's rows  (17).
+// It has no line search, no stopping-rule bookkeeping and no virtual calls.
+// "Signed" floors read y_j x_ji from a copy made before timing instead of x_ji
+// and y_j, so they read no label at all. Everything the loop computes lands in
+// w and b, which the caller turns into f(w) and prints, so the compiler cannot
+// drop any of it.
+//
+// With prefetching, at position t of the order the sweep prefetches the
+// column pointers of the coordinate at t + 3d, the first cache lines of the
+// row indices and values of the one at t + 2d (its pointers have arrived by
+// then), and b_j (and y_j) of the first rows of the one at t + d (its row
+// indices have arrived); inside a long column it also prefetches b_j of the
+// nonzero kInColumnAhead places ahead. The hardware prefetcher follows the
+// rest of a long column's indices and values.
+struct SweepArrays {
+  const std::int64_t* col_ptr;
+  const cdl::Index* rows;
+  const double* values;          // x_ji, or y_j x_ji for the signed floors
+  const std::uint8_t* positive;  // y_j = +1; unused by the signed floors
+  double* w;
+  double* b;
+};
+
+constexpr std::size_t kCacheLine = 64;
+constexpr std::size_t kMaxPrefetchLines = 8;  // per array, for the column at t + 2d
+constexpr std::size_t kMaxPrefetchRows = 64;  // b_j of the column at t + d
+constexpr std::size_t kInColumnAhead = 32;
+
+// Prefetches every cache line of [first, last), up to kMaxPrefetchLines.
+inline void prefetch_range(const void* first, const void* last) {
+  auto p = reinterpret_cast<std::uintptr_t>(first) & ~std::uintptr_t{kCacheLine - 1};
+  const auto stop =
+      std::min(reinterpret_cast<std::uintptr_t>(last), p + kMaxPrefetchLines * kCacheLine);
+  for (; p < stop; p += kCacheLine) __builtin_prefetch(reinterpret_cast<const void*>(p));
+}
+
+template <bool kSigned>
+inline void prefetch_ahead(const SweepArrays& a, const std::size_t* order, std::size_t n,
+                           std::size_t t, std::size_t d) {
+  if (t + 3 * d < n) __builtin_prefetch(a.col_ptr + order[t + 3 * d]);
+  if (t + 2 * d < n) {
+    const std::size_t c = order[t + 2 * d];
+    const auto begin = static_cast<std::size_t>(a.col_ptr[c]);
+    const auto end = static_cast<std::size_t>(a.col_ptr[c + 1]);
+    prefetch_range(a.rows + begin, a.rows + end);
+    prefetch_range(a.values + begin, a.values + end);
+  }
+  if (t + d < n) {
+    const std::size_t c = order[t + d];
+    const auto begin = static_cast<std::size_t>(a.col_ptr[c]);
+    const auto end = std::min(static_cast<std::size_t>(a.col_ptr[c + 1]), begin + kMaxPrefetchRows);
     for (std::size_t k = begin; k < end; ++k) {
-      const std::size_t j = x.row_idx[k];
-      if (b[j] > 0) {
-        const double v = x.values[k];
-        d1 -= 2.0 * y[j] * v * b[j];
-        d2 += 2.0 * v * v;
-      }
-    }
-    const double z = -(w[i] + d1) / (1.0 + d2);
-    w[i] += z;
-    for (std::size_t k = begin; k < end; ++k) {
-      const std::size_t j = x.row_idx[k];
-      b[j] -= z * y[j] * x.values[k];
+      __builtin_prefetch(a.b + a.rows[k], 1);
+      if constexpr (!kSigned) __builtin_prefetch(a.positive + a.rows[k]);
     }
   }
+}
+
+// `value` if `keep`, else +0, without a branch: GCC 12 turns both
+// static_cast<double>(keep) * value and keep ? value : 0.0 into a conditional
+// jump, which mispredicts on whether an instance is active.
+inline double masked(double value, bool keep) {
+  std::uint64_t bits;
+  std::memcpy(&bits, &value, sizeof bits);
+  bits &= std::uint64_t{0} - static_cast<std::uint64_t>(keep);
+  std::memcpy(&value, &bits, sizeof bits);
+  return value;
+}
+
+// One epoch over the n coordinates of `order`; prefetch distance d, or none
+// if d == 0.
+template <bool kSigned, bool kPrefetch>
+void floor_sweep(const SweepArrays& a, const std::size_t* order, std::size_t n, std::size_t d) {
+  const std::int64_t* col_ptr = a.col_ptr;
+  const cdl::Index* rows = a.rows;
+  const double* values = a.values;
+  const std::uint8_t* positive = a.positive;
+  double* w = a.w;
+  double* b = a.b;
+  const double sign[2] = {-1.0, 1.0};
+  for (std::size_t t = 0; t < n; ++t) {
+    if constexpr (kPrefetch) prefetch_ahead<kSigned>(a, order, n, t, d);
+    const std::size_t i = order[t];
+    const auto begin = static_cast<std::size_t>(col_ptr[i]);
+    const auto end = static_cast<std::size_t>(col_ptr[i + 1]);
+    double g = 0;  // sum_{b_j > 0} y_j x_ji b_j
+    double h = 0;  // sum_{b_j > 0} x_ji^2
+    for (std::size_t k = begin; k < end; ++k) {
+      if constexpr (kPrefetch) {
+        if (k + kInColumnAhead < end) __builtin_prefetch(b + rows[k + kInColumnAhead], 1);
+      }
+      const std::size_t j = rows[k];
+      const double x = values[k];
+      const double yx = kSigned ? x : sign[positive[j]] * x;
+      const double bj = b[j];
+      g += yx * (0.5 * bj + 0.5 * std::fabs(bj));
+      h += masked(x * x, bj > 0);
+    }
+    const double d1 = w[i] - 2.0 * g;
+    const double d2 = 1.0 + 2.0 * h;
+    const double z = -d1 / d2;
+    w[i] += z;
+    for (std::size_t k = begin; k < end; ++k) {
+      const std::size_t j = rows[k];
+      const double yx = kSigned ? values[k] : sign[positive[j]] * values[k];
+      b[j] -= z * yx;
+    }
+  }
+}
+
+// f(w) = 1/2 w'w + sum_j max(b_j, 0)^2 (C = 1) of the floor's state.
+double floor_objective(const std::vector<double>& w, const std::vector<double>& b) {
+  double f = 0;
+  for (double wi : w) f += 0.5 * wi * wi;
+  for (double bj : b) f += bj > 0 ? bj * bj : 0.0;
+  return f;
 }
 
 class TimingReporter : public cdl::Reporter {
@@ -128,49 +250,267 @@ int bench_objective(const std::string& data_path, const std::string& model_path,
   return 0;
 }
 
-int bench_sweep(const std::string& path, int iterations) {
-  cdl::ReadOptions options;
-  options.integer_labels = true;
-  const cdl::LabeledCsc data = cdl::read_libsvm_csc(path, options);
+// Prefetch distance in coordinates, chosen by measurement (README).
+constexpr std::size_t kDefaultDistance = 8;
+
+struct SweepOptions {
+  std::string order = "all";  // all, cyclic, perm, perm-prefetch, perm-prefetch-signed, cdper
+  int epochs = 7;
+  bool huge_pages = false;
+  std::vector<std::size_t> distances{kDefaultDistance};
+};
+
+// Which floor to time.
+struct FloorKind {
+  std::string name;
+  bool permuted;
+  bool prefetch;
+  bool is_signed;
+  std::size_t distance;
+};
+
+// A copy of an array in memory that the kernel is asked to back with 2 MiB
+// pages (madvise MADV_HUGEPAGE), so that the floors can show what the TLB
+// misses of 4 KiB pages cost (--huge-pages).
+template <class T>
+class HugePageCopy {
+ public:
+  HugePageCopy(const T* data, std::size_t n) {
+    constexpr std::size_t kHuge = std::size_t{2} << 20;
+    const std::size_t bytes = std::max<std::size_t>(1, (n * sizeof(T) + kHuge - 1) / kHuge) * kHuge;
+    memory_ = static_cast<T*>(std::aligned_alloc(kHuge, bytes));
+    if (memory_ == nullptr) throw std::bad_alloc();
+    madvise(memory_, bytes, MADV_HUGEPAGE);
+    std::copy(data, data + n, memory_);
+  }
+  HugePageCopy(const HugePageCopy&) = delete;
+  HugePageCopy& operator=(const HugePageCopy&) = delete;
+  ~HugePageCopy() { std::free(memory_); }
+  T* get() const { return memory_; }
+
+ private:
+  T* memory_ = nullptr;
+};
+
+// The kernel's count of anonymous memory in huge pages, in MiB, or -1.
+long anon_huge_mib() {
+  std::ifstream in("/proc/self/smaps_rollup");
+  std::string key;
+  long kib = 0;
+  while (in >> key) {
+    if (key == "AnonHugePages:" && in >> kib) return kib / 1024;
+    in.ignore(1 << 20, '\n');
+  }
+  return -1;
+}
+
+// One floor with its own w, b and order, timed one epoch at a time, so that
+// the floors and the CDPER epoch can take turns: on a shared machine, noise
+// then hits all of them alike.
+class FloorRun {
+ public:
+  FloorRun(const FloorKind& kind, const cdl::CscMatrix& x,
+           const std::vector<std::uint8_t>& positive, const std::vector<double>& signed_values,
+           bool huge_pages)
+      : kind_(kind), w_(x.num_cols, 0.0), b_(positive.size(), 1.0), order_(x.num_cols), rng_(1) {
+    std::iota(order_.begin(), order_.end(), std::size_t{0});
+    const double* values = kind.is_signed ? signed_values.data() : x.values.data();
+    arrays_ = {x.col_ptr.data(), x.row_idx.data(), values, positive.data(), w_.data(), b_.data()};
+    if (huge_pages) {
+      huge_ptr_ = std::make_unique<HugePageCopy<std::int64_t>>(x.col_ptr.data(), x.num_cols + 1);
+      huge_rows_ = std::make_unique<HugePageCopy<cdl::Index>>(x.row_idx.data(), x.nnz());
+      huge_values_ = std::make_unique<HugePageCopy<double>>(values, x.nnz());
+      huge_b_ = std::make_unique<HugePageCopy<double>>(b_.data(), b_.size());
+      arrays_.col_ptr = huge_ptr_->get();
+      arrays_.rows = huge_rows_->get();
+      arrays_.values = huge_values_->get();
+      arrays_.b = huge_b_->get();
+    }
+  }
+
+  // One epoch, the shuffle of a permuted order included.
+  void epoch() {
+    const std::size_t n = order_.size();
+    const auto start = Clock::now();
+    if (kind_.permuted) cdl::shuffle(order_, rng_);
+    const auto shuffled = Clock::now();
+    if (!kind_.prefetch) {
+      if (kind_.is_signed) {
+        floor_sweep<true, false>(arrays_, order_.data(), n, 0);
+      } else {
+        floor_sweep<false, false>(arrays_, order_.data(), n, 0);
+      }
+    } else if (kind_.is_signed) {
+      floor_sweep<true, true>(arrays_, order_.data(), n, kind_.distance);
+    } else {
+      floor_sweep<false, true>(arrays_, order_.data(), n, kind_.distance);
+    }
+    ms_.push_back(1e3 * seconds_since(start));
+    shuffle_ms_.push_back(1e3 * std::chrono::duration<double>(shuffled - start).count());
+  }
+
+  // f(w) of the state the epochs left, which uses every result of the loop.
+  double objective() const {
+    const std::vector<double> b(arrays_.b, arrays_.b + b_.size());
+    return floor_objective(w_, b);
+  }
+
+  const FloorKind& kind() const { return kind_; }
+  const std::vector<double>& ms() const { return ms_; }
+  const std::vector<double>& shuffle_ms() const { return shuffle_ms_; }
+
+ private:
+  FloorKind kind_;
+  std::vector<double> w_;
+  std::vector<double> b_;
+  std::vector<std::size_t> order_;
+  std::mt19937_64 rng_;
+  SweepArrays arrays_{};
+  std::unique_ptr<HugePageCopy<std::int64_t>> huge_ptr_;
+  std::unique_ptr<HugePageCopy<cdl::Index>> huge_rows_;
+  std::unique_ptr<HugePageCopy<double>> huge_values_;
+  std::unique_ptr<HugePageCopy<double>> huge_b_;
+  std::vector<double> ms_;
+  std::vector<double> shuffle_ms_;
+};
+
+void print_times(const std::string& name, const std::vector<double>& ms) {
+  std::printf("%-26s %9.2f ms/epoch  (min %.2f, max %.2f)\n", name.c_str(), median(ms),
+              *std::min_element(ms.begin(), ms.end()), *std::max_element(ms.begin(), ms.end()));
+}
+
+// Prints one line per timed variant: its name, the median ms per epoch and
+// the spread; then the CDPER epoch against the prefetched floor. Each round
+// runs one epoch of every variant in turn, the CDPER epoch last.
+int bench_sweep(const std::string& path, const SweepOptions& options) {
+  cdl::ReadOptions read_options;
+  read_options.integer_labels = true;
+  const cdl::LabeledCsc data = cdl::read_libsvm_csc(path, read_options);
   const cdl::ClassMap classes = cdl::map_classes(data.labels);
   const cdl::Problem problem = cdl::one_vs_rest(data.features, classes, 0, 1.0, 1.0);
+  const cdl::CscMatrix& x = data.features;
+  std::printf(
+      "rows %zu  features %zu  nonzeros %zu  epochs %d  (medians; C = 1, class %d "
+      "against the rest)\n",
+      x.num_rows, x.num_cols, x.nnz(), options.epochs, classes.labels[0]);
 
-  std::vector<double> w(problem.num_features(), 0.0);
-  std::vector<double> b(problem.num_rows(), 1.0);
-  std::vector<double> sweep_seconds;
-  for (int k = 0; k < iterations; ++k) {
-    const auto start = Clock::now();
-    bare_sweep(data.features, problem.y, w, b);
-    sweep_seconds.push_back(seconds_since(start));
+  const bool all = options.order == "all";
+  std::vector<FloorKind> kinds;
+  if (all || options.order == "cyclic") kinds.push_back({"cyclic", false, false, false, 0});
+  if (all || options.order == "perm") kinds.push_back({"perm", true, false, false, 0});
+  for (const bool is_signed : {false, true}) {
+    const std::string name = is_signed ? "perm-prefetch-signed" : "perm-prefetch";
+    if (!all && options.order != name) continue;
+    for (std::size_t d : options.distances) {
+      kinds.push_back({options.distances.size() > 1 ? name + "(d=" + std::to_string(d) + ")" : name,
+                       true, true, is_signed, d});
+    }
   }
+  std::vector<std::uint8_t> positive(problem.num_rows());
+  for (std::size_t j = 0; j < positive.size(); ++j) positive[j] = problem.y[j] > 0;
+  std::vector<double> signed_values;
+  if (std::any_of(kinds.begin(), kinds.end(), [](const FloorKind& k) { return k.is_signed; })) {
+    signed_values.resize(x.nnz());
+    for (std::size_t i = 0; i < x.num_cols; ++i) {
+      for (auto k = x.col_ptr[i]; k < x.col_ptr[i + 1]; ++k) {
+        const auto t = static_cast<std::size_t>(k);
+        signed_values[t] = problem.y[x.row_idx[t]] * x.values[t];
+      }
+    }
+  }
+  std::vector<std::unique_ptr<FloorRun>> runs;
+  for (const FloorKind& kind : kinds) {
+    runs.push_back(
+        std::make_unique<FloorRun>(kind, x, positive, signed_values, options.huge_pages));
+  }
+  if (options.huge_pages) std::printf("%-26s %9ld MiB\n", "in huge pages", anon_huge_mib());
 
+  // The library's CDPER, one outer iteration per solve_cd() call: it goes on
+  // from the objective's w, with the same PermutationOrder, and its
+  // reporter's seconds are those of the iteration alone.
+  const bool cdper = all || options.order == "cdper";
+  std::unique_ptr<cdl::CoordinateObjective> objective;
+  if (cdper) objective = cdl::make_coordinate_objective(cdl::LossKind::kL2Svm, problem);
+  cdl::PermutationOrder order(problem.num_features(), 1, true);
   cdl::Params params;
   params.eps = 1e-12;
-  params.max_iter = iterations;
-  auto objective = cdl::make_coordinate_objective(cdl::LossKind::kL2Svm, problem);
-  cdl::PermutationOrder order(problem.num_features(), 1, true);
-  TimingReporter reporter;
-  const cdl::SolveResult result = cdl::solve_cd(*objective, order, params, reporter);
-  std::vector<double> cdper_seconds;
-  for (std::size_t k = 0; k < reporter.seconds.size(); ++k) {
-    cdper_seconds.push_back(reporter.seconds[k] - (k == 0 ? 0.0 : reporter.seconds[k - 1]));
+  params.max_iter = 1;
+  std::vector<double> cdper_ms;
+  cdl::SolveResult totals;
+  for (int e = 0; e < options.epochs; ++e) {
+    for (auto& run : runs) run->epoch();
+    if (!cdper) continue;
+    TimingReporter reporter;
+    const cdl::SolveResult result = cdl::solve_cd(*objective, order, params, reporter);
+    cdper_ms.push_back(1e3 * result.seconds);
+    totals.inner_iterations += result.inner_iterations;
+    totals.full_newton_steps += result.full_newton_steps;
+    totals.function_evaluations += result.function_evaluations;
   }
-  const double sweep = median(sweep_seconds);
-  const double cdper = median(cdper_seconds);
 
-  std::printf("rows %zu  features %zu  nonzeros %zu  iterations %d\n", problem.num_rows(),
-              problem.num_features(), data.features.nnz(), iterations);
-  std::printf("bare sweep            median %.4f s/iteration (min %.4f)\n", sweep,
-              *std::min_element(sweep_seconds.begin(), sweep_seconds.end()));
-  std::printf("CDPER outer iteration median %.4f s/iteration (min %.4f)\n", cdper,
-              *std::min_element(cdper_seconds.begin(), cdper_seconds.end()));
-  std::printf("ratio of medians      %.2f\n", cdper / sweep);
+  double checksum = 0;
+  double prefetched = 0;
+  for (const auto& run : runs) {
+    print_times(run->kind().name, run->ms());
+    if (run->kind().name == "perm") {
+      std::printf("%-26s %9.2f ms/epoch\n", "  of which the shuffle", median(run->shuffle_ms()));
+    }
+    if (run->kind().prefetch && !run->kind().is_signed &&
+        (prefetched == 0 || median(run->ms()) < prefetched)) {
+      prefetched = median(run->ms());
+    }
+    checksum += run->objective();
+  }
+  if (!runs.empty()) std::printf("%-26s %.9g\n", "f of the floors' states", checksum);
+  if (!cdper) return 0;
+  print_times("cdper", cdper_ms);
   std::printf("CDPER full Newton steps %.3f%%, D evaluations per inner iteration %.3f\n",
-              100.0 * static_cast<double>(result.full_newton_steps) /
-                  static_cast<double>(result.inner_iterations),
-              static_cast<double>(result.function_evaluations) /
-                  static_cast<double>(result.inner_iterations));
+              100.0 * static_cast<double>(totals.full_newton_steps) /
+                  static_cast<double>(totals.inner_iterations),
+              static_cast<double>(totals.function_evaluations) /
+                  static_cast<double>(totals.inner_iterations));
+  if (prefetched > 0) {
+    std::printf("%-26s %9.2f\n", "cdper / perm-prefetch", median(cdper_ms) / prefetched);
+  }
   return 0;
+}
+
+// Parses "sweep FILE" and its options into `options`; false on a usage error.
+bool parse_sweep_args(const std::vector<std::string>& args, SweepOptions& options) {
+  if (args.size() == 3 && cdl::parse_integer(args[2], options.epochs)) return options.epochs > 0;
+  for (std::size_t a = 2; a < args.size(); a += 2) {
+    if (args[a] == "--huge-pages") {
+      options.huge_pages = true;
+      --a;
+      continue;
+    }
+    if (a + 1 >= args.size()) return false;
+    const std::string& value = args[a + 1];
+    if (args[a] == "--order") {
+      static const char* const kOrders[] = {
+          "all", "cyclic", "perm", "perm-prefetch", "perm-prefetch-signed", "cdper"};
+      if (std::find(std::begin(kOrders), std::end(kOrders), value) == std::end(kOrders)) {
+        return false;
+      }
+      options.order = value;
+    } else if (args[a] == "--epochs") {
+      if (!cdl::parse_integer(value, options.epochs) || options.epochs <= 0) return false;
+    } else if (args[a] == "--distance") {
+      options.distances.clear();
+      std::size_t from = 0;
+      for (;;) {
+        const std::size_t comma = std::min(value.find(',', from), value.size());
+        std::size_t d = 0;
+        if (!cdl::parse_integer(value.substr(from, comma - from), d) || d == 0) return false;
+        options.distances.push_back(d);
+        if (comma == value.size()) break;
+        from = comma + 1;
+      }
+    } else {
+      return false;
+    }
+  }
+  return true;
 }
 
 }  // namespace
@@ -180,7 +520,7 @@ int main(int argc, char** argv) {
     const std::vector<std::string> args(argv + 1, argv + argc);
     unsigned threads = 0;
     double cost = 1.0;
-    int iterations = 5;
+    SweepOptions sweep;
     if ((args.size() == 2 || (args.size() == 3 && cdl::parse_integer(args[2], threads))) &&
         args[0] == "read") {
       return bench_read(args[1], threads);
@@ -189,13 +529,13 @@ int main(int argc, char** argv) {
         args[0] == "objective") {
       return bench_objective(args[1], args[2], cost);
     }
-    if ((args.size() == 2 ||
-         (args.size() == 3 && cdl::parse_integer(args[2], iterations) && iterations > 0)) &&
-        args[0] == "sweep") {
-      return bench_sweep(args[1], iterations);
+    if (args.size() >= 2 && args[0] == "sweep" && parse_sweep_args(args, sweep)) {
+      return bench_sweep(args[1], sweep);
     }
     std::cerr << "usage: bench_cd read FILE [threads] | bench_cd objective FILE MODEL [C] |\n"
-                 "       bench_cd sweep FILE [iterations]\n";
+                 "       bench_cd sweep FILE [--order all|cyclic|perm|perm-prefetch|\n"
+                 "         perm-prefetch-signed|cdper] [--epochs N] [--distance D[,D...]]\n"
+                 "         [--huge-pages]\n";
     return 2;
   } catch (const std::exception& e) {
     std::cerr << "bench_cd: error: " << e.what() << '\n';

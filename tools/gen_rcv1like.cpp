@@ -27,6 +27,16 @@
 //   threshold is the (1 - kPositiveRate) quantile of the scores of kBurnInDocs documents drawn
 //   from a separate random stream; label = 1 if score > threshold else -1, then each label is
 //   flipped with probability --noise (which bounds the attainable accuracy at about 1 - noise).
+// * Classes: --classes K (2 <= K <= 20, default 2) with K > 2 gives labels 1..K instead of +-1.
+//   Class k has its own planted w*_k, drawn once from a separate stream of the seed: a sparse
+//   Gaussian part as above, plus kTopicWeightBase + |N(0, 1)| on every word of the topics t with
+//   t mod K = k - 1 (so each class owns 20/K topics, and every class owns at least one). The
+//   label is 1 + argmax_k w*_k . x (the lowest k on a tie); with probability --noise it is then
+//   replaced by a label drawn uniformly from 1..K. K = 2 is the binary model above, unchanged.
+// * Held-out data: --doc-seed S draws the documents (and label noise) from stream S, while the
+//   vocabulary, topics, idf and planted model stay those of --seed; so a file made with the
+//   same --seed and another --doc-seed is a test set from the same distribution. Without it the
+//   documents come from --seed, as before.
 // * Randomness: std::mt19937_64 only, with hand-written uniform / normal samplers (no
 //   std::*_distribution, whose output is implementation-defined), so the output is
 //   byte-identical for the same seed and arguments (given the same <cmath> results).
@@ -87,6 +97,8 @@ constexpr std::uint64_t kStreamWeights = 2;
 constexpr std::uint64_t kStreamBurnIn = 3;
 constexpr std::uint64_t kStreamDocuments = 4;
 constexpr std::uint64_t kStreamTopics = 5;
+constexpr std::uint64_t kStreamClassWeights = 6;
+constexpr std::int64_t kMaxClasses = 20;  // = kTopics, so that every class owns a topic
 constexpr std::uint64_t kCalibrationSeed = 0x5eed'ca1b'0000'0001ULL;
 
 struct Options {
@@ -96,6 +108,8 @@ struct Options {
   double zipf = kDefaultZipf;
   double noise = kDefaultNoise;
   std::uint64_t seed = kDefaultSeed;
+  std::optional<std::uint64_t> doc_seed;
+  std::int64_t classes = 2;
   std::optional<double> target_mb;
   std::string output;
 };
@@ -143,6 +157,12 @@ std::string usage_text() {
   text += "  --noise P        label flip probability in [0, 0.5] (default 0.015)\n";
   text += "  --seed SEED      random seed, unsigned 64-bit (default 1)\n";
   text +=
+      "  --doc-seed S     seed of the documents only; the vocabulary and planted model stay\n"
+      "                   those of --seed, so this makes a held-out set (default: --seed)\n";
+  text +=
+      "  --classes K      K classes labelled 1..K from K planted models, 2 <= K <= 20\n"
+      "                   (default 2: labels +1/-1)\n";
+  text +=
       "  --target-mb MB   emit rows until the file reaches about MB*10^6 bytes"
       " (overrides --rows)\n";
   text += "  -h, --help       show this help\n";
@@ -165,11 +185,12 @@ std::int64_t parse_int(std::string_view name, std::string_view token) {
   return value;
 }
 
-std::uint64_t parse_seed(std::string_view token) {
+std::uint64_t parse_seed(std::string_view name, std::string_view token) {
   std::uint64_t value = 0;
   const auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
   if (ec != std::errc() || end != token.data() + token.size()) {
-    throw UsageError{"--seed expects an unsigned 64-bit integer, got '" + std::string(token) + "'"};
+    throw UsageError{std::string(name) + " expects an unsigned 64-bit integer, got '" +
+                     std::string(token) + "'"};
   }
   return value;
 }
@@ -214,7 +235,7 @@ std::optional<Options> parse_args(int argc, char** argv) {
     }
     const bool known = name == "--rows" || name == "--features" || name == "--avg-terms" ||
                        name == "--zipf" || name == "--noise" || name == "--seed" ||
-                       name == "--target-mb";
+                       name == "--doc-seed" || name == "--classes" || name == "--target-mb";
     if (!known) throw UsageError{"unknown option '" + std::string(name) + "'"};
     if (!have_value) {
       if (i + 1 >= argc) throw UsageError{"option " + std::string(name) + " needs a value"};
@@ -234,7 +255,15 @@ std::optional<Options> parse_args(int argc, char** argv) {
     } else if (name == "--noise") {
       options.noise = parse_double(name, value, 0.0, 0.5, true);
     } else if (name == "--seed") {
-      options.seed = parse_seed(value);
+      options.seed = parse_seed(name, value);
+    } else if (name == "--doc-seed") {
+      options.doc_seed = parse_seed(name, value);
+    } else if (name == "--classes") {
+      options.classes = parse_int(name, value);
+      if (options.classes < 2 || options.classes > kMaxClasses) {
+        throw UsageError{"--classes must be in [2, " + std::to_string(kMaxClasses) + "], got '" +
+                         std::string(value) + "'"};
+      }
     } else {
       options.target_mb = parse_double(name, value, 0.0, 1e7, false);
     }
@@ -260,6 +289,9 @@ struct Model {
   std::vector<Topic> topics;
   std::vector<double> idf;     // per feature
   std::vector<double> weight;  // planted w*, per feature
+  // With --classes K > 2: w*_k of class k + 1, per feature, class-major (K * F).
+  std::vector<double> class_weight;
+  std::size_t classes = 2;
   double length_mean = 0.0;
   std::int64_t length_cap = 1;
   double threshold = 0.0;
@@ -440,6 +472,47 @@ void build_topics(const Options& options, Model& model) {
   }
 }
 
+// w*_k of each class k + 1 for --classes K > 2 (see the header).
+void build_class_weights(const Options& options, Model& model) {
+  const auto features = static_cast<std::size_t>(options.features);
+  model.classes = static_cast<std::size_t>(options.classes);
+  model.class_weight.assign(model.classes * features, 0.0);
+  std::mt19937_64 rng = make_stream(options.seed, kStreamClassWeights);
+  for (std::size_t k = 0; k < model.classes; ++k) {
+    double* weight = model.class_weight.data() + k * features;
+    for (std::size_t j = 0; j < features; ++j) {
+      const bool relevant = uniform01(rng) < kRelevantFraction;
+      const double w = kBackgroundWeightScale * standard_normal(rng);
+      if (relevant) weight[j] = w;
+    }
+  }
+  for (std::size_t t = 0; t < model.topics.size(); ++t) {
+    double* weight = model.class_weight.data() + (t % model.classes) * features;
+    for (const std::int32_t feature : model.topics[t].features) {
+      weight[static_cast<std::size_t>(feature)] +=
+          kTopicWeightBase + std::fabs(standard_normal(rng));
+    }
+  }
+}
+
+// 1 + argmax_k w*_k . x, the lowest k on a tie.
+int class_of_document(const Model& model, const std::vector<Term>& terms) {
+  const std::size_t features = model.idf.size();
+  std::size_t best = 0;
+  double best_score = 0.0;
+  for (std::size_t k = 0; k < model.classes; ++k) {
+    const double* weight = model.class_weight.data() + k * features;
+    double score = 0.0;
+    for (const Term& term : terms)
+      score += weight[static_cast<std::size_t>(term.feature)] * term.value;
+    if (k == 0 || score > best_score) {
+      best = k;
+      best_score = score;
+    }
+  }
+  return static_cast<int>(best) + 1;
+}
+
 Model build_model(const Options& options) {
   Model model;
   const auto features = static_cast<std::size_t>(options.features);
@@ -500,6 +573,8 @@ Model build_model(const Options& options) {
           topic.sign * (kTopicWeightBase + std::fabs(standard_normal(weight_rng)));
     }
   }
+
+  if (options.classes > 2) build_class_weights(options, model);
 
   std::mt19937_64 burn_rng = make_stream(options.seed, kStreamBurnIn);
   std::vector<std::int32_t> tokens;
@@ -571,7 +646,7 @@ class OutputFile {
 };
 
 void append_row(std::string& out, int label, const std::vector<Term>& terms) {
-  out += label > 0 ? "1" : "-1";
+  out += std::to_string(label);
   char scratch[64];
   for (const Term& term : terms) {
     scratch[0] = ' ';
@@ -586,7 +661,7 @@ void append_row(std::string& out, int label, const std::vector<Term>& terms) {
 
 int run(const Options& options) {
   const Model model = build_model(options);
-  std::mt19937_64 rng = make_stream(options.seed, kStreamDocuments);
+  std::mt19937_64 rng = make_stream(options.doc_seed.value_or(options.seed), kStreamDocuments);
   const std::uint64_t target_bytes =
       options.target_mb ? static_cast<std::uint64_t>(std::ceil(*options.target_mb * 1e6)) : 0;
 
@@ -597,14 +672,23 @@ int run(const Options& options) {
   std::int64_t positives = 0;
   std::uint64_t nonzeros = 0;
   std::int32_t max_feature = 0;
+  std::vector<std::int64_t> class_rows(model.classes, 0);
   while (options.target_mb ? out.bytes() < target_bytes : rows < options.rows) {
     generate_document(rng, model, tokens, terms);
-    int label = score_document(model, terms) > model.threshold ? 1 : -1;
-    if (uniform01(rng) < options.noise) label = -label;
+    int label = 0;
+    if (model.classes > 2) {
+      label = class_of_document(model, terms);
+      if (uniform01(rng) < options.noise)
+        label = 1 + static_cast<int>(uniform_index(rng, model.classes));
+      ++class_rows[static_cast<std::size_t>(label - 1)];
+    } else {
+      label = score_document(model, terms) > model.threshold ? 1 : -1;
+      if (uniform01(rng) < options.noise) label = -label;
+      if (label > 0) ++positives;
+    }
     append_row(out.buffer(), label, terms);
     out.maybe_flush();
     ++rows;
-    if (label > 0) ++positives;
     nonzeros += terms.size();
     max_feature = std::max(max_feature, terms.back().feature + 1);
   }
@@ -616,7 +700,15 @@ int run(const Options& options) {
   std::cerr << "gen_rcv1like: rows=" << rows << " max_index=" << max_feature
             << " nonzeros=" << nonzeros << " avg_nnz="
             << (rows > 0 ? static_cast<double>(nonzeros) / static_cast<double>(rows) : 0.0)
-            << " bytes=" << bytes << " positive_fraction=" << positive_fraction << "\n";
+            << " bytes=" << bytes;
+  if (model.classes > 2) {
+    const std::int64_t largest = *std::max_element(class_rows.begin(), class_rows.end());
+    const std::int64_t smallest = *std::min_element(class_rows.begin(), class_rows.end());
+    std::cerr << " classes=" << model.classes << " class_rows=" << smallest << ".." << largest
+              << "\n";
+  } else {
+    std::cerr << " positive_fraction=" << positive_fraction << "\n";
+  }
   return 0;
 }
 
