@@ -37,6 +37,7 @@
 #include <iostream>
 #include <memory>
 #include <numeric>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <string>
@@ -427,10 +428,11 @@ int bench_sweep(const std::string& path, const SweepOptions& options) {
 
   // The library's CDPER, one outer iteration per solve_cd() call: it goes on
   // from the objective's w, with the same PermutationOrder, and its
-  // reporter's seconds are those of the iteration alone.
+  // reporter's seconds are those of the iteration alone. The objective is
+  // the concrete type that cdtrain's entry point runs.
   const bool cdper = all || options.order == "cdper";
-  std::unique_ptr<cdl::CoordinateObjective> objective;
-  if (cdper) objective = cdl::make_coordinate_objective(cdl::LossKind::kL2Svm, problem);
+  std::optional<cdl::MarginObjective<cdl::L2SvmLoss>> objective;
+  if (cdper) objective.emplace(problem, cdl::Regularizer::l2_only());
   cdl::PermutationOrder order(problem.num_features(), 1, true);
   cdl::Params params;
   params.eps = 1e-12;

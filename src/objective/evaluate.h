@@ -27,12 +27,20 @@ std::vector<double> margins(const Problem& problem, const std::vector<double>& w
 // f(w) given r(w) and w's margins: r(w), then + C_j loss(m_j) for each row
 // in order (every solver sums in this order, so that their f agree to the
 // last bit). O(l).
+// margin_at(j) gives m_j, for callers that keep the margins in their own
+// layout.
+template <class Loss, class MarginAt>
+double objective_value(const Problem& problem, double regularizer_value, std::size_t num_rows,
+                       MarginAt margin_at) {
+  double f = regularizer_value;
+  for (std::size_t j = 0; j < num_rows; ++j) f += problem.cost(j) * Loss::value(margin_at(j));
+  return f;
+}
 template <class Loss>
 double objective_value(const Problem& problem, double regularizer_value,
                        const std::vector<double>& margin) {
-  double f = regularizer_value;
-  for (std::size_t j = 0; j < margin.size(); ++j) f += problem.cost(j) * Loss::value(margin[j]);
-  return f;
+  return objective_value<Loss>(problem, regularizer_value, margin.size(),
+                               [&margin](std::size_t j) { return margin[j]; });
 }
 
 // The same for a loss named at run time, computing r(w). O(l + n).

@@ -1,192 +1,22 @@
 #include "objective/objective.h"
 
-#include <algorithm>
-#include <cassert>
-#include <cmath>
-#include <cstdint>
+#include <memory>
+#include <type_traits>
+#include <utility>
 
-#include "objective/evaluate.h"
-#include "objective/vector_math.h"
+#include "objective/margin_objective.h"
 #include "util/error.h"
 
 namespace cdl {
-namespace {
-
-// The per-instance state is split by how often it is read: the margins (8
-// bytes a row) on every nonzero visited, and the label (1 byte a row) from a
-// separate small array, so that the random accesses of a column pass touch as
-// few cache lines as the bare minimum does.
-template <class Loss>
-class MarginObjective final : public CoordinateObjective {
- public:
-  MarginObjective(const Problem& problem, const Regularizer& regularizer)
-      : problem_(problem),
-        regularizer_(regularizer),
-        x_(problem.x),
-        cost_pos_(problem.cost_pos),
-        cost_neg_(problem.cost_neg),
-        w_(problem.num_features(), 0.0),
-        margin_(problem.num_rows(), 0.0),
-        positive_(problem.num_rows()),
-        bounds_(problem.num_features()),
-        gradient_at_zero_(cdl::gradient_at_zero<Loss>(problem)) {
-    for (std::size_t j = 0; j < margin_.size(); ++j) positive_[j] = problem.y[j] > 0;
-    // H_i of (14), with the regularizer's curvature in place of 1.
-    std::size_t longest = 0;
-    for (std::size_t i = 0; i < bounds_.size(); ++i) {
-      double curvature = 0;
-      for (auto k = begin(i); k < end(i); ++k) {
-        const double v = x_.values[k];
-        curvature += cost(x_.row_idx[k]) * v * v;
-      }
-      bounds_[i] = regularizer_.curvature(Loss::kMaxD2 * curvature);
-      if (!std::isfinite(bounds_[i])) {
-        throw Error("feature " + std::to_string(i + 1) +
-                    " has values too large to train on (their squares overflow); scale the data");
-      }
-      longest = std::max(longest, end(i) - begin(i));
-    }
-    gradient_norm_at_zero_ = norm2(gradient_at_zero_);
-    saved_.resize(longest);
-  }
-
-  std::size_t num_features() const override { return w_.size(); }
-  const std::vector<double>& w() const override { return w_; }
-
-  void reset(const std::vector<double>& w) override {
-    if (w.size() != w_.size()) throw Error("initial w has the wrong number of features");
-    w_ = w;
-    std::fill(margin_.begin(), margin_.end(), 0.0);
-    for (std::size_t i = 0; i < w_.size(); ++i) {
-      if (w_[i] != 0) move_margins(i, w_[i]);
-    }
-  }
-
-  // The hot loops below copy every member they use into locals first (the
-  // stores to the margins could otherwise alias the members, and the compiler
-  // would reload them for every nonzero), and pick y_j and C_j from two-entry
-  // tables instead of branching on the label.
-  CoordDerivs coord_derivs(std::size_t i) const override {
-    const Index* rows = x_.row_idx.data();
-    const double* values = x_.values.data();
-    const double* margin = margin_.data();
-    const std::uint8_t* positive = positive_.data();
-    const double cost[2] = {cost_neg_, cost_pos_};
-    const double signed_cost[2] = {-cost_neg_, cost_pos_};
-    double g = 0;
-    double h = 0;
-    for (std::size_t k = begin(i), stop = end(i); k < stop; ++k) {
-      const std::size_t j = rows[k];
-      const double m = margin[j];
-      const double v = values[k];
-      g += signed_cost[positive[j]] * Loss::d1(m) * v;
-      h += cost[positive[j]] * Loss::d2(m) * v * v;
-    }
-    return {regularizer_.derivative(w_[i], g), regularizer_.curvature(h)};
-  }
-
-  void apply(std::size_t i, double z) override {
-    w_[i] += z;
-    move_margins(i, z);
-  }
-
-  double apply_with_delta(std::size_t i, double z) override {
-    const Index* rows = x_.row_idx.data();
-    const double* values = x_.values.data();
-    double* margin = margin_.data();
-    const std::uint8_t* positive = positive_.data();
-    const double cost[2] = {cost_neg_, cost_pos_};
-    const double step[2] = {-z, z};
-    double* saved = saved_.data();
-    double sum = 0;
-    for (std::size_t k = begin(i), stop = end(i); k < stop; ++k, ++saved) {
-      const std::size_t j = rows[k];
-      const double before = margin[j];
-      const double after = before + step[positive[j]] * values[k];
-      *saved = before;
-      margin[j] = after;
-      sum += cost[positive[j]] * (Loss::value(after) - Loss::value(before));
-    }
-    last_ = i;
-    saved_w_ = w_[i];
-    w_[i] += z;
-    return regularizer_.delta(saved_w_, z) + sum;
-  }
-
-  void undo() override {
-    w_[last_] = saved_w_;
-    const double* saved = saved_.data();
-    for (auto k = begin(last_); k < end(last_); ++k, ++saved) margin_[x_.row_idx[k]] = *saved;
-  }
-
-  double bound(std::size_t i) const override { return bounds_[i]; }
-
-  double value() const override {
-    return objective_value<Loss>(problem_, regularizer_.value(w_), margin_);
-  }
-
-  std::vector<double> gradient() const override {
-    if (std::all_of(w_.begin(), w_.end(), [](double wi) { return wi == 0; })) {
-      return gradient_at_zero_;
-    }
-    std::vector<double> g(w_.size());
-    for (std::size_t i = 0; i < w_.size(); ++i) g[i] = coord_derivs(i).d1;
-    return g;
-  }
-
-  double gradient_norm_at_zero() const override { return gradient_norm_at_zero_; }
-
- private:
-  std::size_t begin(std::size_t i) const { return static_cast<std::size_t>(x_.col_ptr[i]); }
-  std::size_t end(std::size_t i) const { return static_cast<std::size_t>(x_.col_ptr[i + 1]); }
-  double cost(std::size_t j) const { return positive_[j] ? cost_pos_ : cost_neg_; }
-
-  // Equation (17): m_j += z y_j x_ji for the nonzeros of column i.
-  void move_margins(std::size_t i, double z) {
-    const Index* rows = x_.row_idx.data();
-    const double* values = x_.values.data();
-    double* margin = margin_.data();
-    const std::uint8_t* positive = positive_.data();
-    const double step[2] = {-z, z};
-    for (std::size_t k = begin(i), stop = end(i); k < stop; ++k) {
-      const std::size_t j = rows[k];
-      margin[j] += step[positive[j]] * values[k];
-    }
-  }
-
-  const Problem& problem_;
-  const Regularizer regularizer_;
-  const CscMatrix& x_;
-  const double cost_pos_;
-  const double cost_neg_;
-  std::vector<double> w_;
-  std::vector<double> margin_;
-  std::vector<std::uint8_t> positive_;  // y_j = +1
-  std::vector<double> bounds_;
-  std::vector<double> gradient_at_zero_;
-  double gradient_norm_at_zero_ = 0;
-  // State of the last apply_with_delta(), for undo().
-  std::vector<double> saved_;  // the column's margins before the step
-  std::size_t last_ = 0;
-  double saved_w_ = 0;
-};
-
-}  // namespace
 
 std::unique_ptr<CoordinateObjective> make_coordinate_objective(LossKind loss,
                                                                const Problem& problem,
                                                                const Regularizer& regularizer) {
-  if (!regularizer.smooth())
-    throw ConfigError("the Newton CD objective needs a smooth regularizer");
-  switch (loss) {
-    case LossKind::kL2Svm:
-      return std::make_unique<MarginObjective<L2SvmLoss>>(problem, regularizer);
-    case LossKind::kLogistic:
-      return std::make_unique<MarginObjective<LogisticLoss>>(problem, regularizer);
-    case LossKind::kL1Svm:
-      break;
-  }
-  throw ConfigError("l1svm has no second derivative for a Newton step");
+  return with_margin_objective(loss, problem, regularizer,
+                               [](auto& objective) -> std::unique_ptr<CoordinateObjective> {
+                                 using Concrete = std::remove_reference_t<decltype(objective)>;
+                                 return std::make_unique<Concrete>(std::move(objective));
+                               });
 }
 
 }  // namespace cdl

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "data/problem.h"
+#include "objective/margin_objective.h"
 #include "objective/objective.h"
 #include "objective/vector_objective.h"
 #include "select/coordinate_order.h"
@@ -47,6 +48,13 @@ SolveResult solve_pegasos(const SolverInput& input);
 // Coordinate descent with Newton steps and line search (solver_cd.cpp). Starts
 // from the objective's current w.
 SolveResult solve_cd(CoordinateObjective& objective, SelectionRule& rule, const Params& params,
+                     Reporter& reporter);
+
+// The same, compiled for the concrete objective of a margin loss, with no
+// virtual call per coordinate and prefetching along the rule's batches (what
+// the entry point runs; instantiated for L2SvmLoss and LogisticLoss).
+template <class Loss>
+SolveResult solve_cd(MarginObjective<Loss>& objective, SelectionRule& rule, const Params& params,
                      Reporter& reporter);
 
 // Trust region Newton method (solver_tron.cpp), from w.

@@ -1,0 +1,229 @@
+// MarginObjective: the CoordinateObjective of the margin losses (objective.h),
+// in a header so that the CD solver can be compiled against the concrete
+// type, with no virtual call per coordinate.
+#ifndef CDL_OBJECTIVE_MARGIN_OBJECTIVE_H_
+#define CDL_OBJECTIVE_MARGIN_OBJECTIVE_H_
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "objective/evaluate.h"
+#include "objective/objective.h"
+#include "objective/vector_math.h"
+#include "util/error.h"
+
+namespace cdl {
+
+// The objective of a margin loss, one coordinate at a time (objective.h).
+//
+// Memory layout, for the CD inner loop at the memory floor: the per-instance
+// state is one 16-byte pair per row, {margin m_j, signed cost y_j C_j}, so
+// that each nonzero of a column costs one random access (the pair) besides
+// the column's own sequential indices and values; the label is never read
+// from a separate array. The Problem itself is never written. The class is
+// final and its hot functions are inline, so a solver templated on it makes
+// no virtual call per coordinate, and the prefetch_*() hints let it fetch a
+// few coordinates ahead along a permutation.
+template <class Loss>
+class MarginObjective final : public CoordinateObjective {
+ public:
+  MarginObjective(const Problem& problem, const Regularizer& regularizer)
+      : problem_(problem),
+        regularizer_(regularizer),
+        x_(problem.x),
+        cost_pos_(problem.cost_pos),
+        cost_neg_(problem.cost_neg),
+        w_(problem.num_features(), 0.0),
+        rows_(problem.num_rows()),
+        bounds_(problem.num_features()),
+        gradient_at_zero_(cdl::gradient_at_zero<Loss>(problem)) {
+    for (std::size_t j = 0; j < rows_.size(); ++j) {
+      rows_[j] = {0.0, problem.y[j] > 0 ? cost_pos_ : -cost_neg_};
+    }
+    // H_i of (14), with the regularizer's curvature in place of 1.
+    std::size_t longest = 0;
+    for (std::size_t i = 0; i < bounds_.size(); ++i) {
+      double curvature = 0;
+      for (auto k = begin(i); k < end(i); ++k) {
+        const double v = x_.values[k];
+        curvature += std::fabs(rows_[x_.row_idx[k]].signed_cost) * v * v;
+      }
+      bounds_[i] = regularizer_.curvature(Loss::kMaxD2 * curvature);
+      if (!std::isfinite(bounds_[i])) {
+        throw Error("feature " + std::to_string(i + 1) +
+                    " has values too large to train on (their squares overflow); scale the data");
+      }
+      longest = std::max(longest, end(i) - begin(i));
+    }
+    gradient_norm_at_zero_ = norm2(gradient_at_zero_);
+    saved_.resize(longest);
+  }
+
+  std::size_t num_features() const override { return w_.size(); }
+  const std::vector<double>& w() const override { return w_; }
+
+  void reset(const std::vector<double>& w) override {
+    if (w.size() != w_.size()) throw Error("initial w has the wrong number of features");
+    w_ = w;
+    for (RowState& row : rows_) row.margin = 0.0;
+    for (std::size_t i = 0; i < w_.size(); ++i) {
+      if (w_[i] != 0) move_margins(i, w_[i]);
+    }
+  }
+
+  // The hot loops below copy every member they use into locals first (the
+  // stores to the margins could otherwise alias the members, and the compiler
+  // would reload them for every nonzero), and pick y_j and C_j from two-entry
+  // tables instead of branching on the label.
+  CoordDerivs coord_derivs(std::size_t i) const final {
+    const Index* rows = x_.row_idx.data();
+    const double* values = x_.values.data();
+    const RowState* state = rows_.data();
+    double g = 0;
+    double h = 0;
+    for (std::size_t k = begin(i), stop = end(i); k < stop; ++k) {
+      const RowState& row = state[rows[k]];
+      const double v = values[k];
+      g += row.signed_cost * Loss::d1(row.margin) * v;
+      h += std::fabs(row.signed_cost) * Loss::d2(row.margin) * v * v;
+    }
+    return {regularizer_.derivative(w_[i], g), regularizer_.curvature(h)};
+  }
+
+  void apply(std::size_t i, double z) final {
+    w_[i] += z;
+    move_margins(i, z);
+  }
+
+  double apply_with_delta(std::size_t i, double z) final {
+    const Index* rows = x_.row_idx.data();
+    const double* values = x_.values.data();
+    RowState* state = rows_.data();
+    double* saved = saved_.data();
+    double sum = 0;
+    for (std::size_t k = begin(i), stop = end(i); k < stop; ++k, ++saved) {
+      RowState& row = state[rows[k]];
+      const double before = row.margin;
+      const double after = before + std::copysign(1.0, row.signed_cost) * z * values[k];
+      *saved = before;
+      row.margin = after;
+      sum += std::fabs(row.signed_cost) * (Loss::value(after) - Loss::value(before));
+    }
+    last_ = i;
+    saved_w_ = w_[i];
+    w_[i] += z;
+    return regularizer_.delta(saved_w_, z) + sum;
+  }
+
+  void undo() final {
+    w_[last_] = saved_w_;
+    const double* saved = saved_.data();
+    for (auto k = begin(last_); k < end(last_); ++k, ++saved) {
+      rows_[x_.row_idx[k]].margin = *saved;
+    }
+  }
+
+  double bound(std::size_t i) const final { return bounds_[i]; }
+
+  double value() const override {
+    return objective_value<Loss>(problem_, regularizer_.value(w_), rows_.size(),
+                                 [this](std::size_t j) { return rows_[j].margin; });
+  }
+
+  // Prefetch hints for coordinate i, in the order a look-ahead needs them:
+  // its column's bounds and per-coordinate values, then the start of its
+  // column data, then the row pairs of its first nonzeros.
+  void prefetch_coordinate(std::size_t i) const {
+    __builtin_prefetch(&x_.col_ptr[i]);
+    __builtin_prefetch(&w_[i], 1);
+    __builtin_prefetch(&bounds_[i]);
+  }
+  void prefetch_column(std::size_t i) const {
+    const std::size_t k = begin(i);
+    __builtin_prefetch(&x_.row_idx[k]);
+    __builtin_prefetch(&x_.values[k]);
+  }
+  void prefetch_rows(std::size_t i) const {
+    const Index* rows = x_.row_idx.data();
+    const std::size_t stop = std::min(end(i), begin(i) + kPrefetchRows);
+    for (std::size_t k = begin(i); k < stop; ++k) __builtin_prefetch(&rows_[rows[k]], 1);
+  }
+
+  std::vector<double> gradient() const override {
+    if (std::all_of(w_.begin(), w_.end(), [](double wi) { return wi == 0; })) {
+      return gradient_at_zero_;
+    }
+    std::vector<double> g(w_.size());
+    for (std::size_t i = 0; i < w_.size(); ++i) g[i] = coord_derivs(i).d1;
+    return g;
+  }
+
+  double gradient_norm_at_zero() const override { return gradient_norm_at_zero_; }
+
+ private:
+  std::size_t begin(std::size_t i) const { return static_cast<std::size_t>(x_.col_ptr[i]); }
+  std::size_t end(std::size_t i) const { return static_cast<std::size_t>(x_.col_ptr[i + 1]); }
+  // Equation (17): m_j += z y_j x_ji for the nonzeros of column i.
+  void move_margins(std::size_t i, double z) {
+    const Index* rows = x_.row_idx.data();
+    const double* values = x_.values.data();
+    RowState* state = rows_.data();
+    for (std::size_t k = begin(i), stop = end(i); k < stop; ++k) {
+      RowState& row = state[rows[k]];
+      row.margin += std::copysign(1.0, row.signed_cost) * z * values[k];
+    }
+  }
+
+  struct RowState {
+    double margin;       // m_j = y_j w'x_j
+    double signed_cost;  // y_j C_j
+  };
+  // Rows prefetched per column ahead: the short columns of text whole, the
+  // first lines of a long one (the hardware prefetcher follows its indices).
+  static constexpr std::size_t kPrefetchRows = 16;
+
+  const Problem& problem_;
+  const Regularizer regularizer_;
+  const CscMatrix& x_;
+  const double cost_pos_;
+  const double cost_neg_;
+  std::vector<double> w_;
+  std::vector<RowState> rows_;
+  std::vector<double> bounds_;
+  std::vector<double> gradient_at_zero_;
+  double gradient_norm_at_zero_ = 0;
+  // State of the last apply_with_delta(), for undo().
+  std::vector<double> saved_;  // the column's margins before the step
+  std::size_t last_ = 0;
+  double saved_w_ = 0;
+};
+
+// Calls body(objective) with the MarginObjective of `loss`, for a smooth
+// regularizer; throws ConfigError for a loss or regularizer that Newton CD
+// cannot take.
+template <class Body>
+auto with_margin_objective(LossKind loss, const Problem& problem, const Regularizer& regularizer,
+                           Body body) {
+  if (!regularizer.smooth()) {
+    throw ConfigError("the Newton CD objective needs a smooth regularizer");
+  }
+  switch (loss) {
+    case LossKind::kL2Svm: {
+      MarginObjective<L2SvmLoss> objective(problem, regularizer);
+      return body(objective);
+    }
+    case LossKind::kLogistic: {
+      MarginObjective<LogisticLoss> objective(problem, regularizer);
+      return body(objective);
+    }
+    case LossKind::kL1Svm:
+      break;
+  }
+  throw ConfigError("l1svm has no second derivative for a Newton step");
+}
+
+}  // namespace cdl
+
+#endif  // CDL_OBJECTIVE_MARGIN_OBJECTIVE_H_
