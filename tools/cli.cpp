@@ -159,8 +159,8 @@ const std::vector<Flag<TrainCommand>>& train_flags() {
        },
        true, "-wi"},
       {"-n", "threads",
-       "cross validation: folds trained at once (default: one per core); results do not depend on "
-       "it",
+       "classes (one-vs-rest) or cross-validation folds trained at once (default: one per core); "
+       "results do not depend on it",
        [](TrainCommand& c, const std::string& flag, const std::string& v) {
          c.params.threads = integer_at_least<unsigned>(flag, v, 1);
        }},

@@ -4,11 +4,15 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <mutex>
 #include <optional>
+#include <sstream>
+#include <typeinfo>
 
 #include "objective/objective.h"
 #include "select/random.h"
 #include "util/error.h"
+#include "util/parallel.h"
 
 namespace cdl {
 namespace {
@@ -79,13 +83,15 @@ LinearModel train(const CscMatrix& x, const ClassMap& classes, const Params& par
   model.w.assign(x.num_cols * nr_w, 0.0);
   std::optional<CsrMatrix> rows;
   if (needs_rows(params.solver)) rows = to_csr(x);
-  for (std::size_t k = 0; k < nr_w; ++k) {
-    if (nr_w > 1) reporter.info("class " + std::to_string(classes.labels[k]) + " vs rest");
+
+  // Trains class k's problem, reporting to `out`, into column k of w.
+  const auto train_class = [&](std::size_t k, Reporter& out) {
+    if (nr_w > 1) out.info("class " + std::to_string(classes.labels[k]) + " vs rest");
     const double c_pos = class_cost(params, classes.labels[k]);
     const double c_neg = nr_class == 2 ? class_cost(params, classes.labels[1]) : params.C;
     const Problem problem = one_vs_rest(x, classes, k, c_pos, c_neg, rows ? &*rows : nullptr);
-    reporter.begin_problem(problem, params.loss.value(), classes.labels[k]);
-    const SolveResult result = train_binary(problem, params, derive_seed(params.seed, k), reporter,
+    out.begin_problem(problem, params.loss.value(), classes.labels[k]);
+    const SolveResult result = train_binary(problem, params, derive_seed(params.seed, k), out,
                                             initial ? &(*initial)[k] : nullptr);
     for (std::size_t i = 0; i < x.num_cols; ++i) {
       if (!std::isfinite(result.w[i])) {
@@ -98,6 +104,48 @@ LinearModel train(const CscMatrix& x, const ClassMap& classes, const Params& par
       }
       model.w[i * nr_w + k] = result.w[i];
     }
+  };
+
+  // One-vs-rest problems on threads: each has its own seed and its own
+  // column of w, so the model does not depend on the threads. A reporter
+  // that does more than print (a trace, a test's recorder) sees the classes
+  // one after another on this thread.
+  const auto threads = static_cast<unsigned>(
+      std::min<std::size_t>(nr_w, params.threads > 0 ? params.threads : hardware_threads()));
+  if (threads <= 1 || typeid(reporter) != typeid(Reporter)) {
+    for (std::size_t k = 0; k < nr_w; ++k) train_class(k, reporter);
+    return model;
+  }
+  // Each class reports into its own buffer; the buffers go out in class
+  // order as soon as every class before them is done, so the output is the
+  // same as on one thread.
+  std::vector<std::ostringstream> logs(nr_w);
+  std::vector<char> done(nr_w, 0);
+  std::size_t flushed = 0;
+  std::mutex flush_mutex;
+  bool failed = false;  // output ends with the first failed class, as on one thread
+  const auto flush_ready = [&] {
+    for (; !failed && flushed < nr_w && done[flushed] != 0; ++flushed) {
+      reporter.stream() << logs[flushed].str();
+      failed = done[flushed] == 2;
+    }
+  };
+  const std::vector<std::exception_ptr> errors = run_tasks(nr_w, threads, [&](std::size_t k) {
+    Reporter log(logs[k], reporter.level());
+    try {
+      train_class(k, log);
+    } catch (...) {
+      const std::lock_guard<std::mutex> lock(flush_mutex);
+      done[k] = 2;
+      flush_ready();
+      throw;
+    }
+    const std::lock_guard<std::mutex> lock(flush_mutex);
+    done[k] = 1;
+    flush_ready();
+  });
+  for (const std::exception_ptr& error : errors) {
+    if (error) std::rethrow_exception(error);
   }
   return model;
 }
