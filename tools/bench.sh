@@ -41,17 +41,6 @@ for tool in ./cdtrain ./cdpredict build/bench_cd build/gen_rcv1like; do
   [ -x "$tool" ] || { echo "bench: $tool is missing; run 'make tools'" >&2; exit 1; }
 done
 
-# Prints "seconds max_rss_kb" of a command, the run with the least time of $runs.
-measure() {
-  local runs=$1; shift
-  local best=""
-  for _ in $(seq "$runs"); do
-    /usr/bin/time -f "%e %M" -o "$tmp/time" "$@" >"$tmp/out" 2>"$tmp/err"
-    read -r t m <"$tmp/time"
-    if [ -z "$best" ] || awk -v a="$t" -v b="${best%% *}" 'BEGIN{exit !(a<b)}'; then best="$t $m"; fi
-  done
-  echo "$best"
-}
 
 accuracy() {  # test_file model -> accuracy in percent, as liblinear-predict reports it
   liblinear-predict "$1" "$2" "$tmp/pred" | sed 's/Accuracy = \([0-9.]*\)%.*/\1/'
@@ -335,7 +324,7 @@ huge() {
 
 # Prints "seconds max_rss_kb" of the fastest of $1 runs, and leaves that run's
 # stdout in $tmp/best_out.
-measure_keep() {
+measure() {
   local runs=$1; shift
   local best=""
   for _ in $(seq "$runs"); do
@@ -409,11 +398,11 @@ wide() {
   echo "| command | seconds | max RSS MB | time / -s 1 | time / -s 2 | CV accuracy % |"
   echo "|---|---|---|---|---|---|"
   local cva
-  read -r s1t s1m <<<"$(measure_keep $runs liblinear-train -q -s 1 -v 5 "$wide_file")"
+  read -r s1t s1m <<<"$(measure $runs liblinear-train -q -s 1 -v 5 "$wide_file")"
   local s1a; s1a=$(sed -n 's/Cross Validation Accuracy = \([0-9.]*\)%.*/\1/p' "$tmp/best_out")
-  read -r s2t s2m <<<"$(measure_keep $runs liblinear-train -q -s 2 -v 5 "$wide_file")"
+  read -r s2t s2m <<<"$(measure $runs liblinear-train -q -s 2 -v 5 "$wide_file")"
   local s2a; s2a=$(sed -n 's/Cross Validation Accuracy = \([0-9.]*\)%.*/\1/p' "$tmp/best_out")
-  read -r ct cm <<<"$(measure_keep $runs ./cdtrain -q -n 2 -v 5 "$wide_file")"
+  read -r ct cm <<<"$(measure $runs ./cdtrain -q -n 2 -v 5 "$wide_file")"
   cva=$(sed -n 's/Cross Validation Accuracy = \([0-9.]*\)%.*/\1/p' "$tmp/best_out")
   wide_row "cdtrain -n 2 -v 5 (CDPER)" "$ct" "$cm" "$s1t" "$s2t" " $cva |"
   wide_row "liblinear-train -s 1 -v 5" "$s1t" "$s1m" "$s1t" "$s2t" " $s1a |"

@@ -48,6 +48,7 @@
 #include "data/problem.h"
 #include "model/model.h"
 #include "objective/evaluate.h"
+#include "objective/loss.h"
 #include "objective/objective.h"
 #include "select/coordinate_order.h"
 #include "solvers/params.h"
@@ -92,7 +93,7 @@ int bench_read(const std::string& path, unsigned threads) {
 //      gather b_j and the label y_j (a 1-byte array, as the library keeps it),
 //      and sum D'_i(0) = w_i - 2 sum_{b_j > 0} y_j x_ji b_j  (9) and
 //      D''_i(0) = 1 + 2 sum_{b_j > 0} x_ji^2  (10), with max(b_j, 0) and the
-//      indicator as arithmetic, not branches (masked() below);
+//      indicator as arithmetic, not branches (cdl::keep_if of loss.h);
 //   3. z = -D'_i(0) / D''_i(0), w_i += z  (13);
 //   4. second pass: b_j -= z y_j x_ji for the column's rows  (17).
 // It has no line search, no stopping-rule bookkeeping and no virtual calls.
@@ -152,17 +153,6 @@ inline void prefetch_ahead(const SweepArrays& a, const std::size_t* order, std::
   }
 }
 
-// `value` if `keep`, else +0, without a branch: GCC 12 turns both
-// static_cast<double>(keep) * value and keep ? value : 0.0 into a conditional
-// jump, which mispredicts on whether an instance is active.
-inline double masked(double value, bool keep) {
-  std::uint64_t bits;
-  std::memcpy(&bits, &value, sizeof bits);
-  bits &= std::uint64_t{0} - static_cast<std::uint64_t>(keep);
-  std::memcpy(&value, &bits, sizeof bits);
-  return value;
-}
-
 // One epoch over the n coordinates of `order`; prefetch distance d, or none
 // if d == 0.
 template <bool kSigned, bool kPrefetch>
@@ -190,7 +180,7 @@ void floor_sweep(const SweepArrays& a, const std::size_t* order, std::size_t n, 
       const double yx = kSigned ? x : sign[positive[j]] * x;
       const double bj = b[j];
       g += yx * (0.5 * bj + 0.5 * std::fabs(bj));
-      h += masked(x * x, bj > 0);
+      h += cdl::keep_if(bj > 0, x * x);
     }
     const double d1 = w[i] - 2.0 * g;
     const double d2 = 1.0 + 2.0 * h;

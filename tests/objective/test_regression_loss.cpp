@@ -77,18 +77,21 @@ TEST(SquaredLoss, D2IsTwoAndMatchesFiniteDifferencesOfD1) {
   }
 }
 
-TEST(SquaredLoss, IsSymmetricInTheResidual) {
-  const SquaredLoss loss;
+// value and d2 are even and d1 odd in the residual s - t; swapping score
+// and target is the same reflection.
+template <class Loss>
+void expect_symmetric_in_the_residual(const Loss& loss) {
   for (double t : kTargets) {
     for (double r : residual_grid()) {
       EXPECT_EQ(loss.value(t + r, t), loss.value(t - r, t));
       EXPECT_EQ(loss.d1(t + r, t), -loss.d1(t - r, t));
       EXPECT_EQ(loss.d2(t + r, t), loss.d2(t - r, t));
-      // Swapping score and target is the same reflection.
       EXPECT_EQ(loss.value(t + r, t), loss.value(t, t + r));
     }
   }
 }
+
+TEST(SquaredLoss, IsSymmetricInTheResidual) { expect_symmetric_in_the_residual(SquaredLoss{}); }
 
 TEST(SvrL2Loss, ValueIsTheSquaredDistanceOutsideTheTube) {
   for (double epsilon : kEpsilons) {
@@ -212,14 +215,7 @@ TEST(SvrL2Loss, IsSymmetricInTheResidual) {
   for (double epsilon : kEpsilons) {
     SvrL2Loss loss;
     loss.epsilon = epsilon;
-    for (double t : kTargets) {
-      for (double r : residual_grid()) {
-        EXPECT_EQ(loss.value(t + r, t), loss.value(t - r, t));
-        EXPECT_EQ(loss.d1(t + r, t), -loss.d1(t - r, t));
-        EXPECT_EQ(loss.d2(t + r, t), loss.d2(t - r, t));
-        EXPECT_EQ(loss.value(t + r, t), loss.value(t, t + r));
-      }
-    }
+    expect_symmetric_in_the_residual(loss);
   }
 }
 
