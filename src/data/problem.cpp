@@ -24,9 +24,11 @@ ClassMap map_classes(const std::vector<double>& labels) {
 }
 
 Problem one_vs_rest(const CscMatrix& x, const ClassMap& classes, std::size_t positive, double c_pos,
-                    double c_neg, const CsrMatrix* rows) {
+                    double c_neg, const CsrMatrix* rows,
+                    const std::vector<std::uint8_t>* held_out) {
   assert(classes.class_of.size() == x.num_rows);
-  Problem p{x, rows, {}, c_pos, c_neg};
+  assert(held_out == nullptr || held_out->size() == x.num_rows);
+  Problem p{x, rows, {}, c_pos, c_neg, Task::kClassification, held_out};
   p.y.reserve(x.num_rows);
   for (std::size_t c : classes.class_of) p.y.push_back(c == positive ? 1.0 : -1.0);
   return p;

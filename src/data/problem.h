@@ -10,6 +10,7 @@
 #define CDL_PROBLEM_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "data/sparse_matrix.h"
@@ -24,10 +25,18 @@ struct Problem {
   double cost_pos;        // C_j of the instances with y_j > 0, > 0
   double cost_neg;        // C_j of the others, > 0 (for regression, cost_pos)
   Task task = Task::kClassification;
+  // Rows j with (*held_out)[j] != 0 are left out: their C_j is 0, so they
+  // add nothing to f or its derivatives. Cross-validation's folds share one
+  // matrix this way instead of copying it. Null: every row counts.
+  const std::vector<std::uint8_t>* held_out = nullptr;
 
   std::size_t num_rows() const { return x.num_rows; }
   std::size_t num_features() const { return x.num_cols; }
-  double cost(std::size_t j) const { return y[j] > 0 ? cost_pos : cost_neg; }
+  bool counts(std::size_t j) const { return held_out == nullptr || (*held_out)[j] == 0; }
+  double cost(std::size_t j) const {
+    if (!counts(j)) return 0.0;
+    return y[j] > 0 ? cost_pos : cost_neg;
+  }
 };
 
 // A regression problem: real targets, C_j = C for every instance.
@@ -49,7 +58,8 @@ ClassMap map_classes(const std::vector<double>& labels);
 // for instances of that class and c_neg for the others. `rows`, if given, is
 // `x` in row order.
 Problem one_vs_rest(const CscMatrix& x, const ClassMap& classes, std::size_t positive, double c_pos,
-                    double c_neg, const CsrMatrix* rows = nullptr);
+                    double c_neg, const CsrMatrix* rows = nullptr,
+                    const std::vector<std::uint8_t>* held_out = nullptr);
 
 }  // namespace cdl
 

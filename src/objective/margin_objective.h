@@ -44,7 +44,9 @@ class MarginObjective final : public CoordinateObjective {
         positive_(problem.num_rows()),
         bounds_(problem.num_features()),
         gradient_at_zero_(cdl::gradient_at_zero<Loss>(problem)) {
-    for (std::size_t j = 0; j < margin_.size(); ++j) positive_[j] = problem.y[j] > 0;
+    for (std::size_t j = 0; j < margin_.size(); ++j) {
+      positive_[j] = problem.counts(j) ? (problem.y[j] > 0 ? kPositive : kNegative) : kHeldOut;
+    }
     // H_i of (14), with the regularizer's curvature in place of 1.
     std::size_t longest = 0;
     for (std::size_t i = 0; i < bounds_.size(); ++i) {
@@ -85,8 +87,8 @@ class MarginObjective final : public CoordinateObjective {
     const double* values = x_.values.data();
     const double* margin = margin_.data();
     const std::uint8_t* positive = positive_.data();
-    const double cost[2] = {cost_neg_, cost_pos_};
-    const double signed_cost[2] = {-cost_neg_, cost_pos_};
+    const double cost[3] = {cost_neg_, cost_pos_, 0.0};
+    const double signed_cost[3] = {-cost_neg_, cost_pos_, 0.0};
     double g = 0;
     double h = 0;
     for (std::size_t k = begin(i), stop = end(i); k < stop; ++k) {
@@ -109,8 +111,8 @@ class MarginObjective final : public CoordinateObjective {
     const double* values = x_.values.data();
     double* margin = margin_.data();
     const std::uint8_t* positive = positive_.data();
-    const double cost[2] = {cost_neg_, cost_pos_};
-    const double step[2] = {-z, z};
+    const double cost[3] = {cost_neg_, cost_pos_, 0.0};
+    const double step[3] = {-z, z, 0.0};
     double* saved = saved_.data();
     double sum = 0;
     for (std::size_t k = begin(i), stop = end(i); k < stop; ++k, ++saved) {
@@ -180,13 +182,16 @@ class MarginObjective final : public CoordinateObjective {
     const double* values = x_.values.data();
     double* margin = margin_.data();
     const std::uint8_t* positive = positive_.data();
-    const double step[2] = {-z, z};
+    const double step[3] = {-z, z, 0.0};
     for (std::size_t k = begin(i), stop = end(i); k < stop; ++k) {
       const std::size_t j = rows[k];
       margin[j] += step[positive[j]] * values[k];
     }
   }
-  double cost(std::size_t j) const { return positive_[j] ? cost_pos_ : cost_neg_; }
+  double cost(std::size_t j) const {
+    const double table[3] = {cost_neg_, cost_pos_, 0.0};
+    return table[positive_[j]];
+  }
   // Rows prefetched per column ahead: the short columns of text whole, the
   // first lines of a long one (the hardware prefetcher follows its indices).
   static constexpr std::size_t kPrefetchRows = 16;
@@ -198,7 +203,10 @@ class MarginObjective final : public CoordinateObjective {
   const double cost_neg_;
   std::vector<double> w_;
   std::vector<double> margin_;
-  std::vector<std::uint8_t> positive_;  // y_j = +1
+  // kNegative, kPositive, or kHeldOut (C_j = 0, margin never moves): the
+  // index into the loops' two-entry-plus-zero tables of C_j, y_j C_j, y_j z.
+  std::vector<std::uint8_t> positive_;
+  static constexpr std::uint8_t kNegative = 0, kPositive = 1, kHeldOut = 2;
   std::vector<double> bounds_;
   std::vector<double> gradient_at_zero_;
   double gradient_norm_at_zero_ = 0;

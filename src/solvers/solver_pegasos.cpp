@@ -40,7 +40,12 @@ constexpr double kMinScale = 1e-9;
 SolveResult solve_pegasos(const Problem& problem, const Params& params, std::uint64_t seed,
                           Reporter& reporter) {
   const CsrMatrix& rows = *problem.rows;
-  const std::size_t l = problem.num_rows();
+  // The rows it draws from: all, or those not held out, in order.
+  std::vector<std::size_t> drawn_from;
+  for (std::size_t j = 0; problem.held_out != nullptr && j < problem.num_rows(); ++j) {
+    if (problem.counts(j)) drawn_from.push_back(j);
+  }
+  const std::size_t l = problem.held_out != nullptr ? drawn_from.size() : problem.num_rows();
   const std::size_t n = problem.num_features();
   const auto batch = static_cast<std::size_t>(params.pegasos_batch);
   const std::int64_t updates = pegasos_updates(params, l);
@@ -49,8 +54,8 @@ SolveResult solve_pegasos(const Problem& problem, const Params& params, std::uin
   const double lambda = 1.0 / (c_ref * static_cast<double>(l));
   const double max_norm2 = 1.0 / lambda;  // the ball ||w||^2 <= 1/lambda
 
-  std::vector<double> row_norm2(l);
-  for (std::size_t j = 0; j < l; ++j) {
+  std::vector<double> row_norm2(problem.num_rows());
+  for (std::size_t j = 0; j < row_norm2.size(); ++j) {
     double sum = 0;
     for (auto k = rows.row_ptr[j]; k < rows.row_ptr[j + 1]; ++k) {
       const double value = rows.values[static_cast<std::size_t>(k)];
@@ -80,7 +85,8 @@ SolveResult solve_pegasos(const Problem& problem, const Params& params, std::uin
     const double eta = 1.0 / (lambda * static_cast<double>(k));
     violating.clear();
     for (std::size_t draw = 0; draw < batch; ++draw) {
-      const std::size_t j = uniform_index(rng, l);
+      const std::size_t draw_index = uniform_index(rng, l);
+      const std::size_t j = problem.held_out != nullptr ? drawn_from[draw_index] : draw_index;
       const double dot = row_dot(rows, j, v);
       if (problem.y[j] * scale * dot < 1.0) violating.emplace_back(j, dot);
     }

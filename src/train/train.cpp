@@ -39,8 +39,6 @@ SolveResult train_binary(const Problem& problem, const Params& params, std::uint
   return result;
 }
 
-bool needs_rows(SolverKind solver) { return solver_info(solver).needs_rows; }
-
 void check_magnitudes(const CscMatrix& x, const ClassMap& classes, const Params& params) {
   double c_max = params.C;
   for (int label : classes.labels) c_max = std::max(c_max, class_cost(params, label));
@@ -70,7 +68,8 @@ void check_magnitudes(const CscMatrix& x, const ClassMap& classes, const Params&
 }
 
 LinearModel train(const CscMatrix& x, const ClassMap& classes, const Params& params,
-                  Reporter& reporter, const InitialWeights* initial) {
+                  Reporter& reporter, const InitialWeights* initial,
+                  const std::vector<std::uint8_t>* held_out, const CsrMatrix* shared_rows) {
   const std::size_t nr_class = classes.labels.size();
   if (nr_class == 0) throw Error("no training instances");
   check_magnitudes(x, classes, params);
@@ -81,15 +80,16 @@ LinearModel train(const CscMatrix& x, const ClassMap& classes, const Params& par
   model.num_features = x.num_cols - (params.bias >= 0 ? 1 : 0);
   const std::size_t nr_w = model.nr_w();
   model.w.assign(x.num_cols * nr_w, 0.0);
-  std::optional<CsrMatrix> rows;
-  if (needs_rows(params.solver)) rows = to_csr(x);
+  std::optional<CsrMatrix> own_rows;
+  if (solver_info(params.solver).needs_rows && shared_rows == nullptr) own_rows = to_csr(x);
+  const CsrMatrix* rows = shared_rows != nullptr ? shared_rows : own_rows ? &*own_rows : nullptr;
 
   // Trains class k's problem, reporting to `out`, into column k of w.
   const auto train_class = [&](std::size_t k, Reporter& out) {
     if (nr_w > 1) out.info("class " + std::to_string(classes.labels[k]) + " vs rest");
     const double c_pos = class_cost(params, classes.labels[k]);
     const double c_neg = nr_class == 2 ? class_cost(params, classes.labels[1]) : params.C;
-    const Problem problem = one_vs_rest(x, classes, k, c_pos, c_neg, rows ? &*rows : nullptr);
+    const Problem problem = one_vs_rest(x, classes, k, c_pos, c_neg, rows, held_out);
     out.begin_problem(problem, params.loss.value(), classes.labels[k]);
     const SolveResult result = train_binary(problem, params, derive_seed(params.seed, k), out,
                                             initial ? &(*initial)[k] : nullptr);

@@ -30,8 +30,14 @@ SolveResult train_binary(const Problem& problem, const Params& params, std::uint
 // LIBLINEAR weighs them. One class, as in LIBLINEAR, gives one problem in
 // which every instance is positive, and a model (nr_class 1) that predicts
 // that class for everything. `initial`, if given, holds each problem's start.
+//
+// `held_out`, if given, leaves the rows it marks out of training (C_j = 0;
+// cross-validation's folds), and `rows`, if given, is x in row order for the
+// solvers that need it, shared instead of made here.
 LinearModel train(const CscMatrix& x, const ClassMap& classes, const Params& params,
-                  Reporter& reporter, const InitialWeights* initial = nullptr);
+                  Reporter& reporter, const InitialWeights* initial = nullptr,
+                  const std::vector<std::uint8_t>* held_out = nullptr,
+                  const CsrMatrix* rows = nullptr);
 
 // Throws InstanceError if some feature's values are so large that C_max
 // sum_j x_ji^2, the curvature every solver's steps rest on, is not a finite

@@ -1,0 +1,53 @@
+// Cross-validation's folds share the matrix: a problem that holds rows out
+// (C_j = 0) trains the same model, bit for bit, as the copy without them, for
+// every solver.
+#include <gtest/gtest.h>
+
+#include "solver_test_util.h"
+#include "train/train.h"
+
+namespace cdl {
+namespace {
+
+TEST(HeldOutRows, SameModelAsTrainingOnTheCopyWithoutThem) {
+  for (const char* name : {"heart_scale", "dna.scale"}) {
+    const test::Data& data = test::load(name);
+    const CscMatrix& x = data.file.features;
+    const std::size_t l = x.num_rows;
+    std::vector<std::uint8_t> held_out(l);
+    std::vector<std::size_t> kept;
+    for (std::size_t r = 0; r < l; ++r) {
+      held_out[r] = r % 5 == 2 || r % 7 == 0;
+      if (!held_out[r]) kept.push_back(r);
+    }
+    const CscMatrix copy = select_rows(x, kept);
+    ClassMap copy_classes{data.classes.labels, {}};
+    for (std::size_t r : kept) copy_classes.class_of.push_back(data.classes.class_of[r]);
+
+    for (const SolverInfo& solver : solver_table()) {
+      for (LossKind loss : solver.losses) {
+        SCOPED_TRACE(std::string(name) + " " + solver.name + " " + loss_info(loss).name);
+        Params params;
+        params.solver = solver.kind;
+        params.loss = loss;
+        params.C = 0.5;
+        params.class_weights = {{data.classes.labels[0], 2.0}};
+        params.threads = 1;
+        if (solver.default_max_iter == 0) params.max_iter = 2000;  // Pegasos's updates
+        params = resolve_defaults(params);
+        test::RecordingReporter a;
+        test::RecordingReporter b;
+        const LinearModel shared = train(x, data.classes, params, a, nullptr, &held_out);
+        const LinearModel copied = train(copy, copy_classes, params, b);
+        EXPECT_EQ(shared.w, copied.w);
+        ASSERT_EQ(a.iterations.size(), b.iterations.size());
+        for (std::size_t k = 0; k < a.iterations.size(); ++k) {
+          EXPECT_EQ(a.iterations[k].objective, b.iterations[k].objective) << k;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace cdl
