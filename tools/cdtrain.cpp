@@ -69,7 +69,7 @@ void train_and_save(const cdl::TrainCommand& command, const cdl::Params& params,
   // interrupt leaves neither file. (Only a failed rename of the model, after
   // the trace's, would leave the trace alone.)
   cdl::AtomicFileWriter model_file(command.model_path);
-  model_file.write(cdl::format_model(model));
+  cdl::write_model(model, [&model_file](const std::string& chunk) { model_file.write(chunk); });
   model_file.finish();
   if (trace) trace->finish();
   const cdl::DeferredSignals deferred;

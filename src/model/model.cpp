@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <set>
 #include <sstream>
@@ -176,7 +177,10 @@ void LinearModel::probabilities(const std::vector<double>& decision,
   for (double& p : out) p /= sum;
 }
 
-std::string format_model(const LinearModel& model) {
+void write_model(const LinearModel& model, const std::function<void(const std::string&)>& sink) {
+  // The weights go out in chunks of about this many bytes, so that a large
+  // model is never held as text in full.
+  constexpr std::size_t kChunk = 1 << 20;
   std::string out;
   out += "solver_type " + model.solver_type + "\n";
   out += "nr_class " + std::to_string(model.nr_class()) + "\n";
@@ -196,13 +200,23 @@ std::string format_model(const LinearModel& model) {
       out += ' ';
     }
     out += '\n';
+    if (out.size() >= kChunk) {
+      sink(out);
+      out.clear();
+    }
   }
-  return out;
+  sink(out);
+}
+
+std::string format_model(const LinearModel& model) {
+  std::string text;
+  write_model(model, [&text](const std::string& chunk) { text += chunk; });
+  return text;
 }
 
 void save_model(const LinearModel& model, const std::string& path) {
   AtomicFileWriter writer(path);
-  writer.write(format_model(model));
+  write_model(model, [&writer](const std::string& chunk) { writer.write(chunk); });
   writer.commit();
 }
 

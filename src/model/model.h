@@ -22,6 +22,7 @@
 #define CDL_MODEL_H_
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -100,6 +101,8 @@ void save_model(const LinearModel& model, const std::string& path);
 
 // Formats the model file's text.
 std::string format_model(const LinearModel& model);
+// The same text, handed to `sink` in chunks of about 1 MiB.
+void write_model(const LinearModel& model, const std::function<void(const std::string&)>& sink);
 
 // Loads and validates a model file; throws ParseError "path:line: reason".
 LinearModel load_model(const std::string& path);
