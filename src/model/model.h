@@ -28,7 +28,6 @@
 
 #include "data/sparse_matrix.h"
 #include "data/task.h"
-#include "objective/loss.h"
 
 namespace cdl {
 
