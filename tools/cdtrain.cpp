@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "cli.h"
+#include "data/input_file.h"
 #include "data/libsvm_reader.h"
 #include "data/problem.h"
 #include "model/model.h"
@@ -83,7 +84,7 @@ void train_and_save(const cdl::TrainCommand& command, const cdl::Params& params,
 void check_output_paths(const cdl::TrainCommand& command, const cdl::Params& params) {
   const std::vector<std::string> inputs{command.training_path, command.test_path};
   for (const std::string& input : inputs) {
-    if (input.empty()) continue;
+    if (input.empty() || input == cdl::kStandardInput) continue;
     if (params.cv_folds == 0) cdl::check_not_input(command.model_path, "model_file", input);
     if (!command.trace_path.empty()) cdl::check_not_input(command.trace_path, "--trace", input);
   }
@@ -111,19 +112,21 @@ void check_training_data(const cdl::TrainCommand& command, const cdl::Params& pa
     if (command.find_C) largest.C = std::max(params.C, cdl::kMaxSearchC);
     cdl::check_magnitudes(data.features, classes, largest);
   } catch (const cdl::InstanceError& e) {
-    throw cdl::ParseError(command.training_path,
-                          cdl::line_of_instance(command.training_path, e.row()), e.reason());
+    throw cdl::ParseError(cdl::input_name(command.training_path), data.lines.line_of(e.row()),
+                          e.reason());
   }
   for (const auto& [label, weight] : params.class_weights) {
     if (std::find(classes.labels.begin(), classes.labels.end(), label) == classes.labels.end()) {
-      reporter.warning("-w" + std::to_string(label) + ": no instance of " + command.training_path +
-                       " has label " + std::to_string(label) + "; the weight is unused");
+      reporter.warning("-w" + std::to_string(label) + ": no instance of " +
+                       cdl::input_name(command.training_path) + " has label " +
+                       std::to_string(label) + "; the weight is unused");
     }
   }
   if (classes.labels.size() == 1) {
     const std::string label = std::to_string(classes.labels[0]);
-    reporter.warning(command.training_path + ": every instance has label " + label +
-                     "; as LIBLINEAR does, the model will predict " + label + " for everything");
+    reporter.warning(cdl::input_name(command.training_path) + ": every instance has label " +
+                     label + "; as LIBLINEAR does, the model will predict " + label +
+                     " for everything");
   }
 }
 
@@ -144,6 +147,7 @@ int main(int argc, char** argv) {
     cdl::ReadOptions options;
     options.integer_labels = true;
     options.bias = params.bias;
+    options.pipe_command = "cdtrain [options] - " + command.model_path;
     const cdl::LabeledCsc data = cdl::read_libsvm_csc(command.training_path, options);
     const cdl::ClassMap classes = cdl::map_classes(data.labels);
     cdl::Reporter reporter(

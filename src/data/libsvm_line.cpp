@@ -54,10 +54,14 @@ void check_not_compressed(const std::string& name, const ReadOptions& options, c
                           std::size_t size) {
   const char* format = compression_format(data, size);
   if (format == nullptr) return;
-  const std::string source = name == input_name(kStandardInput) ? "" : " " + name;
   const std::string command = options.pipe_command.empty() ? "" : " | " + options.pipe_command;
+  if (name == input_name(kStandardInput)) {
+    throw Error(name + ": the data are " + format +
+                "-compressed; decompress them in the pipe: ... | " + decompressor(format) +
+                command);
+  }
   throw Error(name + ": the data are " + format + "-compressed; decompress them into a pipe: " +
-              decompressor(format) + source + command);
+              decompressor(format) + " " + name + command);
 }
 
 void fail_at(const LineContext& context, const char* line_start, const char* at,
