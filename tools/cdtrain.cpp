@@ -4,10 +4,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <optional>
 
 #include "cli.h"
+#include "data/cache.h"
 #include "data/input_file.h"
 #include "data/libsvm_reader.h"
 #include "data/problem.h"
@@ -77,6 +79,12 @@ void train_and_save(const cdl::TrainCommand& command, const cdl::Params& params,
   model_file.commit();
 }
 
+// The cache of --cache or --cache-file, or "".
+std::string cache_path(const cdl::TrainCommand& command) {
+  if (!command.cache_file.empty()) return command.cache_file;
+  return command.cache ? cdl::default_cache_path(command.training_path) : "";
+}
+
 // Refuses, before reading anything, outputs that would replace an input
 // (the model may replace the -i model, which is read first: training on from
 // a model and keeping the result), a trace that is the model, and outputs
@@ -94,6 +102,20 @@ void check_output_paths(const cdl::TrainCommand& command, const cdl::Params& par
     }
     if (params.cv_folds == 0 && cdl::same_file(command.trace_path, command.model_path)) {
       throw cdl::ConfigError("--trace and model_file are both '" + command.model_path + "'");
+    }
+  }
+  const std::string cache = cache_path(command);
+  if (!cache.empty()) {
+    if (command.training_path == cdl::kStandardInput ||
+        !std::filesystem::is_regular_file(command.training_path)) {
+      throw cdl::ConfigError("--cache needs a training file to check the cache against; '" +
+                             command.training_path + "' is not one");
+    }
+    cdl::check_not_input(cache, "--cache-file", command.training_path);
+    for (const std::string& output : {command.model_path, command.trace_path}) {
+      if (!output.empty() && cdl::same_file(cache, output)) {
+        throw cdl::ConfigError("--cache-file is also an output, '" + output + "'");
+      }
     }
   }
   if (params.cv_folds == 0) cdl::check_writable_path(command.model_path);
@@ -148,10 +170,15 @@ int main(int argc, char** argv) {
     options.integer_labels = true;
     options.bias = params.bias;
     options.pipe_command = "cdtrain [options] - " + command.model_path;
-    const cdl::LabeledCsc data = cdl::read_libsvm_csc(command.training_path, options);
+    cdl::CacheUse cache_use;
+    const std::string cache = cache_path(command);
+    const cdl::LabeledCsc data =
+        cache.empty() ? cdl::read_libsvm_csc(command.training_path, options)
+                      : cdl::read_with_cache(command.training_path, options, cache, cache_use);
     const cdl::ClassMap classes = cdl::map_classes(data.labels);
     cdl::Reporter reporter(
         std::cerr, params.quiet ? cdl::Reporter::Level::kQuiet : cdl::Reporter::Level::kNormal);
+    if (!cache_use.warning.empty()) reporter.warning(cache_use.warning);
     check_training_data(command, params, data, classes, reporter);
     if (command.find_C) {
       search(command, params, data, classes, reporter);

@@ -163,6 +163,14 @@ const std::vector<Flag<TrainCommand>>& train_flags() {
        [](TrainCommand& c, const std::string& n, const std::string& v) {
          c.test_path = file_name(n, v);
        }},
+      {"--cache", nullptr,
+       "keep the parsed data in training_file.cdcache and load it from there next time (rebuilt "
+       "when the file or -B changes)",
+       [](TrainCommand& c, const std::string&, const std::string&) { c.cache = true; }},
+      {"--cache-file", "file", "as --cache, with the cache at this path",
+       [](TrainCommand& c, const std::string& n, const std::string& v) {
+         c.cache_file = file_name(n, v);
+       }},
       {"-q", nullptr, "quiet: no progress output",
        [](TrainCommand& c, const std::string&, const std::string&) { c.params.quiet = true; }},
       {"--sigma", "sigma",
