@@ -105,19 +105,21 @@ class EntryStream {
 
   void put_decimal(std::uint64_t block, std::uint32_t row, std::uint32_t column,
                    const detail::Decimal& value, StreamPages& pages) {
-    put_head(block, row, column, pages);
+    // Through a local pointer: stores through char* could alias pos_, and
+    // the compiler would reload it after every byte.
+    char* p = put_head(block, row, column, pages);
     const unsigned bytes = (71 - static_cast<unsigned>(__builtin_clzll(value.mantissa | 1))) / 8;
-    *pos_++ = static_cast<char>(bytes << 5 | static_cast<unsigned>(value.negative) << 4 |
-                                value.fraction_digits);
-    std::memcpy(pos_, &value.mantissa, sizeof value.mantissa);
-    pos_ += bytes;
+    *p++ = static_cast<char>(bytes << 5 | static_cast<unsigned>(value.negative) << 4 |
+                             value.fraction_digits);
+    std::memcpy(p, &value.mantissa, sizeof value.mantissa);
+    pos_ = p + bytes;
   }
   void put_double(std::uint64_t block, std::uint32_t row, std::uint32_t column, double value,
                   StreamPages& pages) {
-    put_head(block, row, column, pages);
-    *pos_++ = static_cast<char>(kRawValue);
-    std::memcpy(pos_, &value, sizeof value);
-    pos_ += sizeof value;
+    char* p = put_head(block, row, column, pages);
+    *p++ = static_cast<char>(kRawValue);
+    std::memcpy(p, &value, sizeof value);
+    pos_ = p + sizeof value;
   }
 
   // Records the bytes used in the last page run; no put after it.
@@ -129,34 +131,36 @@ class EntryStream {
   }
 
  private:
-  void put_head(std::uint64_t block, std::uint32_t row, std::uint32_t column, StreamPages& pages) {
+  // Writes the entry's word (and a marker before it if a block starts);
+  // returns where its value goes.
+  char* put_head(std::uint64_t block, std::uint32_t row, std::uint32_t column, StreamPages& pages) {
     if (static_cast<std::size_t>(end_ - pos_) < kMaxBytes) grow(pages);
+    char* p = pos_;
+    std::uint32_t last_row = last_row_;
     if (block != block_) {
-      put_word(kMarker << kBucketShift);
-      put_varint(block);
+      p = put_word(p, kMarker << kBucketShift);
+      p = put_varint(p, block);
       block_ = block;
-      last_row_ = 0;
+      last_row = 0;
     }
-    const std::uint32_t distance = row - last_row_;
+    const std::uint32_t distance = row - last_row;
     last_row_ = row;
-    if (distance < kEscape) {
-      put_word(column | distance << kBucketShift);
-    } else {
-      put_word(column | kEscape << kBucketShift);
-      put_varint(distance);
-    }
+    if (distance < kEscape) return put_word(p, column | distance << kBucketShift);
+    p = put_word(p, column | kEscape << kBucketShift);
+    return put_varint(p, distance);
   }
-  void put_word(std::uint32_t word) {
+  static char* put_word(char* p, std::uint32_t word) {
     const auto bits = static_cast<std::uint16_t>(word);
-    std::memcpy(pos_, &bits, sizeof bits);
-    pos_ += sizeof bits;
+    std::memcpy(p, &bits, sizeof bits);
+    return p + sizeof bits;
   }
-  void put_varint(std::uint64_t x) {
+  static char* put_varint(char* p, std::uint64_t x) {
     while (x >= 0x80) {
-      *pos_++ = static_cast<char>(x | 0x80);
+      *p++ = static_cast<char>(x | 0x80);
       x >>= 7;
     }
-    *pos_++ = static_cast<char>(x);
+    *p++ = static_cast<char>(x);
+    return p;
   }
   void grow(StreamPages& pages) {
     if (!pages.pages.empty()) {
