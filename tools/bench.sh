@@ -219,7 +219,7 @@ reading() {
   echo
   echo "Whole runs of \`-e 1000\` (both tools stop before their first iteration), mean ± sd of"
   echo "hyperfine runs in one session; ratios are LIBLINEAR's mean over ours. \`taskset -c 0\` pins a"
-  echo "run to one core. "pipe" is \`cat FILE | cdtrain - m\` (cat included). "cache" loads"
+  echo 'run to one core. "pipe" is `cat FILE | cdtrain - m` (cat included). "cache" loads'
   echo "\`--cache-file\`, built by an earlier run. Max RSS is of a plain training run (defaults) of each"
   echo "tool, \`liblinear-train\` being \`-s 1\`."
   echo
