@@ -20,6 +20,10 @@
 #   bash tools/bench.sh huge         makes the 200M-nonzero file (3.2 GB, a few
 #                                    minutes; never run by `make bench`) and
 #                                    times the sweep floors and CDPER epoch on it
+#   bash tools/bench.sh reading      reading (one core, two threads, a pipe, the
+#                                    cache) and peak memory against LIBLINEAR on
+#                                    the wide and rcv1-like files (a few minutes;
+#                                    CDL_BENCH_HUGE=1 adds a 200M-nonzero file)
 #
 # Needs liblinear-train/-predict (apt-get install liblinear-tools), GNU time
 # (apt-get install time) and the tools built by `make tools`. The large file
@@ -208,6 +212,68 @@ solvers() {
 
 # The machine is shared: the load average says how busy it was around a section.
 load() { echo "Load average $1: $(cut -d' ' -f1-3 /proc/loadavg)."; echo; }
+# hyperfine's mean and standard deviation of each command, "mean stddev",
+# one line per command, in order.
+hyperfine_means() {
+  local runs=$1; shift
+  hyperfine -N --style none --warmup 1 --runs "$runs" --export-csv "$tmp/hf.csv" "$@" >/dev/null 2>&1
+  awk -F, 'NR > 1 {print $2, $3}' "$tmp/hf.csv"
+}
+
+# Reading against `liblinear-train -e 1000` (which stops before its first
+# iteration, so it times LIBLINEAR's reading) on the wide and rcv1-like files,
+# with hyperfine in one run: one core (taskset), two threads, a pipe, and a
+# run loading --cache. Peak memory of a plain training run (defaults) of
+# both tools. CDL_BENCH_HUGE=1 adds the 200M-nonzero file (3.2 GB, made on
+# demand; LIBLINEAR takes about 40 s to read it).
+reading() {
+  command -v hyperfine >/dev/null || { echo "bench: hyperfine is missing (apt-get install hyperfine)" >&2; exit 1; }
+  local wide=$bench_dir/wide_50k_350k.svm rcv1=$bench_dir/rcv1like_500mb.svm huge=$bench_dir/nnz200m.svm
+  [ -f "$wide" ] || build/gen_rcv1like --seed 1 --rows 50000 --features 350000 --avg-terms 93 "$wide"
+  [ -f "$rcv1" ] || build/gen_rcv1like --seed 1 --target-mb 500 "$rcv1"
+  local files=("$wide" "$rcv1")
+  if [ "${CDL_BENCH_HUGE:-0}" = 1 ]; then
+    [ -f "$huge" ] || build/gen_rcv1like --seed 1 --rows 2700000 --features 200000 --avg-terms 74 "$huge"
+    files+=("$huge")
+  fi
+  echo "### Reading (\`bash tools/bench.sh reading\`)"
+  echo
+  echo "Whole runs of \`-e 1000\` (both tools stop before their first iteration), mean ± sd of"
+  echo "hyperfine runs in one session; ratios are LIBLINEAR's mean over ours. \`taskset -c 0\` pins a"
+  echo 'run to one core. "pipe" is `cat FILE | cdtrain - m` (cat included). "cache" loads'
+  echo "\`--cache-file\`, built by an earlier run. Max RSS is of a plain training run (defaults) of each"
+  echo "tool, \`liblinear-train\` being \`-s 1\`."
+  echo
+  echo "| file | nonzeros | liblinear-train -e 1000 | cdtrain, 1 core | cdtrain, 2 threads | pipe, 2 threads | cache | max RSS MB: cdtrain / liblinear-train |"
+  echo "|---|---|---|---|---|---|---|---|"
+  local f
+  for f in "${files[@]}"; do
+    local runs=5
+    [ "$(stat -c %s "$f")" -gt 1000000000 ] && runs=2
+    rm -f "$tmp/c.cdcache"
+    ./cdtrain -q -e 1000 --cache-file "$tmp/c.cdcache" "$f" "$tmp/m" >/dev/null 2>&1
+    local nnz
+    nnz=$(tr -cd ':' <"$f" | wc -c)
+    mapfile -t r < <(hyperfine_means "$runs" \
+      "liblinear-train -q -s 2 -e 1000 $f $tmp/ll.model" \
+      "taskset -c 0 ./cdtrain -q -e 1000 $f $tmp/m" \
+      "./cdtrain -q -e 1000 $f $tmp/m" \
+      "bash -c 'cat $f | ./cdtrain -q -e 1000 - $tmp/m'" \
+      "./cdtrain -q -e 1000 --cache-file $tmp/c.cdcache $f $tmp/m")
+    local cm lm
+    read -r _ cm <<<"$(measure 1 ./cdtrain -q "$f" "$tmp/m")"
+    read -r _ lm <<<"$(measure 1 liblinear-train -q "$f" "$tmp/ll.model")"
+    awk -v name="$(basename "$f")" -v nnz="$nnz" -v l="${r[0]}" -v one="${r[1]}" -v two="${r[2]}" \
+        -v pipe="${r[3]}" -v cache="${r[4]}" -v cm="$cm" -v lm="$lm" '
+      function cell(s, base,   a) { split(s, a, " "); return sprintf("%.3f ± %.3f s (%.1fx)", a[1], a[2], base / a[1]) }
+      BEGIN {
+        split(l, L, " ")
+        printf "| %s | %.1fM | %.2f ± %.2f s | %s | %s | %s | %s | %.0f / %.0f (%.2fx) |\n", name, nnz / 1e6,
+          L[1], L[2], cell(one, L[1]), cell(two, L[1]), cell(pipe, L[1]), cell(cache, L[1]), cm / 1024, lm / 1024, cm / lm
+      }'
+  done
+  echo
+}
 
 echo "Machine: $(nproc) cores, $(awk '/MemTotal/{printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(awk -F': ' '/model name/{print $2; exit}' /proc/cpuinfo); LIBLINEAR $(dpkg-query -W -f '${Version}' liblinear-tools 2>/dev/null || echo '?')"
 echo
@@ -418,6 +484,7 @@ case $section in
   sweep) load before; sweep; load after ;;
   wide) load before; wide; load after ;;
   huge) load before; huge; load after ;;
-  all) small; large; solvers; robust; load before; sweep; wide; load after ;;
-  *) echo "usage: $0 [all|small|large|solvers|robust|sweep|wide|huge]" >&2; exit 2 ;;
+  reading) load before; reading; load after ;;
+  all) small; large; solvers; robust; load before; sweep; wide; reading; load after ;;
+  *) echo "usage: $0 [all|small|large|solvers|robust|sweep|wide|huge|reading]" >&2; exit 2 ;;
 esac

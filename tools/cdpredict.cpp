@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "cli.h"
+#include "data/input_file.h"
 #include "data/libsvm_reader.h"
 #include "model/model.h"
 #include "tool_main.h"
@@ -22,14 +23,19 @@ int main(int argc, char** argv) {
       std::cout << cdl::predict_help();
       return 0;
     }
-    cdl::check_not_input(command.output_path, "output_file", command.test_path);
+    if (command.test_path != cdl::kStandardInput) {
+      cdl::check_not_input(command.output_path, "output_file", command.test_path);
+    }
     cdl::check_not_input(command.output_path, "output_file", command.model_path);
     const cdl::LinearModel model = cdl::load_model(command.model_path);
     if (command.probability && !model.has_probabilities()) {
       throw cdl::Error(command.model_path + ": probability output (-b 1) needs a logistic " +
                        "regression model (train with -l lr); this one is " + model.solver_type);
     }
-    cdl::LibsvmParser parser(command.test_path, {});
+    cdl::ReadOptions options;
+    options.pipe_command =
+        "cdpredict [options] - " + command.model_path + " " + command.output_path;
+    cdl::LibsvmParser parser(command.test_path, options);
     cdl::AtomicFileWriter output(command.output_path);
     if (command.probability) {
       output.write("labels");

@@ -4,10 +4,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <optional>
 
 #include "cli.h"
+#include "data/cache.h"
+#include "data/input_file.h"
 #include "data/libsvm_reader.h"
 #include "data/problem.h"
 #include "model/model.h"
@@ -77,6 +80,12 @@ void train_and_save(const cdl::TrainCommand& command, const cdl::Params& params,
   model_file.commit();
 }
 
+// The cache of --cache or --cache-file, or "".
+std::string cache_path(const cdl::TrainCommand& command) {
+  if (!command.cache_file.empty()) return command.cache_file;
+  return command.cache ? cdl::default_cache_path(command.training_path) : "";
+}
+
 // Refuses, before reading anything, outputs that would replace an input
 // (the model may replace the -i model, which is read first: training on from
 // a model and keeping the result), a trace that is the model, and outputs
@@ -84,7 +93,7 @@ void train_and_save(const cdl::TrainCommand& command, const cdl::Params& params,
 void check_output_paths(const cdl::TrainCommand& command, const cdl::Params& params) {
   const std::vector<std::string> inputs{command.training_path, command.test_path};
   for (const std::string& input : inputs) {
-    if (input.empty()) continue;
+    if (input.empty() || input == cdl::kStandardInput) continue;
     if (params.cv_folds == 0) cdl::check_not_input(command.model_path, "model_file", input);
     if (!command.trace_path.empty()) cdl::check_not_input(command.trace_path, "--trace", input);
   }
@@ -94,6 +103,20 @@ void check_output_paths(const cdl::TrainCommand& command, const cdl::Params& par
     }
     if (params.cv_folds == 0 && cdl::same_file(command.trace_path, command.model_path)) {
       throw cdl::ConfigError("--trace and model_file are both '" + command.model_path + "'");
+    }
+  }
+  const std::string cache = cache_path(command);
+  if (!cache.empty()) {
+    if (command.training_path == cdl::kStandardInput ||
+        !std::filesystem::is_regular_file(command.training_path)) {
+      throw cdl::ConfigError("--cache needs a training file to check the cache against; '" +
+                             command.training_path + "' is not one");
+    }
+    cdl::check_not_input(cache, "--cache-file", command.training_path);
+    for (const std::string& output : {command.model_path, command.trace_path}) {
+      if (!output.empty() && cdl::same_file(cache, output)) {
+        throw cdl::ConfigError("--cache-file is also an output, '" + output + "'");
+      }
     }
   }
   if (params.cv_folds == 0) cdl::check_writable_path(command.model_path);
@@ -112,19 +135,21 @@ void check_training_data(const cdl::TrainCommand& command, const cdl::Params& pa
     if (command.find_C) largest.C = std::max(params.C, cdl::kMaxSearchC);
     cdl::check_magnitudes(data.features, classes, largest);
   } catch (const cdl::InstanceError& e) {
-    throw cdl::ParseError(command.training_path,
-                          cdl::line_of_instance(command.training_path, e.row()), e.reason());
+    throw cdl::ParseError(cdl::input_name(command.training_path), data.lines.line_of(e.row()),
+                          e.reason());
   }
   for (const auto& [label, weight] : params.class_weights) {
     if (std::find(classes.labels.begin(), classes.labels.end(), label) == classes.labels.end()) {
-      reporter.warning("-w" + std::to_string(label) + ": no instance of " + command.training_path +
-                       " has label " + std::to_string(label) + "; the weight is unused");
+      reporter.warning("-w" + std::to_string(label) + ": no instance of " +
+                       cdl::input_name(command.training_path) + " has label " +
+                       std::to_string(label) + "; the weight is unused");
     }
   }
   if (classes.labels.size() == 1) {
     const std::string label = std::to_string(classes.labels[0]);
-    reporter.warning(command.training_path + ": every instance has label " + label +
-                     "; as LIBLINEAR does, the model will predict " + label + " for everything");
+    reporter.warning(cdl::input_name(command.training_path) + ": every instance has label " +
+                     label + "; as LIBLINEAR does, the model will predict " + label +
+                     " for everything");
   }
 }
 
@@ -145,10 +170,16 @@ int main(int argc, char** argv) {
     cdl::ReadOptions options;
     options.integer_labels = true;
     options.bias = params.bias;
-    const cdl::LabeledCsc data = cdl::read_libsvm_csc(command.training_path, options);
+    options.pipe_command = "cdtrain [options] - " + command.model_path;
+    cdl::CacheUse cache_use;
+    const std::string cache = cache_path(command);
+    const cdl::LabeledCsc data =
+        cache.empty() ? cdl::read_libsvm_csc(command.training_path, options)
+                      : cdl::read_with_cache(command.training_path, options, cache, cache_use);
     const cdl::ClassMap classes = cdl::map_classes(data.labels);
     cdl::Reporter reporter(
         std::cerr, params.quiet ? cdl::Reporter::Level::kQuiet : cdl::Reporter::Level::kNormal);
+    if (!cache_use.warning.empty()) reporter.warning(cache_use.warning);
     check_training_data(command, params, data, classes, reporter);
     if (command.find_C) {
       search(command, params, data, classes, reporter);

@@ -180,6 +180,14 @@ const std::vector<Flag<TrainCommand>>& train_flags() {
        [](TrainCommand& c, const std::string& n, const std::string& v) {
          c.test_path = file_name(n, v);
        }},
+      {"--cache", nullptr,
+       "keep the parsed data in training_file.cdcache and load it from there next time (rebuilt "
+       "when the file or -B changes)",
+       [](TrainCommand& c, const std::string&, const std::string&) { c.cache = true; }},
+      {"--cache-file", "file", "as --cache, with the cache at this path",
+       [](TrainCommand& c, const std::string& n, const std::string& v) {
+         c.cache_file = file_name(n, v);
+       }},
       {"-q", nullptr, "quiet: no progress output",
        [](TrainCommand& c, const std::string&, const std::string&) { c.params.quiet = true; }},
       {"--sigma", "sigma",
@@ -289,7 +297,7 @@ TrainCommand parse_train_args(const std::vector<std::string>& args) {
   command.training_path = file_name("training_file", operands[0]);
   if (operands.size() == 2) {
     command.model_path = file_name("model_file", operands[1]);
-  } else {
+  } else if (command.training_path != "-") {
     const std::string base = basename_of(command.training_path);
     if (base.empty()) {
       throw ConfigError("training_file '" + command.training_path +
@@ -298,6 +306,11 @@ TrainCommand parse_train_args(const std::vector<std::string>& args) {
     command.model_path = base + ".model";
   }
   if (command.find_C && command.params.cv_folds == 0) command.params.cv_folds = 5;
+  if (command.model_path.empty() && command.params.cv_folds == 0) {  // standard input
+    throw ConfigError(
+        "training_file '-' is standard input, which has no name to make the model's "
+        "from; give a model_file (cdtrain [options] - model_file)");
+  }
   if (!command.trace_path.empty() && command.params.cv_folds > 0) {
     throw ConfigError("--trace cannot be combined with -v or -C");
   }
@@ -336,7 +349,8 @@ std::string train_help() {
   std::string out =
       "usage: cdtrain [options] training_file [model_file]\n"
       "Trains an L2-regularized linear classifier by coordinate descent.\n"
-      "The model file defaults to the training file's basename + \".model\".\n\n";
+      "The model file defaults to the training file's basename + \".model\".\n"
+      "training_file '-' is standard input (give a model_file); pipes and FIFOs are read too.\n\n";
   out += flag_help(train_flags());
   out += "\nsolvers (-s):\n";
   for (const auto& info : solver_table()) {

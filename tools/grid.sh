@@ -66,6 +66,11 @@ esac
 # to search wider, change the ends.
 log2cs=$(seq -5 2 5)
 
+# The data are parsed once: every run after the first loads cdtrain's binary
+# cache, kept in a temporary directory that goes away with the script.
+cache_dir=$(mktemp -d)
+trap 'rm -rf "$cache_dir"' EXIT
+
 # Results go in an associative array keyed "log2c,loss".
 declare -A acc=()
 best_acc="" best_c="" best_loss=""
@@ -75,7 +80,8 @@ for k in $log2cs; do
   for loss in "${losses[@]}"; do
     # -q silences the progress lines; the accuracy line is still printed.
     # Keep the output: if cdtrain fails, show why and stop.
-    if ! output=$("$cdtrain" -q -v "$folds" -s "$solver" -l "$loss" -c "$c" "$train" 2>&1); then
+    if ! output=$("$cdtrain" -q -v "$folds" -s "$solver" -l "$loss" -c "$c" \
+        --cache-file "$cache_dir/train.cdcache" "$train" 2>&1); then
       echo "$prog: error: cdtrain -s $solver -l $loss -c $c failed:" >&2
       echo "$output" >&2
       exit 1

@@ -1,6 +1,11 @@
 #include "data/input_file.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <system_error>
 
@@ -27,6 +32,78 @@ std::ifstream open_input_file(const std::string& path) {
     throw IoError(path + ": cannot open for reading" + system_reason());
   }
   return in;
+}
+
+std::string input_name(const std::string& path) {
+  return path == kStandardInput ? "(standard input)" : path;
+}
+
+InputStream::InputStream(const std::string& path) : path_(path), name_(input_name(path)) {
+  if (path == kStandardInput) {
+    fd_ = STDIN_FILENO;
+  } else {
+    // The status first, so that a directory or device is named as such and
+    // never opened (opening a FIFO blocks until a writer comes, as it should).
+    std::error_code ec;
+    const auto status = std::filesystem::status(path, ec);
+    if (ec && ec != std::errc::no_such_file_or_directory) {
+      throw IoError(path + ": cannot open: " + ec.message());
+    }
+    if (!std::filesystem::exists(status)) throw IoError(path + ": cannot open: no such file");
+    if (std::filesystem::is_directory(status)) throw IoError(path + ": is a directory");
+    if (!std::filesystem::is_regular_file(status) && !std::filesystem::is_fifo(status) &&
+        !std::filesystem::is_socket(status)) {
+      throw IoError(path + ": not a regular file or pipe");
+    }
+    errno = 0;
+    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd_ < 0) throw IoError(path + ": cannot open for reading" + system_reason());
+    owned_ = true;
+  }
+  struct stat info {};
+  if (::fstat(fd_, &info) == 0 && S_ISREG(info.st_mode)) {
+    regular_ = true;
+    size_ = static_cast<std::uint64_t>(info.st_size);
+    // The kernel may read ahead further; a hint only.
+    ::posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
+  } else if (path == kStandardInput && ::fstat(fd_, &info) != 0) {
+    throw IoError(name_ + ": cannot read" + system_reason());
+  }
+}
+
+InputStream::~InputStream() {
+  if (owned_) ::close(fd_);
+}
+
+std::size_t InputStream::read(char* out, std::size_t size) {
+  for (;;) {
+    errno = 0;
+    const ssize_t got = ::read(fd_, out, size);
+    if (got >= 0) return static_cast<std::size_t>(got);
+    if (errno != EINTR) throw IoError(name_ + ": read error" + system_reason());
+  }
+}
+
+const char* compression_format(const char* data, std::size_t size) {
+  const auto starts_with = [&](const char* magic, std::size_t length) {
+    return size >= length && std::memcmp(data, magic, length) == 0;
+  };
+  if (starts_with("\x1F\x8B", 2)) return "gzip";
+  if (starts_with("\xFD"
+                  "7zXZ\x00",
+                  6))
+    return "xz";
+  if (starts_with("BZh", 3) && size >= 4 && data[3] >= '1' && data[3] <= '9') return "bzip2";
+  if (starts_with("\x28\xB5\x2F\xFD", 4)) return "zstd";
+  return nullptr;
+}
+
+const char* decompressor(const char* format) {
+  const std::string name = format;
+  if (name == "gzip") return "zcat";
+  if (name == "xz") return "xzcat";
+  if (name == "bzip2") return "bzcat";
+  return "zstdcat";
 }
 
 }  // namespace cdl

@@ -9,16 +9,21 @@
 // "path:line: reason (column c)": a missing or bad label, a bad or partial
 // number, NaN or Inf, an index <= 0 or above 2^31-1, indices that do not
 // strictly increase, an empty line, and (as an Error "path: reason") a file
-// with no instances.
+// with no instances or a compressed file (gzip, xz, bzip2 or zstd magic),
+// which names the pipe to read it through.
 //
-// Numbers are converted with std::from_chars (no iostreams, no strtod) from a
-// large read buffer, so reading is bound by memory bandwidth, not by the C
-// library. Lines of any length are handled: the buffer grows to hold them.
+// The path "-" is standard input; pipes and FIFOs are read like files, once,
+// front to back, and messages name standard input "(standard input)".
+//
+// Numbers are converted by a fast path for plain decimals and std::from_chars
+// otherwise (no iostreams, no strtod), from large read buffers. Lines of any
+// length are handled: the buffer grows to hold them.
 #ifndef CDL_LIBSVM_READER_H_
 #define CDL_LIBSVM_READER_H_
 
+#include <cstddef>
 #include <cstdint>
-#include <fstream>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -45,66 +50,79 @@ struct ReadOptions {
   // every instance (LIBLINEAR's -B), reserved up front so that no buffer is
   // reallocated.
   double bias = -1;
-  // read_libsvm_csc only: threads that parse parts of the file at once; 0
-  // means one per core, at most 4. Each thread gets at least min_bytes_per_thread bytes.
-  // The result does not depend on either.
+  // read_libsvm_csc only: threads that parse blocks of the file at once; 0
+  // means one per core, at most 4. A regular file gets a second thread only
+  // if it has at least min_bytes_per_thread bytes per thread; the blocks that
+  // threads take in turn hold whole lines, about min(4 MiB,
+  // min_bytes_per_thread) bytes each. The result does not depend on either.
   unsigned threads = 0;
   std::uint64_t min_bytes_per_thread = std::uint64_t{8} << 20;
-  // read_libsvm_csc only: the most bytes its per-column arrays may take (16
-  // per column and thread, plus 16 per column). A feature index that would
-  // need more is a ParseError on its line, before anything that size is
-  // allocated. 0 means available_memory().
+  // read_libsvm_csc only: the most bytes its per-column arrays may take,
+  // counted as 16 per column and thread plus 16 per column (a bound: the
+  // one-pass reader holds 4 per column and thread plus 8). A feature index
+  // that would need more is a ParseError on its line, before anything that
+  // size is allocated. 0 means available_memory().
   std::uint64_t column_memory_limit = 0;
+  // How a tool reads a decompressed pipe, for the message about a compressed
+  // file: "cdtrain - m.model" gives "... zcat f.gz | cdtrain - m.model".
+  std::string pipe_command;
 };
 
-// Iterates over the instances of one file.
+class InputStream;
+
+// Iterates over the instances of one file, a pipe or standard input ("-"),
+// reading it once from front to back.
 class LibsvmParser {
  public:
-  static constexpr std::uint64_t kToEnd = static_cast<std::uint64_t>(-1);
-
   LibsvmParser(const std::string& path, const ReadOptions& options);
-  // Parses only the bytes [begin, end) of the file, which must start at a
-  // line; line numbers count from there, and a range without instances is
-  // not an error.
-  LibsvmParser(const std::string& path, const ReadOptions& options, std::uint64_t begin,
-               std::uint64_t end);
+  ~LibsvmParser();
+  LibsvmParser(const LibsvmParser&) = delete;
+  LibsvmParser& operator=(const LibsvmParser&) = delete;
 
   // Parses the next instance into `row`; returns false at end of file.
   // Throws ParseError on malformed input, Error if the file holds no
-  // instance at all, and IoError on read failure.
+  // instance at all or is compressed, and IoError on read failure.
   bool next(ParsedRow& row);
 
-  const std::string& path() const { return path_; }
+  // The name used in messages: the path, or "(standard input)" for "-".
+  const std::string& path() const { return name_; }
   std::int64_t lines_read() const { return line_; }
 
  private:
-  // The readers below pass each instance's pairs straight to a sink,
-  // sink(index_1_based, value), instead of through a ParsedRow. With kValues
-  // false the values are skipped unchecked (a counting pass).
   friend LabeledCsr read_libsvm_csr(const std::string& path, const ReadOptions& options);
-  friend LabeledCsc read_libsvm_csc(const std::string& path, const ReadOptions& options);
-  template <bool kValues, class Sink>
+  template <class Sink>
   bool next_instance(double& label, Sink& sink);
-  template <bool kValues, class Sink>
-  bool parse_line(const char* first, const char* last, double& label, Sink& sink);
-  void parse_pair_general(const char* line_start, const char* p, const char* token_end,
-                          const char* last, std::uint64_t& index, double& value) const;
-  [[noreturn]] void fail(const char* line_start, const char* at, const std::string& reason) const;
-  void check_byte_order_mark(const char* first, const char* last) const;
   void refill();
 
-  std::string path_;
+  std::unique_ptr<InputStream> in_;
+  std::string name_;
   ReadOptions options_;
-  std::ifstream in_;
   std::vector<char> buffer_;
-  std::size_t begin_ = 0;    // first unparsed byte in buffer_
-  std::size_t end_ = 0;      // one past the last valid byte in buffer_
-  std::uint64_t remaining_;  // bytes of the range not yet read
-  bool whole_file_;
-  bool at_file_start_;  // the range starts at the file's first byte
+  std::size_t begin_ = 0;  // first unparsed byte in buffer_
+  std::size_t end_ = 0;    // one past the last valid byte in buffer_
   bool eof_ = false;
   std::int64_t line_ = 0;
   std::int64_t rows_ = 0;
+};
+
+// Where the instances stand in their file: the line of each row, kept as the
+// rows at which the numbering jumps (after comment lines), so that it costs
+// nothing for a file without comments. Lets messages about an instance found
+// after reading name its line, also for standard input, which cannot be read
+// again.
+struct LineMap {
+  std::vector<std::int64_t> rows;   // increasing; rows[0] = 0 if there is any row
+  std::vector<std::int64_t> lines;  // the line of instance rows[k]
+
+  // The line of instance `row` (0-based).
+  std::int64_t line_of(std::size_t row) const;
+  // Appends the line of the next instance, `row`.
+  void add(std::int64_t row, std::int64_t line) {
+    if (rows.empty() || line - lines.back() != row - rows.back()) {
+      rows.push_back(row);
+      lines.push_back(line);
+    }
+  }
 };
 
 struct LabeledCsr {
@@ -115,6 +133,7 @@ struct LabeledCsr {
 struct LabeledCsc {
   std::vector<double> labels;
   CscMatrix features;  // num_cols = the largest index (+1 with a bias column)
+  LineMap lines;       // the line of each instance in the file
 };
 
 // The memory this process may use, as far as can be told: the least of the
@@ -129,12 +148,16 @@ std::int64_t line_of_instance(const std::string& path, std::size_t row);
 // Reads a whole file row-wise, in one pass.
 LabeledCsr read_libsvm_csr(const std::string& path, const ReadOptions& options = {});
 
-// Reads a whole file straight into column storage, in two passes over the
-// file (count, then fill), so that no row-wise copy is ever held: peak memory
-// is the CSC itself, 12 bytes per nonzero plus O(rows + threads * cols).
-// Large files are cut at line starts into one range per thread;
-// each column lists the ranges' rows in file order, so the matrix and the line
-// numbers of errors are the same for any number of threads.
+// Reads a whole file, a pipe or standard input straight into column storage,
+// in one pass over the text. Threads parse blocks of whole lines in turn;
+// each sends its pairs, compactly encoded (about 10 bytes each), into one
+// stream per range of 1024 columns. After the text, the streams of each
+// range are merged in block order into that range's contiguous part of the
+// CSC and freed, so that memory moves from the streams to the matrix: the
+// peak is about the CSC itself, 12 bytes per nonzero, plus O(rows + threads *
+// cols). Each column lists its rows in file order, so the matrix and the line
+// numbers of errors are the same for any number of threads; the first error
+// in the file is the one reported.
 LabeledCsc read_libsvm_csc(const std::string& path, const ReadOptions& options = {});
 
 }  // namespace cdl

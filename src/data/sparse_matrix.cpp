@@ -1,6 +1,9 @@
 #include "data/sparse_matrix.h"
 
+#include <sys/mman.h>
+
 #include <cassert>
+#include <cstdint>
 
 namespace cdl {
 
@@ -89,6 +92,14 @@ CscMatrix select_rows(const CscMatrix& matrix, const std::vector<std::size_t>& r
     out.col_ptr[c + 1] = static_cast<std::int64_t>(out.values.size());
   }
   return out;
+}
+
+void advise_huge_pages(void* data, std::size_t bytes) {
+  constexpr std::uintptr_t kHuge = std::uintptr_t{2} << 20;
+  const auto address = reinterpret_cast<std::uintptr_t>(data);
+  const std::uintptr_t first = (address + kHuge - 1) & ~(kHuge - 1);
+  const std::uintptr_t last = (address + bytes) & ~(kHuge - 1);
+  if (last > first) ::madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
 }
 
 void append_constant_column(CscMatrix& matrix, double value) {

@@ -108,6 +108,11 @@ CsrMatrix to_csr(const CscMatrix& columns);
 // given order. `rows` must be strictly increasing. O(nnz + cols).
 CscMatrix select_rows(const CscMatrix& matrix, const std::vector<std::size_t>& rows);
 
+// Asks the system for transparent huge pages over a large buffer that is
+// about to be filled (the readers' matrix): a 2 MiB page fault where there
+// would be 512 of 4 KiB. A hint, ignored where unsupported.
+void advise_huge_pages(void* data, std::size_t bytes);
+
 // Appends a column whose every entry is `value` (LIBLINEAR's bias feature).
 void append_constant_column(CscMatrix& matrix, double value);
 

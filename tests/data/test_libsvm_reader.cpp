@@ -7,6 +7,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "data/libsvm_reader.h"
@@ -372,12 +373,42 @@ TEST(LibsvmReader, DirectoryIsIoError) {
   EXPECT_EQ(error_message([&] { read_libsvm_csr(path); }), path + ": is a directory");
 }
 
-TEST(LibsvmReader, FifoIsIoError) {
+// A FIFO is read as a stream, front to back, as from a pipe: the same
+// matrix as from the file, with any number of threads.
+TEST(LibsvmReader, FifoIsReadLikeTheFile) {
   test::ScratchDir dir;
-  const std::string path = dir.file("fifo");
-  ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0) << "cannot create a FIFO";
-  EXPECT_THROW(read_libsvm_csr(path), IoError);
-  EXPECT_EQ(error_message([&] { read_libsvm_csc(path); }), path + ": not a regular file");
+  const std::string text = test::read_file(test::data_path("svmlight_example1.test"));
+  const std::string path = dir.write("data.txt", text);
+  const std::string fifo = dir.file("fifo");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0) << "cannot create a FIFO";
+  const auto feed = [&] {
+    return std::thread([&] { std::ofstream(fifo, std::ios::binary) << text; });
+  };
+  const LabeledCsr rows = read_libsvm_csr(path);
+  std::thread writer = feed();
+  const LabeledCsr piped_rows = read_libsvm_csr(fifo);
+  writer.join();
+  EXPECT_EQ(piped_rows.labels, rows.labels);
+  EXPECT_EQ(piped_rows.features.row_ptr, rows.features.row_ptr);
+  EXPECT_EQ(piped_rows.features.col_idx, rows.features.col_idx);
+  EXPECT_EQ(piped_rows.features.values, rows.features.values);
+  for (unsigned threads : {1u, 2u, 3u}) {
+    ReadOptions options;
+    options.threads = threads;
+    options.min_bytes_per_thread = 4096;  // many blocks
+    writer = feed();
+    const LabeledCsc piped = read_libsvm_csc(fifo, options);
+    writer.join();
+    EXPECT_EQ(piped.labels, rows.labels);
+    expect_same_matrix(piped.features, to_csc(rows.features));
+  }
+}
+
+// Devices are refused: reading /dev/zero would never end.
+TEST(LibsvmReader, DeviceIsIoError) {
+  EXPECT_THROW(read_libsvm_csr("/dev/zero"), IoError);
+  EXPECT_EQ(error_message([&] { read_libsvm_csc("/dev/zero"); }),
+            "/dev/zero: not a regular file or pipe");
 }
 
 // ---------------------------------------------------------------------------

@@ -1,0 +1,384 @@
+#include "data/cache.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <string_view>
+#include <vector>
+
+#include "util/atomic_file.h"
+#include "util/error.h"
+#include "util/parallel.h"
+
+namespace cdl {
+namespace {
+
+constexpr char kMagic[8] = {'C', 'D', 'L', 'C', 'A', 'C', 'H', 'E'};
+constexpr std::uint32_t kVersion = 1;
+constexpr std::uint32_t kByteOrder = 0x01020304;
+constexpr std::size_t kHeadBytes = std::size_t{1} << 20;  // of the text, checksummed
+constexpr std::size_t kChunkBytes = std::size_t{16} << 20;
+
+struct Header {
+  char magic[8];
+  std::uint32_t version;
+  std::uint32_t byte_order;
+  std::uint64_t text_size;
+  std::int64_t text_mtime_ns;
+  std::uint64_t text_head_hash;
+  std::uint64_t bias_bits;
+  std::uint64_t integer_labels;
+  std::uint64_t num_rows;
+  std::uint64_t num_cols;
+  std::uint64_t nnz;
+  std::uint64_t line_entries;
+  std::uint64_t payload_hash;
+  std::uint64_t reserved[3];
+  std::uint64_t header_hash;  // of the bytes before it
+};
+static_assert(sizeof(Header) == 128, "the header is 128 bytes");
+
+// A 64-bit checksum of a byte stream fed in pieces of any size: four
+// independent multiply-rotate lanes over 8-byte words (several GB/s), mixed
+// with the length at the end. Not cryptographic: it catches corruption.
+class Checksum {
+ public:
+  void update(const void* data, std::size_t size) {
+    const auto* p = static_cast<const unsigned char*>(data);
+    length_ += size;
+    while (size > 0 && pending_size_ > 0) {
+      pending_[pending_size_++] = *p++;
+      --size;
+      if (pending_size_ == 8) {
+        word(load(pending_));
+        pending_size_ = 0;
+      }
+    }
+    for (; size >= 8; size -= 8, p += 8) word(load(p));
+    if (size > 0) {  // fewer than 8 bytes, and nothing pending
+      std::memcpy(pending_, p, size);
+      pending_size_ = size;
+    }
+  }
+  std::uint64_t value() const {
+    std::uint64_t tail = 0;
+    std::memcpy(&tail, pending_, pending_size_);
+    std::uint64_t h = length_ * 0x9E3779B97F4A7C15ull ^ tail;
+    for (std::uint64_t lane : lanes_) h = mix(h ^ lane);
+    return h;
+  }
+
+ private:
+  static std::uint64_t load(const unsigned char* p) {
+    std::uint64_t w = 0;
+    std::memcpy(&w, p, sizeof w);
+    return w;
+  }
+  static std::uint64_t rotl(std::uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
+  static std::uint64_t mix(std::uint64_t h) {
+    h ^= h >> 33;
+    h *= 0xFF51AFD7ED558CCDull;
+    h ^= h >> 33;
+    h *= 0xC4CEB9FE1A85EC53ull;
+    return h ^ (h >> 33);
+  }
+  void word(std::uint64_t w) {
+    std::uint64_t& lane = lanes_[words_++ & 3];
+    lane = rotl(lane ^ (w * 0x9E3779B97F4A7C15ull), 31) * 0xC2B2AE3D27D4EB4Full;
+  }
+
+  std::uint64_t lanes_[4] = {1, 2, 3, 4};
+  std::uint64_t words_ = 0;
+  std::uint64_t length_ = 0;
+  unsigned char pending_[8] = {};
+  std::size_t pending_size_ = 0;
+};
+
+// What identifies the text a cache was made from.
+struct TextIdentity {
+  std::uint64_t size = 0;
+  std::int64_t mtime_ns = 0;
+  std::uint64_t head_hash = 0;
+};
+
+TextIdentity identify(const std::string& data_path) {
+  struct stat info {};
+  errno = 0;
+  if (::stat(data_path.c_str(), &info) != 0) {
+    throw IoError(data_path + ": cannot open" + system_reason());
+  }
+  TextIdentity id;
+  id.size = static_cast<std::uint64_t>(info.st_size);
+  id.mtime_ns = static_cast<std::int64_t>(info.st_mtim.tv_sec) * 1000000000 + info.st_mtim.tv_nsec;
+  std::ifstream in(data_path, std::ios::binary);
+  std::string head(static_cast<std::size_t>(std::min<std::uint64_t>(id.size, kHeadBytes)), '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  if (!in) throw IoError(data_path + ": read error");
+  Checksum checksum;
+  checksum.update(head.data(), head.size());
+  id.head_hash = checksum.value();
+  return id;
+}
+
+std::uint64_t bits_of(double x) {
+  std::uint64_t bits = 0;
+  std::memcpy(&bits, &x, sizeof bits);
+  return bits;
+}
+
+// The payload: every array in file order, as (pointer, bytes).
+template <class Data, class Visit>
+void for_each_array(Data& data, Visit visit) {
+  auto& m = data.features;
+  visit(data.labels.data(), data.labels.size() * sizeof(double));
+  visit(m.col_ptr.data(), m.col_ptr.size() * sizeof(std::int64_t));
+  visit(m.row_idx.data(), m.row_idx.size() * sizeof(Index));
+  visit(m.values.data(), m.values.size() * sizeof(double));
+  visit(data.lines.rows.data(), data.lines.rows.size() * sizeof(std::int64_t));
+  visit(data.lines.lines.data(), data.lines.lines.size() * sizeof(std::int64_t));
+}
+
+// The payload in pieces of at most kChunkBytes, each with its offset in the
+// file; the payload checksum is the checksum of the pieces' checksums, so
+// that the pieces can be read and checked on threads.
+struct Piece {
+  char* data;
+  std::size_t bytes;
+  std::uint64_t offset;  // in the file
+  bool row_indices;
+};
+
+template <class Data>
+std::vector<Piece> pieces_of(Data& data) {
+  std::vector<Piece> pieces;
+  std::uint64_t offset = sizeof(Header);
+  const void* row_idx = data.features.row_idx.data();
+  for_each_array(data, [&](const void* p, std::size_t bytes) {
+    for (std::size_t done = 0; done < bytes; done += kChunkBytes) {
+      const std::size_t size = std::min(kChunkBytes, bytes - done);
+      pieces.push_back({const_cast<char*>(static_cast<const char*>(p)) + done, size, offset + done,
+                        p == row_idx});
+    }
+    offset += bytes;
+  });
+  return pieces;
+}
+
+std::uint64_t combine(const std::vector<std::uint64_t>& piece_sums) {
+  Checksum checksum;
+  checksum.update(piece_sums.data(), piece_sums.size() * sizeof(std::uint64_t));
+  return checksum.value();
+}
+
+std::uint64_t piece_sum(const Piece& piece) {
+  Checksum checksum;
+  checksum.update(piece.data, piece.bytes);
+  return checksum.value();
+}
+
+// A file descriptor for pread, closed on destruction.
+class ReadFd {
+ public:
+  explicit ReadFd(const std::string& path) : fd_(::open(path.c_str(), O_RDONLY | O_CLOEXEC)) {}
+  ~ReadFd() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  ReadFd(const ReadFd&) = delete;
+  ReadFd& operator=(const ReadFd&) = delete;
+  bool ok() const { return fd_ >= 0; }
+  // Reads exactly `bytes` at `offset`; false on a short read or an error.
+  bool read_at(char* out, std::size_t bytes, std::uint64_t offset) const {
+    while (bytes > 0) {
+      const ssize_t got = ::pread(fd_, out, bytes, static_cast<off_t>(offset));
+      if (got < 0 && errno == EINTR) continue;
+      if (got <= 0) return false;
+      out += got;
+      bytes -= static_cast<std::size_t>(got);
+      offset += static_cast<std::uint64_t>(got);
+    }
+    return true;
+  }
+
+ private:
+  int fd_;
+};
+
+std::uint64_t header_hash(const Header& header) {
+  Checksum checksum;
+  checksum.update(&header, offsetof(Header, header_hash));
+  return checksum.value();
+}
+
+[[noreturn]] void corrupt(const std::string& cache_path, const std::string& reason) {
+  throw Error(cache_path + ": corrupt cache: " + reason +
+              "; delete it to rebuild it from the text");
+}
+
+// write_cache() for a text identified by `id`.
+void write_cache_of(const std::string& cache_path, const TextIdentity& id,
+                    const ReadOptions& options, const LabeledCsc& data) {
+  Header header{};
+  std::memcpy(header.magic, kMagic, sizeof kMagic);
+  header.version = kVersion;
+  header.byte_order = kByteOrder;
+  header.text_size = id.size;
+  header.text_mtime_ns = id.mtime_ns;
+  header.text_head_hash = id.head_hash;
+  header.bias_bits = bits_of(options.bias);
+  header.integer_labels = options.integer_labels;
+  header.num_rows = data.features.num_rows;
+  header.num_cols = data.features.num_cols;
+  header.nnz = data.features.nnz();
+  header.line_entries = data.lines.rows.size();
+  const std::vector<Piece> pieces = pieces_of(data);
+  std::vector<std::uint64_t> sums(pieces.size());
+  run_tasks_or_throw(pieces.size(), std::min(hardware_threads(), 4u),
+                     [&](std::size_t k) { sums[k] = piece_sum(pieces[k]); });
+  header.payload_hash = combine(sums);
+  header.header_hash = header_hash(header);
+
+  AtomicFileWriter out(cache_path);
+  out.write(std::string_view(reinterpret_cast<const char*>(&header), sizeof header));
+  for_each_array(data, [&](const void* p, std::size_t bytes) {
+    const char* bytes_at = static_cast<const char*>(p);
+    for (std::size_t done = 0; done < bytes; done += kChunkBytes) {
+      out.write(std::string_view(bytes_at + done, std::min(kChunkBytes, bytes - done)));
+    }
+  });
+  out.commit();
+}
+
+}  // namespace
+
+std::string default_cache_path(const std::string& data_path) { return data_path + ".cdcache"; }
+
+void write_cache(const std::string& cache_path, const std::string& data_path,
+                 const ReadOptions& options, const LabeledCsc& data) {
+  write_cache_of(cache_path, identify(data_path), options, data);
+}
+
+std::optional<LabeledCsc> load_cache(const std::string& cache_path, const std::string& data_path,
+                                     const ReadOptions& options) {
+  struct stat info {};
+  if (::stat(cache_path.c_str(), &info) != 0) return std::nullopt;  // no cache yet
+  if (!S_ISREG(info.st_mode)) throw IoError(cache_path + ": not a regular file");
+  errno = 0;
+  std::ifstream in(cache_path, std::ios::binary);
+  if (!in) throw IoError(cache_path + ": cannot open for reading" + system_reason());
+  const auto file_size = static_cast<std::uint64_t>(info.st_size);
+
+  Header header{};
+  in.read(reinterpret_cast<char*>(&header), sizeof header);
+  const auto got = static_cast<std::size_t>(in.gcount());
+  if (std::memcmp(header.magic, kMagic, std::min(got, sizeof kMagic)) != 0) {
+    throw Error(cache_path + ": not a cdlinear cache; refusing to use or replace it");
+  }
+  if (got < sizeof header) {
+    corrupt(cache_path, "truncated (" + std::to_string(file_size) + " bytes, less than a header)");
+  }
+  if (header.header_hash != header_hash(header)) corrupt(cache_path, "header checksum mismatch");
+  // Another format or machine, another text or other options: stale.
+  const TextIdentity id = identify(data_path);
+  if (header.version != kVersion || header.byte_order != kByteOrder ||
+      header.text_size != id.size || header.text_mtime_ns != id.mtime_ns ||
+      header.text_head_hash != id.head_hash || header.bias_bits != bits_of(options.bias) ||
+      header.integer_labels != static_cast<std::uint64_t>(options.integer_labels)) {
+    return std::nullopt;
+  }
+  // Sizes that fit the header's counts; none may overflow.
+  const bool sane = header.num_rows >= 1 && header.num_rows <= kMaxDimension &&
+                    header.num_cols <= kMaxDimension + 1 &&
+                    header.nnz <= (std::uint64_t{1} << 48) &&
+                    header.line_entries <= header.num_rows;
+  if (!sane) corrupt(cache_path, "impossible sizes in the header");
+  const std::uint64_t expected = sizeof(Header) + 8 * header.num_rows + 8 * (header.num_cols + 1) +
+                                 12 * header.nnz + 16 * header.line_entries;
+  if (file_size < expected) {
+    corrupt(cache_path, "truncated (" + std::to_string(file_size) + " of " +
+                            std::to_string(expected) + " bytes)");
+  }
+  if (file_size > expected) {
+    corrupt(cache_path,
+            std::to_string(file_size) + " bytes where the header says " + std::to_string(expected));
+  }
+
+  LabeledCsc data;
+  CscMatrix& m = data.features;
+  m.num_rows = static_cast<std::size_t>(header.num_rows);
+  m.num_cols = static_cast<std::size_t>(header.num_cols);
+  data.labels.resize(m.num_rows);
+  m.col_ptr.resize(m.num_cols + 1);
+  const auto nnz = static_cast<std::size_t>(header.nnz);
+  m.row_idx.resize(nnz);
+  m.values.resize(nnz);
+  data.lines.rows.resize(static_cast<std::size_t>(header.line_entries));
+  data.lines.lines.resize(static_cast<std::size_t>(header.line_entries));
+  for (const Piece& piece : pieces_of(data)) {
+    if (piece.bytes >= (std::size_t{4} << 20)) advise_huge_pages(piece.data, piece.bytes);
+  }
+  // The pieces are read, checksummed and (row indices) checked on threads.
+  const std::vector<Piece> pieces = pieces_of(data);
+  std::vector<std::uint64_t> sums(pieces.size());
+  std::vector<Index> largest_row(pieces.size(), 0);
+  const ReadFd fd(cache_path);
+  if (!fd.ok()) throw IoError(cache_path + ": cannot open for reading" + system_reason());
+  std::vector<char> short_read(pieces.size(), 0);
+  run_tasks_or_throw(pieces.size(), std::min(hardware_threads(), 4u), [&](std::size_t k) {
+    const Piece& piece = pieces[k];
+    if (!fd.read_at(piece.data, piece.bytes, piece.offset)) {
+      short_read[k] = 1;
+      return;
+    }
+    sums[k] = piece_sum(piece);
+    if (piece.row_indices) {
+      const auto* rows = reinterpret_cast<const Index*>(piece.data);
+      Index largest = 0;
+      for (std::size_t i = 0; i < piece.bytes / sizeof(Index); ++i)
+        largest = std::max(largest, rows[i]);
+      largest_row[k] = largest;
+    }
+  });
+  for (char failed : short_read) {
+    if (failed) corrupt(cache_path, "truncated while reading");
+  }
+  if (combine(sums) != header.payload_hash) corrupt(cache_path, "payload checksum mismatch");
+  // The matrix must be one the solvers can walk.
+  bool ok = m.col_ptr[0] == 0 && m.col_ptr[m.num_cols] == static_cast<std::int64_t>(nnz);
+  for (std::size_t c = 0; ok && c < m.num_cols; ++c) ok = m.col_ptr[c] <= m.col_ptr[c + 1];
+  const Index largest = *std::max_element(largest_row.begin(), largest_row.end());
+  if (!ok || (nnz > 0 && largest >= m.num_rows)) corrupt(cache_path, "inconsistent matrix");
+  for (double label : data.labels) {
+    if (!std::isfinite(label)) corrupt(cache_path, "a label is not finite");
+  }
+  return data;
+}
+
+LabeledCsc read_with_cache(const std::string& data_path, const ReadOptions& options,
+                           const std::string& cache_path, CacheUse& use) {
+  if (std::optional<LabeledCsc> cached = load_cache(cache_path, data_path, options)) {
+    use.loaded = true;
+    return std::move(*cached);
+  }
+  // The cache records the text as it was before parsing: a text changed
+  // while being parsed no longer matches, and its cache is rebuilt.
+  const TextIdentity id = identify(data_path);
+  LabeledCsc data = read_libsvm_csc(data_path, options);
+  try {
+    write_cache_of(cache_path, id, options, data);
+    use.written = true;
+  } catch (const Error& e) {
+    use.warning = std::string("cache not written: ") + e.what();
+  }
+  return data;
+}
+
+}  // namespace cdl

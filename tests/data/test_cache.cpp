@@ -1,0 +1,209 @@
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "data/cache.h"
+#include "test_util.h"
+#include "util/error.h"
+
+namespace cdl {
+namespace {
+
+namespace fs = std::filesystem;
+
+void expect_same(const LabeledCsc& a, const LabeledCsc& b) {
+  EXPECT_EQ(a.labels, b.labels);
+  EXPECT_EQ(a.features.num_rows, b.features.num_rows);
+  EXPECT_EQ(a.features.num_cols, b.features.num_cols);
+  EXPECT_EQ(a.features.col_ptr, b.features.col_ptr);
+  EXPECT_EQ(a.features.row_idx, b.features.row_idx);
+  EXPECT_EQ(a.features.values, b.features.values);  // bit for bit: no NaN in data
+  EXPECT_EQ(a.lines.rows, b.lines.rows);
+  EXPECT_EQ(a.lines.lines, b.lines.lines);
+}
+
+template <class Read>
+std::string error_message(Read read) {
+  try {
+    read();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+class Cache : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    // Comment lines, so that the line map has more than one entry.
+    std::string text = "# a header\n" + test::read_file(test::data_path("heart_scale"));
+    text.insert(text.find('\n', 2000) + 1, "# in the middle\n");
+    data_ = dir_.write("data.svm", text);
+    cache_ = dir_.file("data.svm.cdcache");
+    options_.integer_labels = true;
+    options_.bias = 1;
+  }
+  // Sets the text's modification time back to what it was.
+  void keep_mtime(const std::string& path, const struct stat& before) {
+    const struct timespec times[2] = {before.st_atim, before.st_mtim};
+    ASSERT_EQ(::utimensat(AT_FDCWD, path.c_str(), times, 0), 0);
+  }
+  void rewrite_byte(const std::string& path, std::uint64_t offset, char byte) {
+    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(static_cast<std::streamoff>(offset));
+    f.put(byte);
+  }
+
+  test::ScratchDir dir_;
+  std::string data_;
+  std::string cache_;
+  ReadOptions options_;
+};
+
+TEST_F(Cache, DefaultPathIsBesideTheText) {
+  EXPECT_EQ(default_cache_path("dir/train.svm"), "dir/train.svm.cdcache");
+}
+
+TEST_F(Cache, RoundTripIsBitIdenticalToParsing) {
+  const LabeledCsc parsed = read_libsvm_csc(data_, options_);
+  ASSERT_GT(parsed.lines.rows.size(), 1u);
+  write_cache(cache_, data_, options_, parsed);
+  const std::optional<LabeledCsc> loaded = load_cache(cache_, data_, options_);
+  ASSERT_TRUE(loaded.has_value());
+  expect_same(*loaded, parsed);
+  EXPECT_EQ(loaded->lines.line_of(parsed.features.num_rows - 1),
+            parsed.lines.line_of(parsed.features.num_rows - 1));
+}
+
+TEST_F(Cache, ReadWithCacheWritesThenLoads) {
+  const LabeledCsc parsed = read_libsvm_csc(data_, options_);
+  CacheUse first;
+  expect_same(read_with_cache(data_, options_, cache_, first), parsed);
+  EXPECT_FALSE(first.loaded);
+  EXPECT_TRUE(first.written);
+  EXPECT_TRUE(fs::exists(cache_));
+  CacheUse second;
+  expect_same(read_with_cache(data_, options_, cache_, second), parsed);
+  EXPECT_TRUE(second.loaded);
+  EXPECT_FALSE(second.written);
+}
+
+TEST_F(Cache, LargerDataRoundTrip) {
+  const std::string rcv1 = test::data_path("rcv1_small");
+  ReadOptions options;
+  const LabeledCsc parsed = read_libsvm_csc(rcv1, options);
+  const std::string cache = dir_.file("rcv1.cdcache");
+  write_cache(cache, rcv1, options, parsed);
+  const std::optional<LabeledCsc> loaded = load_cache(cache, rcv1, options);
+  ASSERT_TRUE(loaded.has_value());
+  expect_same(*loaded, parsed);
+}
+
+// A cache that does not match its text is stale: not loaded, and rebuilt.
+TEST_F(Cache, StaleCachesAreRebuilt) {
+  const LabeledCsc parsed = read_libsvm_csc(data_, options_);
+  write_cache(cache_, data_, options_, parsed);
+  // Other reader options.
+  ReadOptions other_bias = options_;
+  other_bias.bias = 2;
+  EXPECT_FALSE(load_cache(cache_, data_, other_bias).has_value());
+  ReadOptions no_bias = options_;
+  no_bias.bias = -1;
+  EXPECT_FALSE(load_cache(cache_, data_, no_bias).has_value());
+  ReadOptions any_labels = options_;
+  any_labels.integer_labels = false;
+  EXPECT_FALSE(load_cache(cache_, data_, any_labels).has_value());
+  EXPECT_TRUE(load_cache(cache_, data_, options_).has_value());
+
+  // The same size and modification time, another first label: the head's
+  // checksum tells.
+  struct stat before {};
+  ASSERT_EQ(::stat(data_.c_str(), &before), 0);
+  rewrite_byte(data_, 11, '-');  // "+1" -> "-1" on the first instance
+  keep_mtime(data_, before);
+  EXPECT_FALSE(load_cache(cache_, data_, options_).has_value());
+  CacheUse use;
+  const LabeledCsc rebuilt = read_with_cache(data_, options_, cache_, use);
+  EXPECT_TRUE(use.written);
+  EXPECT_EQ(rebuilt.labels[0], -parsed.labels[0]);
+  const std::optional<LabeledCsc> reloaded = load_cache(cache_, data_, options_);
+  ASSERT_TRUE(reloaded.has_value());
+  expect_same(*reloaded, rebuilt);
+
+  // Another modification time alone.
+  struct timespec later[2] = {before.st_atim, before.st_mtim};
+  later[1].tv_nsec = (later[1].tv_nsec + 1) % 1000000000;
+  ASSERT_EQ(::utimensat(AT_FDCWD, data_.c_str(), later, 0), 0);
+  EXPECT_FALSE(load_cache(cache_, data_, options_).has_value());
+
+  // Another size.
+  std::ofstream(data_, std::ios::app) << "1 1:1\n";
+  EXPECT_FALSE(load_cache(cache_, data_, options_).has_value());
+  CacheUse again;
+  EXPECT_EQ(read_with_cache(data_, options_, cache_, again).labels.size(),
+            parsed.labels.size() + 1);
+  EXPECT_TRUE(again.written);
+}
+
+TEST_F(Cache, TruncatedCacheIsAnErrorThatNamesIt) {
+  write_cache(cache_, data_, options_, read_libsvm_csc(data_, options_));
+  const auto size = fs::file_size(cache_);
+  fs::resize_file(cache_, size - 100);
+  EXPECT_THROW(load_cache(cache_, data_, options_), Error);
+  EXPECT_EQ(error_message([&] { load_cache(cache_, data_, options_); }),
+            cache_ + ": corrupt cache: truncated (" + std::to_string(size - 100) + " of " +
+                std::to_string(size) + " bytes); delete it to rebuild it from the text");
+  CacheUse use;
+  EXPECT_THROW(read_with_cache(data_, options_, cache_, use), Error);
+  EXPECT_EQ(fs::file_size(cache_), size - 100);  // left as it is
+  fs::resize_file(cache_, 50);
+  EXPECT_EQ(error_message([&] { load_cache(cache_, data_, options_); }),
+            cache_ +
+                ": corrupt cache: truncated (50 bytes, less than a header); delete it to "
+                "rebuild it from the text");
+}
+
+TEST_F(Cache, CorruptCacheIsAnErrorThatNamesIt) {
+  write_cache(cache_, data_, options_, read_libsvm_csc(data_, options_));
+  const auto size = fs::file_size(cache_);
+  const std::string pristine = test::read_file(cache_);
+  rewrite_byte(cache_, size / 2, static_cast<char>(pristine[size / 2] ^ 0x10));
+  EXPECT_EQ(error_message([&] { load_cache(cache_, data_, options_); }),
+            cache_ +
+                ": corrupt cache: payload checksum mismatch; delete it to rebuild it from "
+                "the text");
+  dir_.write("data.svm.cdcache", pristine);
+  rewrite_byte(cache_, 70, static_cast<char>(pristine[70] ^ 1));  // num_rows
+  EXPECT_EQ(error_message([&] { load_cache(cache_, data_, options_); }),
+            cache_ +
+                ": corrupt cache: header checksum mismatch; delete it to rebuild it from "
+                "the text");
+  dir_.write("data.svm.cdcache", pristine + "x");
+  EXPECT_EQ(error_message([&] { load_cache(cache_, data_, options_); }),
+            cache_ + ": corrupt cache: " + std::to_string(size + 1) +
+                " bytes where the header says " + std::to_string(size) +
+                "; delete it to rebuild it from the text");
+}
+
+TEST_F(Cache, AFileThatIsNotACacheIsNeitherUsedNorReplaced) {
+  const std::string other = dir_.write("notes.txt", "my notes\n");
+  CacheUse use;
+  EXPECT_EQ(error_message([&] { read_with_cache(data_, options_, other, use); }),
+            other + ": not a cdlinear cache; refusing to use or replace it");
+  EXPECT_EQ(test::read_file(other), "my notes\n");
+}
+
+TEST_F(Cache, ACacheThatCannotBeWrittenIsAWarning) {
+  CacheUse use;
+  const LabeledCsc data = read_with_cache(data_, options_, dir_.file("no/such/dir/c"), use);
+  EXPECT_EQ(data.labels.size(), 270u);
+  EXPECT_FALSE(use.written);
+  EXPECT_NE(use.warning.find("cache not written: "), std::string::npos) << use.warning;
+}
+
+}  // namespace
+}  // namespace cdl
