@@ -1,7 +1,7 @@
 // Benchmark of the costs the README reports for the CD solvers:
 //
 //   bench_cd read FILE [T]      seconds to read FILE row-wise (CSR, one pass)
-//                               and straight into columns (CSC, two passes,
+//                               and straight into columns (CSC, one pass,
 //                               T threads; default one per core)
 //   bench_cd objective FILE MODEL [C]
 //                               f(w) of equation (1) for a binary model (ours
@@ -81,7 +81,7 @@ int bench_read(const std::string& path, unsigned threads) {
   std::printf("rows %zu  features %zu  nonzeros %zu\n", csc.features.num_rows,
               csc.features.num_cols, csc.features.nnz());
   std::printf("read CSR (one pass)   %.3f s\n", csr_seconds);
-  std::printf("read CSC (two passes) %.3f s\n", csc_seconds);
+  std::printf("read CSC (one pass) %.3f s\n", csc_seconds);
   return 0;
 }
 
