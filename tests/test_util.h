@@ -11,6 +11,7 @@
 #include <string>
 
 #include "data/sparse_matrix.h"
+#include "util/error.h"
 
 namespace cdl::test {
 
@@ -92,6 +93,31 @@ inline CommandResult run_tool(const std::string& tool, const std::string& args) 
   const int raw = std::system(command.c_str());
   const int status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
   return {status, read_file(out), read_file(err)};
+}
+
+// Runs a bash script (with pipefail) in `dir`, with $CDTRAIN and $CDPREDICT
+// naming the built tools and $DATA the data/ folder, capturing its output.
+inline CommandResult run_script(const ScratchDir& dir, const std::string& script) {
+  const std::string file =
+      dir.write("script.sh", "set -o pipefail\ncd '" + dir.file("") + "'\nCDTRAIN='" +
+                                 tool_path("cdtrain") + "'\nCDPREDICT='" + tool_path("cdpredict") +
+                                 "'\nDATA='" + absolute_data_path("") + "'\n" + script + "\n");
+  const std::string out = dir.file("stdout");
+  const std::string err = dir.file("stderr");
+  const int raw = std::system(("bash " + file + " >" + out + " 2>" + err).c_str());
+  return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, read_file(out), read_file(err)};
+}
+
+// The message of the Error (of any subclass) that `run` throws, or
+// "(no error)".
+template <class Run>
+std::string error_message(Run run) {
+  try {
+    run();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "(no error)";
 }
 
 // A dense row-major matrix as CSR, zeros dropped; for small fixtures.

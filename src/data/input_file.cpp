@@ -13,7 +13,11 @@
 
 namespace cdl {
 
-void check_input_file(const std::string& path) {
+namespace {
+
+// The status of an input path that exists and is not a directory; throws
+// IoError naming the path otherwise.
+std::filesystem::file_status existing_input_status(const std::string& path) {
   std::error_code ec;
   const auto status = std::filesystem::status(path, ec);
   if (ec && ec != std::errc::no_such_file_or_directory) {
@@ -21,7 +25,15 @@ void check_input_file(const std::string& path) {
   }
   if (!std::filesystem::exists(status)) throw IoError(path + ": cannot open: no such file");
   if (std::filesystem::is_directory(status)) throw IoError(path + ": is a directory");
-  if (!std::filesystem::is_regular_file(status)) throw IoError(path + ": not a regular file");
+  return status;
+}
+
+}  // namespace
+
+void check_input_file(const std::string& path) {
+  if (!std::filesystem::is_regular_file(existing_input_status(path))) {
+    throw IoError(path + ": not a regular file");
+  }
 }
 
 std::ifstream open_input_file(const std::string& path) {
@@ -44,13 +56,7 @@ InputStream::InputStream(const std::string& path) : path_(path), name_(input_nam
   } else {
     // The status first, so that a directory or device is named as such and
     // never opened (opening a FIFO blocks until a writer comes, as it should).
-    std::error_code ec;
-    const auto status = std::filesystem::status(path, ec);
-    if (ec && ec != std::errc::no_such_file_or_directory) {
-      throw IoError(path + ": cannot open: " + ec.message());
-    }
-    if (!std::filesystem::exists(status)) throw IoError(path + ": cannot open: no such file");
-    if (std::filesystem::is_directory(status)) throw IoError(path + ": is a directory");
+    const auto status = existing_input_status(path);
     if (!std::filesystem::is_regular_file(status) && !std::filesystem::is_fifo(status) &&
         !std::filesystem::is_socket(status)) {
       throw IoError(path + ": not a regular file or pipe");

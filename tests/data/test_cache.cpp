@@ -13,6 +13,8 @@
 namespace cdl {
 namespace {
 
+using test::error_message;
+
 namespace fs = std::filesystem;
 
 void expect_same(const LabeledCsc& a, const LabeledCsc& b) {
@@ -24,16 +26,6 @@ void expect_same(const LabeledCsc& a, const LabeledCsc& b) {
   EXPECT_EQ(a.features.values, b.features.values);  // bit for bit: no NaN in data
   EXPECT_EQ(a.lines.rows, b.lines.rows);
   EXPECT_EQ(a.lines.lines, b.lines.lines);
-}
-
-template <class Read>
-std::string error_message(Read read) {
-  try {
-    read();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
 }
 
 class Cache : public ::testing::Test {

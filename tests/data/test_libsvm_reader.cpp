@@ -17,6 +17,8 @@
 namespace cdl {
 namespace {
 
+using test::error_message;
+
 // Reads `path` expecting a ParseError and returns it; records a failure and
 // returns nothing if the read succeeds. Other exceptions propagate.
 std::optional<ParseError> parse_error(const std::string& path, const ReadOptions& options = {}) {
@@ -27,17 +29,6 @@ std::optional<ParseError> parse_error(const std::string& path, const ReadOptions
   }
   ADD_FAILURE() << "no ParseError for " << path;
   return std::nullopt;
-}
-
-// The message of the Error (of any subclass) thrown by `read`.
-template <class Read>
-std::string error_message(Read read) {
-  try {
-    read();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
 }
 
 void expect_same_matrix(const CscMatrix& actual, const CscMatrix& expected) {

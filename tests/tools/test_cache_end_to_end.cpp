@@ -19,16 +19,8 @@ namespace fs = std::filesystem;
 class CacheEndToEnd : public ::testing::Test {
  protected:
   void SetUp() override { dir_.write("data.svm", test::read_file(test::data_path("heart_scale"))); }
-  // Runs a bash script in the scratch directory with $CDTRAIN set.
-  test::CommandResult bash(const std::string& script) {
-    const std::string file =
-        dir_.write("script.sh", "cd '" + dir_.file("") + "'\nCDTRAIN='" +
-                                    test::tool_path("cdtrain") + "'\n" + script + "\n");
-    const int raw = std::system(
-        ("bash " + file + " >" + dir_.file("stdout") + " 2>" + dir_.file("stderr")).c_str());
-    return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, test::read_file(dir_.file("stdout")),
-            test::read_file(dir_.file("stderr"))};
-  }
+  // Runs a bash script in the scratch directory (test::run_script).
+  test::CommandResult bash(const std::string& script) { return test::run_script(dir_, script); }
   std::set<std::string> entries() {
     std::set<std::string> names;
     for (const auto& entry : fs::directory_iterator(dir_.file(""))) {

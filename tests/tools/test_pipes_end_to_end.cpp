@@ -17,19 +17,8 @@ namespace fs = std::filesystem;
 
 class Pipes : public ::testing::Test {
  protected:
-  // Runs a bash script in the scratch directory, with $CDTRAIN, $CDPREDICT
-  // and $DATA (the data/ folder) set.
-  test::CommandResult bash(const std::string& script) {
-    const std::string file =
-        dir_.write("script.sh", "set -o pipefail\ncd '" + dir_.file("") + "'\nCDTRAIN='" +
-                                    test::tool_path("cdtrain") + "'\nCDPREDICT='" +
-                                    test::tool_path("cdpredict") + "'\nDATA='" +
-                                    test::absolute_data_path("") + "'\n" + script + "\n");
-    const std::string out = dir_.file("stdout");
-    const std::string err = dir_.file("stderr");
-    const int raw = std::system(("bash " + file + " >" + out + " 2>" + err).c_str());
-    return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, test::read_file(out), test::read_file(err)};
-  }
+  // Runs a bash script in the scratch directory (test::run_script).
+  test::CommandResult bash(const std::string& script) { return test::run_script(dir_, script); }
   std::string file(const std::string& name) { return test::read_file(dir_.file(name)); }
   bool exists(const std::string& name) { return fs::exists(dir_.file(name)); }
 
