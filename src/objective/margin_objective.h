@@ -145,7 +145,7 @@ class MarginObjective final : public CoordinateObjective {
 
   // Prefetch hints for coordinate i, in the order a look-ahead needs them:
   // its column's bounds and per-coordinate values, then the start of its
-  // column data, then the row pairs of its first nonzeros.
+  // column data, then the margins of its first rows.
   void prefetch_coordinate(std::size_t i) const {
     __builtin_prefetch(&x_.col_ptr[i]);
     __builtin_prefetch(&w_[i], 1);

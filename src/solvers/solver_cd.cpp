@@ -54,7 +54,7 @@ namespace {
 
 // Coordinates are prefetched this far ahead along a batch: a coordinate's
 // column pointer and per-coordinate values at 3x, its column data at 2x, the
-// row state of its nonzeros at 1x (bench_cd sweep --order perm-prefetch
+// margins of its first rows at 1x (bench_cd sweep --order perm-prefetch
 // measures the distance).
 constexpr std::size_t kPrefetchDistance = 8;
 
