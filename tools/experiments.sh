@@ -1,5 +1,10 @@
 #!/usr/bin/env bash
-# Reproduces Section 5 (and Figure 4 of Section 6.1) of Chang, Hsieh & Lin
+# The other papers' experiments are in tools/experiments/NAME.sh and run as
+#
+#   bash tools/experiments.sh NAME [their options]
+#
+# (each script's header says what it reproduces). Without a NAME, this script
+# reproduces Section 5 (and Figure 4 of Section 6.1) of Chang, Hsieh & Lin
 # (2008), "Coordinate Descent Method for Large-scale L2-loss Linear SVM", on
 # the data sets given:
 #
@@ -56,8 +61,15 @@ prog=$(basename "$0")
 root=$(cd "$(dirname "$0")/.." && pwd)
 cdtrain=$root/cdtrain
 
+if [ $# -ge 1 ] && [[ $1 =~ ^[a-z0-9_-]+$ ]] && [ -f "$root/tools/experiments/$1.sh" ]; then
+  name=$1
+  shift
+  exec bash "$root/tools/experiments/$name.sh" "$@"
+fi
+
 usage() {
-  echo "usage: $prog [-c C] [-o OUTDIR] [-m MAXITER] [-e EPS] [-r REPEATS] [-p PEGASOS_C0|none] [-T SECONDS] [-x log|linear] TRAIN[:TEST] [TRAIN[:TEST] ...]"
+  echo "usage: $prog NAME [options]   (NAME: a script in tools/experiments/)"
+  echo "       $prog [-c C] [-o OUTDIR] [-m MAXITER] [-e EPS] [-r REPEATS] [-p PEGASOS_C0|none] [-T SECONDS] [-x log|linear] TRAIN[:TEST] [TRAIN[:TEST] ...]"
 }
 usage_error() { echo "$prog: $1" >&2; usage >&2; exit 2; }
 die() { echo "$prog: error: $1" >&2; exit 1; }
