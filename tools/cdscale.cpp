@@ -92,6 +92,11 @@ ScaleCommand parse_scale_args(const std::vector<std::string>& args) {
       }
       return args[i + offset];
     };
+    if (!positional.empty() && arg.size() > 1 && arg[0] == '-') {
+      throw ConfigError("argument " + cdl::quoted(arg) +
+                        " looks like an option; options go before the file (write ./" + arg +
+                        " for a file of that name)");
+    }
     if (arg == "-h" || arg == "--help") {
       command.help = true;
       return command;

@@ -263,6 +263,9 @@ TEST_F(Cdscale, UsageErrorsExit2) {
       {"", "missing data_file"},
       {"a b", "one data_file expected, got 2 files"},
       {"-q d", "unknown option '-q'"},
+      {"d -l 0",
+       "argument '-l' looks like an option; options go before the file (write ./-l for a file of "
+       "that name)"},
       {"-l x d", "-l: expected a number, got 'x'"},
       {"-l", "-l: missing argument"},
       {"-y 0 d", "-y: expected a number, got 'd'"},
