@@ -259,9 +259,16 @@ int run(const ScaleCommand& command) {
   std::int64_t first_unranged_line = 0;
   Index first_unranged = 0;
   if (restore) ranges = read_range_file(command.restore_path);
+  const std::uint64_t feature_limit = available_memory() / 2 / kRangeBytesPerFeature;
   instances.for_each([&](double label, const Index* indices, const double* values,
                          std::size_t count, std::int64_t line) {
     if (!restore) {
+      if (count > 0 && indices[count - 1] >= feature_limit) {
+        throw ParseError(data_name, line,
+                         "feature index " + std::to_string(std::uint64_t{indices[count - 1]} + 1) +
+                             ": finding the ranges of that many features needs more than half "
+                             "the available memory");
+      }
       finder.add(label, indices, values, count);
       return;
     }

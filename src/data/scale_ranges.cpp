@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "data/input_file.h"
+#include "data/libsvm_reader.h"
 #include "data/parse_number.h"
 #include "data/quote.h"
 #include "util/error.h"
@@ -175,7 +176,8 @@ std::string format_range_file(const ScaleRanges& ranges) {
   return out;
 }
 
-ScaleRanges parse_range_file(const std::string& name, std::string_view text) {
+ScaleRanges parse_range_file(const std::string& name, std::string_view text,
+                             std::uint64_t max_index) {
   RangeFileLines lines(name, text);
   ScaleRanges out;
   const std::string section = "'x' or 'y' (a range file of cdscale or svm-scale)";
@@ -194,6 +196,8 @@ ScaleRanges parse_range_file(const std::string& name, std::string_view text) {
   }
   lines.bounds("'lower upper'", false, out.lower, out.upper);
   const std::string feature_line = "'index min max'";
+  const std::uint64_t index_limit =
+      max_index > 0 ? max_index : available_memory() / 2 / sizeof(FeatureRange);
   std::uint64_t previous = 0;
   while (lines.next(fields)) {
     if (fields.size() != 3) lines.fail(lines.count_message(feature_line, fields.size()));
@@ -205,6 +209,10 @@ ScaleRanges parse_range_file(const std::string& name, std::string_view text) {
     if (index <= previous) {
       lines.fail("feature index " + std::to_string(index) + " not greater than previous index " +
                  std::to_string(previous));
+    }
+    if (index > index_limit) {
+      lines.fail("feature index " + std::to_string(index) +
+                 ": a range table that large needs more than half the available memory");
     }
     previous = index;
     const double min = lines.number(fields[1], "feature " + std::to_string(index) + "'s min");

@@ -65,8 +65,10 @@ inline double scale_value(double value, double min, double max, double lower, do
   return lower + (upper - lower) * (value - min) / (max - min);
 }
 
-// Finds the ranges of a data set, one instance at a time. O(largest index)
-// memory.
+// Finds the ranges of a data set, one instance at a time, in
+// kRangeBytesPerFeature bytes per feature up to the largest index.
+inline constexpr std::size_t kRangeBytesPerFeature = sizeof(FeatureRange) + sizeof(std::int64_t);
+
 class RangeFinder {
  public:
   // Adds one instance: its label and its `count` pairs (0-based indices,
@@ -95,9 +97,13 @@ std::string format_range_file(const ScaleRanges& ranges);
 // "name:line: reason" on anything malformed: a missing or unknown section
 // line, a bound that is not a finite number, lower >= upper, min > max, an
 // index that is not a positive integer below 2^31 or does not increase, a
-// wrong number of fields, an empty line. Accepts CRLF line ends, blanks
+// wrong number of fields, an empty line, an index whose range table would
+// not fit in half the available memory. Accepts CRLF line ends, blanks
 // around the fields and a missing final newline.
-ScaleRanges parse_range_file(const std::string& name, std::string_view text);
+// `max_index` bounds the indices (0: as many as half the available memory
+// holds).
+ScaleRanges parse_range_file(const std::string& name, std::string_view text,
+                             std::uint64_t max_index = 0);
 
 // Reads and parses the range file at `path` (a regular file); throws IoError
 // if it cannot be read.

@@ -163,6 +163,10 @@ TEST(RangeFile, ErrorsNameTheLine) {
   EXPECT_EQ(parse_error("y\n0 1\n1 2\n1 0 1\n"),
             "r:4: expected 'x' (the feature section), got '1'");
   EXPECT_EQ(parse_error("x\n0 1\nx\n"), "r:3: expected 'index min max', got 1 field");
+  EXPECT_EQ(test::error_message([] { parse_range_file("r", "x\n0 1\n4 0 1\n", 3); }),
+            "r:3: feature index 4: a range table that large needs more than half the available "
+            "memory");
+  EXPECT_TRUE(parse_range_file("r", "x\n0 1\n3 0 1\n", 3).scales(2));
 }
 
 }  // namespace
