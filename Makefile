@@ -23,7 +23,7 @@ TEST_OBJS := $(TEST_SRCS:%.cpp=$(BUILD)/%.o)
 TEST_BIN := $(BUILD)/cdlinear_tests
 GTEST_LIBS := -lgtest -lgtest_main
 
-TOOLS := cdtrain cdpredict
+TOOLS := cdtrain cdpredict cdscale
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS := reader model cli train
 # The fuzz targets with a plain main() that replays their seeds and kept
@@ -43,6 +43,10 @@ $(LIB): $(LIB_OBJS)
 	ar rcs $@ $^
 
 cdtrain cdpredict: %: $(BUILD)/tools/%.o $(CLI_OBJ) $(LIB)
+	$(CXX) $(ALL_CXXFLAGS) $^ -o $@ $(LDLIBS)
+
+# cdscale has its own few options and no need of cli.o.
+cdscale $(BUILD)/cdscale: $(BUILD)/tools/cdscale.o $(LIB)
 	$(CXX) $(ALL_CXXFLAGS) $^ -o $@ $(LDLIBS)
 
 $(BUILD)/gen_rcv1like: $(BUILD)/tools/gen_rcv1like.o
@@ -65,7 +69,7 @@ asan:
 	$(MAKE) BUILD=build-asan CXXFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -Wno-maybe-uninitialized" \
 	  test-asan
 
-test-asan: $(BUILD)/cdtrain $(BUILD)/cdpredict $(TEST_BIN) $(REPLAYS)
+test-asan: $(BUILD)/cdtrain $(BUILD)/cdpredict $(BUILD)/cdscale $(TEST_BIN) $(REPLAYS)
 	CDL_BIN_DIR=$(CURDIR)/$(BUILD) CDL_DATA_DIR=$(CURDIR)/data $(TEST_BIN)
 	for t in $(FUZZ_TARGETS); do \
 	  $(BUILD)/replay_$$t fuzz/seeds/$$t fuzz/regressions/$$t || exit 1; \

@@ -15,9 +15,13 @@
 # reads the line "Cross Validation Accuracy = X%" that cdtrain prints, and
 # finally prints a Markdown table of the accuracies (a row per C, a column per
 # loss) and the best pair. With -v, cdtrain writes no model. Afterwards train
-# the final model with the best pair, e.g.
+# the final model with the best pair; the command printed last does so from
+# any directory (absolute paths), e.g.
 #
-#   ./cdtrain -s cdper -l lr -c 0.125 TRAIN
+#   /path/to/cdlinear/cdtrain -s cdper -l lr -c 0.125 /path/to/TRAIN
+#
+# If the best C is the smallest or the largest of the grid, a better one may
+# lie beyond it: a warning says so, and the grid's ends should be widened.
 #
 # For a finer search over C alone, cdtrain has one built in: `cdtrain -C`
 # (doubling C, warm starts); this script shows the general pattern, which also
@@ -25,9 +29,10 @@
 set -euo pipefail
 
 prog=$(basename "$0")
-# cdtrain lives in the repository root, one level above this script; the
-# user's working directory is left alone so that relative paths work.
-cdtrain=$(cd "$(dirname "$0")/.." && pwd)/cdtrain
+# cdtrain lives in the repository root, one level above this script (or
+# where $CDTRAIN says); the user's working directory is left alone so that
+# relative paths work.
+cdtrain=${CDTRAIN:-$(cd "$(dirname "$0")/.." && pwd)/cdtrain}
 
 usage() { echo "usage: $prog [-v FOLDS] [-s SOLVER] TRAIN" >&2; exit 2; }
 
@@ -64,7 +69,8 @@ esac
 # ---- the grid ----------------------------------------------------------------
 # log2 of C: -5, -3, -1, 1, 3, 5. To search more finely, change the step to 1;
 # to search wider, change the ends.
-log2cs=$(seq -5 2 5)
+log2c_min=-5 log2c_max=5
+log2cs=$(seq "$log2c_min" 2 "$log2c_max")
 
 # The data are parsed once: every run after the first loads cdtrain's binary
 # cache, kept in a temporary directory that goes away with the script.
@@ -93,7 +99,7 @@ for k in $log2cs; do
     echo "C = $c ($loss): $a%" >&2   # progress, on stderr
     # Keep the first best: on ties the smaller C (the simpler model) wins.
     if [ -z "$best_acc" ] || awk -v a="$a" -v b="$best_acc" 'BEGIN { exit !(a > b) }'; then
-      best_acc=$a best_c=$c best_loss=$loss
+      best_acc=$a best_c=$c best_loss=$loss best_log2c=$k
     fi
   done
 done
@@ -116,4 +122,13 @@ for k in $log2cs; do
 done
 echo
 echo "Best: C = $best_c, loss $best_loss, CV accuracy $best_acc%"
-echo "Train it: ./cdtrain -s $solver -l $best_loss -c $best_c $train"
+# The best C at an end of the grid: the optimum may lie beyond it. On ties
+# the smaller C wins, so at the small end the accuracy may just be flat.
+if [ "$best_log2c" = "$log2c_min" ] || [ "$best_log2c" = "$log2c_max" ]; then
+  if [ "$best_log2c" = "$log2c_min" ]; then edge=smallest side=smaller; else edge=largest side=larger; fi
+  echo "$prog: warning: the best C, $best_c = 2^$best_log2c, is the $edge C of the grid;" \
+    "a $side C may do better: widen the grid (log2c_min, log2c_max in $0) and search again" >&2
+fi
+# Absolute paths, so that the command works from any directory.
+train_abs=$(cd "$(dirname "$train")" && pwd)/$(basename "$train")
+printf 'Train it: %q -s %q -l %s -c %s %q\n' "$cdtrain" "$solver" "$best_loss" "$best_c" "$train_abs"
