@@ -201,6 +201,24 @@ const std::vector<Flag<TrainCommand>>& train_flags() {
        [](TrainCommand& c, const std::string& flag, const std::string& v) {
          c.params.beta = number_in(flag, v, 0, 1);
        }},
+      {"--pd-sigma", "sigma",
+       "pdcd: dual step size of the intercept's dual variables, > 0 (default: the mean of "
+       "||x_j||^2)",
+       [](TrainCommand& c, const std::string& flag, const std::string& v) {
+         c.params.pd_sigma = positive_number(flag, v);
+       }},
+      {"--tau-factor", "f",
+       "pdcd: primal steps are f times the bound 1/(||x_j||^2 + sigma), in (0, 1) (default " +
+           show(defaults.tau_factor) + ")",
+       [](TrainCommand& c, const std::string& flag, const std::string& v) {
+         c.params.tau_factor = number_in(flag, v, 0, 1);
+       }},
+      {"--gap-tol", "gap",
+       "stop when the duality gap is at most gap, checked once per epoch (pdcd, rcd-pair: the "
+       "post-processed gap, in place of -e's relative gap)",
+       [](TrainCommand& c, const std::string& flag, const std::string& v) {
+         c.params.gap_tol = positive_number(flag, v);
+       }},
       {"-k", "K", "pegasos: instances per update (default 1)",
        [](TrainCommand& c, const std::string& flag, const std::string& v) {
          c.params.pegasos_batch = integer_at_least<std::int64_t>(flag, v, 1);

@@ -41,6 +41,15 @@ class Progress {
     running_ = true;
     start_ = Clock::now();
   }
+  // The same for a solver that fills more of IterationInfo (the duality
+  // gap); `info.seconds` is set here.
+  void report(IterationInfo info) {
+    pause();
+    info.seconds = seconds_;
+    reporter_.iteration(info);
+    running_ = true;
+    start_ = Clock::now();
+  }
   // The solver time so far; stops the clock.
   double seconds() {
     pause();

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "objective/evaluate.h"
+#include "objective/intercept_gap.h"
 
 namespace cdl {
 namespace {
@@ -14,19 +15,33 @@ std::ostringstream& quiet_sink() {
   return sink;
 }
 
+// accuracy() for w = (w, w0), x without a bias column.
+double intercept_accuracy(const CscMatrix& x, const std::vector<double>& y,
+                          const std::vector<double>& w) {
+  std::vector<double> decision = decision_values(x, w);
+  std::size_t correct = 0;
+  for (std::size_t j = 0; j < decision.size(); ++j) {
+    correct += ((decision[j] + w.back()) > 0 ? 1.0 : -1.0) == y[j];
+  }
+  return decision.empty() ? 0.0
+                          : static_cast<double>(correct) / static_cast<double>(decision.size());
+}
+
 }  // namespace
 
 TraceReporter::TraceReporter(Reporter& inner, const std::string& path, const TestSet* test,
-                             bool multiclass, const Regularizer& regularizer)
+                             bool multiclass, const Regularizer& regularizer, bool gap_columns)
     : Reporter(quiet_sink(), Level::kQuiet),
       inner_(inner),
       out_(path),
       test_(test),
       multiclass_(multiclass),
-      regularizer_(regularizer) {
+      regularizer_(regularizer),
+      gap_columns_(gap_columns) {
   std::string header = multiclass_ ? "class\t" : "";
   header += "iteration\tseconds\tobjective\tgradient_norm";
   if (test_ != nullptr) header += "\ttest_accuracy";
+  if (gap_columns_) header += "\tprimal\tdual\tgap";
   out_.write(header + "\n");
 }
 
@@ -43,7 +58,10 @@ void TraceReporter::begin_problem(const Problem& problem, LossKind loss, int pos
 
 void TraceReporter::iteration(const IterationInfo& info) {
   assert(problem_ != nullptr && info.w != nullptr);
-  const Evaluation exact = evaluate(*problem_, loss_, *info.w, regularizer_);
+  const Evaluation exact = info.intercept
+                               ? Evaluation{intercept_primal(*problem_, *info.w),
+                                            intercept_subgradient_norm(*problem_, *info.w)}
+                               : evaluate(*problem_, loss_, *info.w, regularizer_);
   char buffer[160];
   std::string row = multiclass_ ? std::to_string(positive_label_) + "\t" : "";
   std::snprintf(buffer, sizeof buffer, "%lld\t%.6f\t%.12g\t%.6g",
@@ -51,7 +69,13 @@ void TraceReporter::iteration(const IterationInfo& info) {
                 exact.gradient_norm);
   row += buffer;
   if (test_ != nullptr) {
-    std::snprintf(buffer, sizeof buffer, "\t%.4f", 100.0 * accuracy(test_->x, test_y_, *info.w));
+    const double correct = info.intercept ? intercept_accuracy(test_->x, test_y_, *info.w)
+                                          : accuracy(test_->x, test_y_, *info.w);
+    std::snprintf(buffer, sizeof buffer, "\t%.4f", 100.0 * correct);
+    row += buffer;
+  }
+  if (gap_columns_) {
+    std::snprintf(buffer, sizeof buffer, "\t%.12g\t%.12g\t%.12g", info.primal, info.dual, info.gap);
     row += buffer;
   }
   out_.write(row + "\n");

@@ -10,6 +10,13 @@
 // problem (for two classes, the model's test accuracy). The class column,
 // the positive label of each one-vs-rest problem, appears for more than two
 // classes. The file is written atomically by commit().
+//
+// For a solver with an unregularized intercept (SolverInfo::intercept),
+// objective and gradient_norm are P(w, w0) and its subgradient norm over
+// (w, w0) (intercept_gap.h), the test accuracy counts w0, and with
+// gap_columns three more columns follow: primal, dual and gap, the
+// post-processed duality gap the solver computed for its stopping rule
+// (primal equals objective: the solver reports the post-processed point).
 #ifndef CDL_TRACE_H_
 #define CDL_TRACE_H_
 
@@ -33,7 +40,7 @@ class TraceReporter final : public Reporter {
   // Every call is passed on to `inner` as well. `test` may be null.
   // `regularizer` is the run's, for the objective and gradient columns.
   TraceReporter(Reporter& inner, const std::string& path, const TestSet* test, bool multiclass,
-                const Regularizer& regularizer = Regularizer::l2_only());
+                const Regularizer& regularizer = Regularizer::l2_only(), bool gap_columns = false);
 
   void begin_problem(const Problem& problem, LossKind loss, int positive_label) override;
   void iteration(const IterationInfo& info) override;
@@ -52,6 +59,7 @@ class TraceReporter final : public Reporter {
   const TestSet* test_;
   bool multiclass_;
   Regularizer regularizer_;
+  bool gap_columns_;
   const Problem* problem_ = nullptr;
   LossKind loss_ = LossKind::kL2Svm;
   int positive_label_ = 0;
