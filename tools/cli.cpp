@@ -202,8 +202,8 @@ const std::vector<Flag<TrainCommand>>& train_flags() {
          c.params.beta = number_in(flag, v, 0, 1);
        }},
       {"--pd-sigma", "sigma",
-       "pdcd: dual step size of the intercept's dual variables, > 0 (default: the mean of "
-       "||x_j||^2)",
+       "pdcd: dual step size of the intercept's dual variables, > 0 (default: 3 times the "
+       "mean of ||x_j||^2)",
        [](TrainCommand& c, const std::string& flag, const std::string& v) {
          c.params.pd_sigma = positive_number(flag, v);
        }},

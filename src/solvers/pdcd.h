@@ -12,7 +12,8 @@
 
 namespace cdl {
 
-// sigma's default for a problem: see solver_pdcd.cpp. O(#nz).
+// sigma's default for a problem, 3 mean_j ||x_j||^2 over the rows that
+// count: see solver_pdcd.cpp. O(#nz).
 double default_pd_sigma(const Problem& problem);
 
 class PrimalDualCd {
