@@ -20,6 +20,10 @@
 #   bash tools/bench.sh huge         makes the 200M-nonzero file (3.2 GB, a few
 #                                    minutes; never run by `make bench`) and
 #                                    times the sweep floors and CDPER epoch on it
+#   bash tools/bench.sh dual         dual CD (-s dcd) whole runs against
+#                                    liblinear-train -s 1 and -s 3 on the wide
+#                                    and rcv1-like files (CDL_BENCH_HUGE=1 adds
+#                                    the 200M-nonzero one; ~10 minutes)
 #   bash tools/bench.sh reading      reading (one core, two threads, a pipe, the
 #                                    cache) and peak memory against LIBLINEAR on
 #                                    the wide and rcv1-like files (a few minutes;
@@ -476,6 +480,43 @@ wide() {
   echo
 }
 
+# Dual CD (-s dcd) against LIBLINEAR's dual solvers, -s 1 (L2-SVM) and -s 3
+# (L1-SVM): whole runs, default settings, the peer in the same run, best of
+# $runs, both with -q. CDL_BENCH_HUGE=1 adds the 200M-nonzero file (one run
+# each).
+dual_rows() {  # file runs
+  local file=$1 runs=$2 s loss lt lm ct cm f fl
+  for s in 1 3; do
+    if [ $s = 1 ]; then loss=l2svm; else loss=l1svm; fi
+    read -r lt lm <<<"$(measure "$runs" liblinear-train -q -s $s "$file" "$tmp/ll.model")"
+    read -r ct cm <<<"$(measure "$runs" ./cdtrain -q -s dcd -l $loss "$file" "$tmp/cd.model")"
+    fl=$(build/bench_cd objective "$file" "$tmp/ll.model")
+    f=$(build/bench_cd objective "$file" "$tmp/cd.model")
+    awk -v d="$(basename "$file")" -v l=$loss -v s=$s -v lt="$lt" -v lm="$lm" -v ct="$ct" -v cm="$cm" \
+        -v fl="$fl" -v f="$f" \
+      'BEGIN{printf "| %s | %s | %.2f | %.2f | **%.2f** | %.0f / %.0f | %.2e |\n",
+             d, l, lt, ct, ct/lt, lm/1024, cm/1024, (f-fl)/fl}'
+  done
+}
+
+dual() {
+  make_wide
+  make_rcv1like
+  local runs=3
+  echo "### Dual CD against liblinear-train -s 1 / -s 3 (\`bash tools/bench.sh dual\`)"
+  echo
+  echo "Whole-process seconds (reading included), best of $runs runs each, LIBLINEAR's runs and then"
+  echo "cdtrain's in the same run of this script, both with -q and default settings (C = 1, eps 0.1"
+  echo "for both). (f - f_LL)/f_LL compares the primal objectives of the two models (\`bench_cd objective\`)."
+  echo
+  echo "| data | loss | liblinear-train s | cdtrain -s dcd s | ratio | max RSS MB (LL / dcd) | (f - f_LL)/f_LL |"
+  echo "|---|---|---|---|---|---|---|"
+  dual_rows "$wide_file" $runs
+  dual_rows "$bench_dir/rcv1like_500mb.svm" $runs
+  if [ "${CDL_BENCH_HUGE:-0}" = 1 ] && [ -f "$huge_file" ]; then dual_rows "$huge_file" 1; fi
+  echo
+}
+
 case $section in
   small) small ;;
   large) large ;;
@@ -484,7 +525,8 @@ case $section in
   sweep) load before; sweep; load after ;;
   wide) load before; wide; load after ;;
   huge) load before; huge; load after ;;
+  dual) load before; dual; load after ;;
   reading) load before; reading; load after ;;
-  all) small; large; solvers; robust; load before; sweep; wide; reading; load after ;;
-  *) echo "usage: $0 [all|small|large|solvers|robust|sweep|wide|huge|reading]" >&2; exit 2 ;;
+  all) small; large; solvers; robust; load before; sweep; wide; reading; dual; load after ;;
+  *) echo "usage: $0 [all|small|large|solvers|robust|sweep|wide|huge|reading|dual]" >&2; exit 2 ;;
 esac

@@ -18,6 +18,15 @@ std::string rule_solvers() {
   return out;
 }
 
+// "dcd, ...": the solvers of a dual.
+std::string dual_solvers() {
+  std::string out;
+  for (const SolverInfo& info : solver_table()) {
+    if (info.dual) out += (out.empty() ? "" : ", ") + std::string(info.name);
+  }
+  return out;
+}
+
 }  // namespace
 
 const std::vector<LossInfo>& loss_table() {
@@ -113,7 +122,6 @@ void validate(const Params& params) {
   if (!(params.tau_factor > 0 && params.tau_factor < 1)) {
     throw ConfigError("--tau-factor must be in (0, 1)");
   }
-  if (params.gap_tol && !(*params.gap_tol > 0)) throw ConfigError("--gap-tol must be positive");
   if (params.solver != SolverKind("pdcd") &&
       (params.pd_sigma || params.tau_factor != Params{}.tau_factor)) {
     throw ConfigError(std::string("--pd-sigma and --tau-factor are pdcd's; solver ") + solver.name +
@@ -129,6 +137,17 @@ void validate(const Params& params) {
       throw ConfigError("-w" + std::to_string(label) + ": the weight must be positive");
     }
   }
+  if (params.shrink && !solver.dual) {
+    throw ConfigError(std::string(*params.shrink ? "--shrink" : "--no-shrink") +
+                      ": shrinking drops bounded dual variables, and solver " + solver.name +
+                      " has no dual variables; use it with " + dual_solvers());
+  }
+  if (params.gap_tol && !solver.dual && !solver.intercept) {
+    throw ConfigError(std::string("--gap-tol: solver ") + solver.name +
+                      " has no dual, so no duality gap; use it with " + dual_solvers() +
+                      ", pdcd or rcd-pair");
+  }
+  if (params.gap_tol && !(*params.gap_tol > 0)) throw ConfigError("--gap-tol must be positive");
   if (params.cv_folds == 1 || params.cv_folds < 0) {
     throw ConfigError("cross validation needs at least 2 folds");
   }

@@ -54,14 +54,18 @@ struct Params {
   // share of Assumption 1(e)'s bound.
   std::optional<double> pd_sigma;
   double tau_factor = 0.95;
-  // --gap-tol: stop when the duality gap is at most this (checked once per
-  // epoch) by the solvers that compute one.
-  std::optional<double> gap_tol;
   std::map<int, double> class_weights;  // -wi: class i's C is C * weight (default 1)
   bool stratified = false;              // -v folds keep the class proportions
   unsigned threads = 0;                 // -n: folds trained at once; 0: one per core
   int cv_folds = 0;                     // 0: no cross validation
   bool quiet = false;
+  // Dual solvers: --shrink/--no-shrink (default on); set only when given,
+  // so that validate() can refuse it for the others.
+  std::optional<bool> shrink;
+  // Dual solvers: --gap-tol, also stop once the duality gap is <= this;
+  // pdcd and rcd-pair: stop once their post-processed gap is <= this,
+  // in place of -e's relative gap.
+  std::optional<double> gap_tol;
 };
 
 // Fills the optional fields with the solver's defaults (all but a max_iter

@@ -95,6 +95,9 @@ struct SolverInfo {
   bool intercept = false;
 
   SolverKind kind{""};  // names this row; filled from `name` by solver_table()
+  // Solves the dual (one variable per instance): has a duality gap
+  // (--gap-tol) and shrinking (--shrink/--no-shrink).
+  bool dual = false;
 
   // Whether --seed changes its result.
   bool uses_seed() const;

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "objective/dual_gap.h"
 #include "objective/evaluate.h"
 #include "objective/intercept_gap.h"
 
@@ -30,18 +31,21 @@ double intercept_accuracy(const CscMatrix& x, const std::vector<double>& y,
 }  // namespace
 
 TraceReporter::TraceReporter(Reporter& inner, const std::string& path, const TestSet* test,
-                             bool multiclass, const Regularizer& regularizer, bool gap_columns)
+                             bool multiclass, const Regularizer& regularizer, bool dual_columns,
+                             bool intercept_columns)
     : Reporter(quiet_sink(), Level::kQuiet),
       inner_(inner),
       out_(path),
       test_(test),
       multiclass_(multiclass),
       regularizer_(regularizer),
-      gap_columns_(gap_columns) {
+      dual_columns_(dual_columns),
+      intercept_columns_(intercept_columns) {
   std::string header = multiclass_ ? "class\t" : "";
   header += "iteration\tseconds\tobjective\tgradient_norm";
   if (test_ != nullptr) header += "\ttest_accuracy";
-  if (gap_columns_) header += "\tprimal\tdual\tgap";
+  if (dual_columns_) header += "\tprimal\tdual\tgap\tnnz_ops";
+  if (intercept_columns_) header += dual_columns_ ? "\tintercept_gap" : "\tprimal\tdual\tgap";
   out_.write(header + "\n");
 }
 
@@ -74,7 +78,17 @@ void TraceReporter::iteration(const IterationInfo& info) {
     std::snprintf(buffer, sizeof buffer, "\t%.4f", 100.0 * correct);
     row += buffer;
   }
-  if (gap_columns_) {
+  if (dual_columns_) {
+    assert(info.alpha != nullptr);
+    const DualGap gap = duality_gap(*problem_, loss_, *info.alpha, *info.w);
+    std::snprintf(buffer, sizeof buffer, "\t%.12g\t%.12g\t%.6g\t%lld", gap.primal, gap.dual,
+                  gap.gap, static_cast<long long>(info.nnz_ops));
+    row += buffer;
+  }
+  if (intercept_columns_ && dual_columns_) {
+    std::snprintf(buffer, sizeof buffer, "\t%.12g", post_process(*problem_, *info.alpha).gap);
+    row += buffer;
+  } else if (intercept_columns_) {
     std::snprintf(buffer, sizeof buffer, "\t%.12g\t%.12g\t%.12g", info.primal, info.dual, info.gap);
     row += buffer;
   }

@@ -15,7 +15,10 @@
 # EPOCHS (default 100) epochs: --gap-tol 1e-300 keeps the gap from stopping
 # it. The gap plotted is the paper's, lambda times ours (P and D scale with
 # lambda); seconds are the solver's own, without the once-per-epoch
-# post-processing (the same for every solver).
+# post-processing (the same for every solver). SDCA's curve is the trace's
+# intercept_gap column: its alpha post-processed for the problem with the
+# intercept, as the paper does (its own gap column is that of the problem
+# without one).
 #
 # Writes OUTDIR/<data>.<solver>.tsv (the --trace files), OUTDIR/summary.txt
 # and, with /usr/bin/python3 + matplotlib, docs/figures/pdcd_figure2.png
@@ -71,7 +74,7 @@ for file in "${sets[@]}"; do
   for solver in "${solvers[@]}"; do
     flags=(-s "$solver" --max-iter "$epochs" -c 1 -w-1 "$weight")
     case $solver in
-      dcd) flags+=(-l l1svm --select uniform) ;;
+      dcd) flags+=(-l l1svm --select uniform --no-shrink -e 1e-12) ;;
       *) flags+=(--gap-tol 1e-300 --select perm) ;;
     esac
     "$cdtrain" "${flags[@]}" --trace "$out/$name.$solver.tsv" "$file" "$out/$name.$solver.model" \

@@ -37,10 +37,11 @@ def main():
             if not os.path.exists(path):
                 continue
             trace = read_trace(path)
-            if not trace or "gap" not in trace[0]:
-                print("%s: no gap column, left out" % path)
+            column = "intercept_gap" if solver == "dcd" else "gap"
+            if not trace or column not in trace[0]:
+                print("%s: no %s column, left out" % (path, column))
                 continue
-            gap = [max(lam * float(r["gap"]), 1e-16) for r in trace]
+            gap = [max(lam * float(r[column]), 1e-16) for r in trace]
             seconds = [float(r["seconds"]) for r in trace]
             epochs = [int(r["iteration"]) for r in trace]
             axes[row][0].semilogy(seconds, gap, label=LABELS[solver])
