@@ -58,7 +58,7 @@ if [ ${#sets[@]} -eq 0 ]; then
 fi
 
 solvers=(pdcd rcd-pair)
-if "$cdtrain" -h | grep -q '^  [0-9]*  dcd '; then
+if grep -q "^  [0-9]*  dcd " <<< "$("$cdtrain" -h)"; then
   solvers+=(dcd)
 else
   echo "note: this build has no -s dcd; the SDCA curve is left out" >&2
