@@ -61,8 +61,11 @@ void train_and_save(const cdl::TrainCommand& command, const cdl::Params& params,
       test_x = test_columns(test_data->features, data, params.bias);
       test.emplace(cdl::TestSet{*test_x, test_data->labels});
     }
-    trace.emplace(reporter, command.trace_path, test ? &*test : nullptr, classes.labels.size() > 2,
-                  cdl::Regularizer::of(params.regularizer), cdl::solver_info(params.solver).dual);
+    trace.emplace(
+        reporter, command.trace_path, test ? &*test : nullptr, classes.labels.size() > 2,
+        cdl::Regularizer::of(params.regularizer), cdl::solver_info(params.solver).dual,
+        cdl::solver_info(params.solver).intercept ||
+            (cdl::solver_info(params.solver).dual && params.loss.value() == cdl::LossKind::kL1Svm));
   }
   cdl::Reporter& active = trace ? static_cast<cdl::Reporter&>(*trace) : reporter;
   const cdl::LinearModel model =

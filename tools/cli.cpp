@@ -205,6 +205,18 @@ const std::vector<Flag<TrainCommand>>& train_flags() {
        [](TrainCommand& c, const std::string& flag, const std::string& v) {
          c.params.beta = number_in(flag, v, 0, 1);
        }},
+      {"--pd-sigma", "sigma",
+       "pdcd: dual step size of the intercept's dual variables, > 0 (default: 3 times the "
+       "mean of ||x_j||^2)",
+       [](TrainCommand& c, const std::string& flag, const std::string& v) {
+         c.params.pd_sigma = positive_number(flag, v);
+       }},
+      {"--tau-factor", "f",
+       "pdcd: primal steps are f times the bound 1/(||x_j||^2 + sigma), in (0, 1) (default " +
+           show(defaults.tau_factor) + ")",
+       [](TrainCommand& c, const std::string& flag, const std::string& v) {
+         c.params.tau_factor = number_in(flag, v, 0, 1);
+       }},
       {"-k", "K", "pegasos: instances per update (default 1)",
        [](TrainCommand& c, const std::string& flag, const std::string& v) {
          c.params.pegasos_batch = integer_at_least<std::int64_t>(flag, v, 1);
@@ -230,7 +242,8 @@ const std::vector<Flag<TrainCommand>>& train_flags() {
        [](TrainCommand& c, const std::string&, const std::string&) { c.params.shrink = false; }},
       {"--gap-tol", "G",
        "dual solvers (dcd): also stop when the duality gap P(w) - D(alpha) is <= G, checked "
-       "after each epoch",
+       "after each epoch; pdcd, rcd-pair: stop when their post-processed gap is <= G (in place "
+       "of -e's relative gap)",
        [](TrainCommand& c, const std::string& flag, const std::string& v) {
          c.params.gap_tol = positive_number(flag, v);
        }},

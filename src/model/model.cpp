@@ -150,6 +150,14 @@ std::vector<int> LinearModel::predict(const CscMatrix& x) const {
       for (std::size_t c = 0; c < k_max; ++c) out[c] += weights[c] * x.values[slot];
     }
   }
+  if (bias >= 0 && x.num_cols <= num_features) {
+    // x has no bias column (a model with an intercept, trained on x as it
+    // is): every row gets the bias weight times bias.
+    const double* weights = &w[num_features * k_max];
+    for (std::size_t r = 0; r < x.num_rows; ++r) {
+      for (std::size_t c = 0; c < k_max; ++c) decision[r * k_max + c] += weights[c] * bias;
+    }
+  }
   std::vector<int> predicted(x.num_rows);
   std::vector<double> one(k_max);
   for (std::size_t r = 0; r < x.num_rows; ++r) {

@@ -52,7 +52,9 @@ struct LinearModel {
   int label_for(const std::vector<double>& decision) const;
 
   // The predicted labels of every row of `x`, column-major, whose column
-  // num_features is the bias feature when bias >= 0 (as train() builds it).
+  // num_features is the bias feature when bias >= 0 (as train() builds it),
+  // or, if x has no such column, the bias is added to every row (a model of
+  // a solver with an intercept, predicting its own training data).
   // Columns beyond the model's are ignored. O(nnz + rows * nr_w).
   std::vector<int> predict(const CscMatrix& x) const;
 

@@ -100,6 +100,33 @@ void validate(const Params& params) {
     }
   }
   if (params.max_iter && *params.max_iter <= 0) throw ConfigError("max-iter must be positive");
+  if (solver.intercept) {
+    // The solver fits w0 itself, unregularized, and the model file has one
+    // bias slot, which w0 takes; a regularized bias feature on top would be
+    // a second, redundant intercept that the file cannot hold.
+    if (params.bias >= 0) {
+      throw ConfigError(std::string("-B: solver ") + solver.name +
+                        " fits its own unregularized intercept (written as bias 1); drop -B");
+    }
+    // The rules that only order the coordinates (rows here); the adaptive
+    // rules read feedback and columns meant for the primal CD.
+    if (params.select && *params.select != "uniform" && *params.select != "perm" &&
+        *params.select != "cyclic" && *params.select != "perm-once") {
+      throw ConfigError("--select: solver " + std::string(solver.name) +
+                        " takes uniform, perm, perm-once or cyclic");
+    }
+  }
+  if (params.pd_sigma && !(*params.pd_sigma > 0 && std::isfinite(*params.pd_sigma))) {
+    throw ConfigError("--pd-sigma must be positive");
+  }
+  if (!(params.tau_factor > 0 && params.tau_factor < 1)) {
+    throw ConfigError("--tau-factor must be in (0, 1)");
+  }
+  if (params.solver != SolverKind("pdcd") &&
+      (params.pd_sigma || params.tau_factor != Params{}.tau_factor)) {
+    throw ConfigError(std::string("--pd-sigma and --tau-factor are pdcd's; solver ") + solver.name +
+                      " has no use for them");
+  }
   if (!(params.sigma > 0 && params.sigma < 0.5)) {
     throw ConfigError("sigma must be in (0, 0.5)");
   }
@@ -115,9 +142,10 @@ void validate(const Params& params) {
                       ": shrinking drops bounded dual variables, and solver " + solver.name +
                       " has no dual variables; use it with " + dual_solvers());
   }
-  if (params.gap_tol && !solver.dual) {
+  if (params.gap_tol && !solver.dual && !solver.intercept) {
     throw ConfigError(std::string("--gap-tol: solver ") + solver.name +
-                      " has no dual, so no duality gap; use it with " + dual_solvers());
+                      " has no dual, so no duality gap; use it with " + dual_solvers() +
+                      ", pdcd or rcd-pair");
   }
   if (params.gap_tol && !(*params.gap_tol > 0)) throw ConfigError("--gap-tol must be positive");
   if (params.cv_folds == 1 || params.cv_folds < 0) {

@@ -47,7 +47,13 @@ struct Params {
   double sigma = 0.01;  // sufficient decrease, equation (12)
   double beta = 0.5;    // line search shrink factor, Algorithm 2
   std::uint64_t seed = 1;
-  std::int64_t pegasos_batch = 1;       // K, Pegasos's subsample size
+  std::int64_t pegasos_batch = 1;  // K, Pegasos's subsample size
+  // pdcd (solver_pdcd.cpp): the dual step sigma of the intercept's dual
+  // variables (Algorithm 2 with M = I, in cdtrain's scaling); default per
+  // data set, see default_pd_sigma(). tau_factor: each primal step is this
+  // share of Assumption 1(e)'s bound.
+  std::optional<double> pd_sigma;
+  double tau_factor = 0.95;
   std::map<int, double> class_weights;  // -wi: class i's C is C * weight (default 1)
   bool stratified = false;              // -v folds keep the class proportions
   unsigned threads = 0;                 // -n: folds trained at once; 0: one per core
@@ -56,7 +62,9 @@ struct Params {
   // Dual solvers: --shrink/--no-shrink (default on); set only when given,
   // so that validate() can refuse it for the others.
   std::optional<bool> shrink;
-  // Dual solvers: --gap-tol, also stop once the duality gap is <= this.
+  // Dual solvers: --gap-tol, also stop once the duality gap is <= this;
+  // pdcd and rcd-pair: stop once their post-processed gap is <= this,
+  // in place of -e's relative gap.
   std::optional<double> gap_tol;
 };
 

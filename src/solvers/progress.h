@@ -41,8 +41,8 @@ class Progress {
     running_ = true;
     start_ = Clock::now();
   }
-  // The same with every field of `info` but seconds given (dual solvers,
-  // which add alpha and nnz_ops).
+  // The same with every field of `info` but seconds given (solvers that
+  // add alpha and nnz_ops, or the duality gap); `info.seconds` is set here.
   void report(IterationInfo info) {
     pause();
     info.seconds = seconds_;

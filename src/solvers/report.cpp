@@ -1,5 +1,6 @@
 #include "solvers/report.h"
 
+#include <cmath>
 #include <cstdio>
 #include <ostream>
 
@@ -20,6 +21,12 @@ void Reporter::begin_problem(const Problem&, LossKind, int) {}
 
 void Reporter::iteration(const IterationInfo& info) {
   if (level_ == Level::kQuiet) return;
+  if (!std::isnan(info.gap)) {
+    out_ << "iter " << info.iteration
+         << format("  primal %.10e  dual %.10e  gap %.4e", info.primal, info.dual, info.gap)
+         << format("  time %.3fs", info.seconds, 0, 0) << '\n';
+    return;
+  }
   out_ << "iter " << info.iteration
        << format("  f %.10e  |g| %.4e  time %.3fs", info.objective, info.grad_norm, info.seconds)
        << '\n';

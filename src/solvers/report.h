@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <iosfwd>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,14 @@ struct IterationInfo {
   // w after the iteration; always set, except by Pegasos when wants_w() is
   // false (it keeps w in a scaled form).
   const std::vector<double>* w = nullptr;
+  // Solvers with an unregularized intercept (SolverInfo::intercept): w holds
+  // n + 1 weights, w0 last, and objective is P(w, w0) (intercept_gap.h).
+  bool intercept = false;
+  // The post-processed primal, dual and duality gap (intercept_gap.h) of the
+  // solvers that compute them every outer iteration; NaN otherwise.
+  double primal = std::numeric_limits<double>::quiet_NaN();
+  double dual = std::numeric_limits<double>::quiet_NaN();
+  double gap = std::numeric_limits<double>::quiet_NaN();
   // Dual solvers (dcd): the dual point alpha (one per instance) whose w is
   // the above, and the nonzeros touched by coordinate steps so far; null
   // and 0 for the primal solvers.

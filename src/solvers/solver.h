@@ -43,6 +43,11 @@ SolveResult solve_cmls(const SolverInput& input);
 SolveResult solve_tron(const SolverInput& input);
 SolveResult solve_pegasos(const SolverInput& input);
 SolveResult solve_dcd(const SolverInput& input);
+// Primal-dual CD (Fercoq & Bianchi) and random pair CD for the L1-SVM with an
+// unregularized intercept (solver_pdcd.cpp, solver_rcd_pair.cpp); w gets
+// n + 1 weights, w0 last.
+SolveResult solve_pdcd(const SolverInput& input);
+SolveResult solve_rcd_pair(const SolverInput& input);
 
 // ---- the algorithms, given their parts ----
 

@@ -38,6 +38,27 @@ SolverInfo cmls_row(int number, const char* name, const char* description, const
           false,       true,     false,       liblinear_solver_type};
 }
 
+// A solver of the L1-SVM with an unregularized intercept; its default eps
+// is on the relative duality gap.
+SolverInfo intercept_row(int number, const char* name, const char* description,
+                         SolveResult (*solve)(const SolverInput&)) {
+  return {number,
+          name,
+          description,
+          solve,
+          "perm",
+          {L::kL1Svm},
+          {R::kL2},
+          0.001,
+          EpsScale::kNone,
+          kDefaultMaxIter,
+          true,
+          false,
+          false,
+          liblinear_solver_type,
+          true};
+}
+
 const char* dual_solver_type(LossKind loss) {
   switch (loss) {
     case LossKind::kL2Svm:
@@ -116,6 +137,11 @@ const std::vector<SolverInfo>& solver_table() {
        true,
        liblinear_solver_type},
       dcd_row(8),
+      intercept_row(9, "pdcd",
+                    "primal-dual CD with an unregularized intercept (Fercoq & Bianchi, Alg. 2)",
+                    solve_pdcd),
+      intercept_row(10, "rcd-pair", "random pair CD with an unregularized intercept (Necoara)",
+                    solve_rcd_pair),
   });
   return table;
 }

@@ -88,6 +88,11 @@ struct SolverInfo {
   bool randomized;  // draws its own random numbers, besides its rule's
   // LIBLINEAR's solver_type of the model it writes, for a loss.
   const char* (*solver_type)(LossKind loss);
+  // Fits an unregularized intercept w0 besides w (pdcd, rcd-pair): the
+  // solver returns n + 1 weights, w0 last, and the model is written with
+  // bias 1 and w0 as the bias weight, so that LIBLINEAR's predict uses it.
+  // -B is refused for these rows.
+  bool intercept = false;
 
   SolverKind kind{""};  // names this row; filled from `name` by solver_table()
   // Solves the dual (one variable per instance): has a duality gap

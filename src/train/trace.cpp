@@ -6,6 +6,7 @@
 
 #include "objective/dual_gap.h"
 #include "objective/evaluate.h"
+#include "objective/intercept_gap.h"
 
 namespace cdl {
 namespace {
@@ -15,21 +16,36 @@ std::ostringstream& quiet_sink() {
   return sink;
 }
 
+// accuracy() for w = (w, w0), x without a bias column.
+double intercept_accuracy(const CscMatrix& x, const std::vector<double>& y,
+                          const std::vector<double>& w) {
+  std::vector<double> decision = decision_values(x, w);
+  std::size_t correct = 0;
+  for (std::size_t j = 0; j < decision.size(); ++j) {
+    correct += ((decision[j] + w.back()) > 0 ? 1.0 : -1.0) == y[j];
+  }
+  return decision.empty() ? 0.0
+                          : static_cast<double>(correct) / static_cast<double>(decision.size());
+}
+
 }  // namespace
 
 TraceReporter::TraceReporter(Reporter& inner, const std::string& path, const TestSet* test,
-                             bool multiclass, const Regularizer& regularizer, bool dual_columns)
+                             bool multiclass, const Regularizer& regularizer, bool dual_columns,
+                             bool intercept_columns)
     : Reporter(quiet_sink(), Level::kQuiet),
       inner_(inner),
       out_(path),
       test_(test),
       multiclass_(multiclass),
       regularizer_(regularizer),
-      dual_columns_(dual_columns) {
+      dual_columns_(dual_columns),
+      intercept_columns_(intercept_columns) {
   std::string header = multiclass_ ? "class\t" : "";
   header += "iteration\tseconds\tobjective\tgradient_norm";
   if (test_ != nullptr) header += "\ttest_accuracy";
   if (dual_columns_) header += "\tprimal\tdual\tgap\tnnz_ops";
+  if (intercept_columns_) header += dual_columns_ ? "\tintercept_gap" : "\tprimal\tdual\tgap";
   out_.write(header + "\n");
 }
 
@@ -46,7 +62,10 @@ void TraceReporter::begin_problem(const Problem& problem, LossKind loss, int pos
 
 void TraceReporter::iteration(const IterationInfo& info) {
   assert(problem_ != nullptr && info.w != nullptr);
-  const Evaluation exact = evaluate(*problem_, loss_, *info.w, regularizer_);
+  const Evaluation exact = info.intercept
+                               ? Evaluation{intercept_primal(*problem_, *info.w),
+                                            intercept_subgradient_norm(*problem_, *info.w)}
+                               : evaluate(*problem_, loss_, *info.w, regularizer_);
   char buffer[160];
   std::string row = multiclass_ ? std::to_string(positive_label_) + "\t" : "";
   std::snprintf(buffer, sizeof buffer, "%lld\t%.6f\t%.12g\t%.6g",
@@ -54,7 +73,9 @@ void TraceReporter::iteration(const IterationInfo& info) {
                 exact.gradient_norm);
   row += buffer;
   if (test_ != nullptr) {
-    std::snprintf(buffer, sizeof buffer, "\t%.4f", 100.0 * accuracy(test_->x, test_y_, *info.w));
+    const double correct = info.intercept ? intercept_accuracy(test_->x, test_y_, *info.w)
+                                          : accuracy(test_->x, test_y_, *info.w);
+    std::snprintf(buffer, sizeof buffer, "\t%.4f", 100.0 * correct);
     row += buffer;
   }
   if (dual_columns_) {
@@ -62,6 +83,13 @@ void TraceReporter::iteration(const IterationInfo& info) {
     const DualGap gap = duality_gap(*problem_, loss_, *info.alpha, *info.w);
     std::snprintf(buffer, sizeof buffer, "\t%.12g\t%.12g\t%.6g\t%lld", gap.primal, gap.dual,
                   gap.gap, static_cast<long long>(info.nnz_ops));
+    row += buffer;
+  }
+  if (intercept_columns_ && dual_columns_) {
+    std::snprintf(buffer, sizeof buffer, "\t%.12g", post_process(*problem_, *info.alpha).gap);
+    row += buffer;
+  } else if (intercept_columns_) {
+    std::snprintf(buffer, sizeof buffer, "\t%.12g\t%.12g\t%.12g", info.primal, info.dual, info.gap);
     row += buffer;
   }
   out_.write(row + "\n");

@@ -16,7 +16,17 @@
 // P(w), D(alpha) and P - D recomputed from scratch for that iteration's
 // alpha and w (objective/dual_gap.h), and the solver's count of nonzeros
 // touched by coordinate steps so far (the cost axis of Perekrestenko, Cevher
-// & Jaggi 2017, Figure 2). The file is written atomically by commit().
+// & Jaggi 2017, Figure 2). //
+// For a solver with an unregularized intercept (SolverInfo::intercept;
+// intercept_columns), objective and gradient_norm are P(w, w0) and its
+// subgradient norm over (w, w0) (intercept_gap.h), the test accuracy counts
+// w0, and three more columns follow: primal, dual and gap, the
+// post-processed duality gap the solver computed for its stopping rule
+// (primal equals objective: the solver reports the post-processed point).
+// A dual solver of the L1-SVM given intercept_columns adds one column to its
+// four, intercept_gap: the post-processed gap of its alpha for the problem
+// with an unregularized intercept (Fercoq & Bianchi's Figure 2 measures
+// SDCA so). The file is written atomically by commit().
 #ifndef CDL_TRACE_H_
 #define CDL_TRACE_H_
 
@@ -40,7 +50,8 @@ class TraceReporter final : public Reporter {
   // Every call is passed on to `inner` as well. `test` may be null.
   // `regularizer` is the run's, for the objective and gradient columns.
   TraceReporter(Reporter& inner, const std::string& path, const TestSet* test, bool multiclass,
-                const Regularizer& regularizer = Regularizer::l2_only(), bool dual_columns = false);
+                const Regularizer& regularizer = Regularizer::l2_only(), bool dual_columns = false,
+                bool intercept_columns = false);
 
   void begin_problem(const Problem& problem, LossKind loss, int positive_label) override;
   void iteration(const IterationInfo& info) override;
@@ -60,6 +71,7 @@ class TraceReporter final : public Reporter {
   bool multiclass_;
   Regularizer regularizer_;
   bool dual_columns_;
+  bool intercept_columns_;
   const Problem* problem_ = nullptr;
   LossKind loss_ = LossKind::kL2Svm;
   int positive_label_ = 0;

@@ -78,8 +78,13 @@ LinearModel train(const CscMatrix& x, const ClassMap& classes, const Params& par
   model.labels = classes.labels;
   model.bias = params.bias;
   model.num_features = x.num_cols - (params.bias >= 0 ? 1 : 0);
+  // A solver with an unregularized intercept returns w0 after w; it is
+  // written as LIBLINEAR's bias weight with bias 1 (validate() refuses -B).
+  const bool intercept = solver_info(params.solver).intercept;
+  if (intercept) model.bias = 1;
+  const std::size_t weights = x.num_cols + (intercept ? 1 : 0);
   const std::size_t nr_w = model.nr_w();
-  model.w.assign(x.num_cols * nr_w, 0.0);
+  model.w.assign(weights * nr_w, 0.0);
   std::optional<CsrMatrix> own_rows;
   if (solver_info(params.solver).needs_rows && shared_rows == nullptr) own_rows = to_csr(x);
   const CsrMatrix* rows = shared_rows != nullptr ? shared_rows : own_rows ? &*own_rows : nullptr;
@@ -93,10 +98,10 @@ LinearModel train(const CscMatrix& x, const ClassMap& classes, const Params& par
     out.begin_problem(problem, params.loss.value(), classes.labels[k]);
     const SolveResult result = train_binary(problem, params, derive_seed(params.seed, k), out,
                                             initial ? &(*initial)[k] : nullptr);
-    for (std::size_t i = 0; i < x.num_cols; ++i) {
+    for (std::size_t i = 0; i < weights; ++i) {
       if (!std::isfinite(result.w[i])) {
         // A safety net: check_magnitudes() keeps every known input from here.
-        const bool bias = params.bias >= 0 && i + 1 == x.num_cols;
+        const bool bias = (params.bias >= 0 || intercept) && i + 1 == weights;
         throw Error("training failed: the weight of " +
                     (bias ? std::string("the bias") : "feature " + std::to_string(i + 1)) +
                     " (class " + std::to_string(classes.labels[k]) +

@@ -317,8 +317,8 @@ TEST(Pegasos, DefaultUpdatesArePassesOverTheData) {
 
 TEST(SolverLossPairs, InvalidPairsThrowConfigErrorListingTheValidPairs) {
   const std::string pairs = valid_pairs();
-  for (const char* expected :
-       {"-s 0-3: l2svm lr", "-s 4-5: l2svm", "-s 6: l2svm lr", "-s 7: l1svm"}) {
+  for (const char* expected : {"-s 0-3: l2svm lr", "-s 4-5: l2svm", "-s 6: l2svm lr", "-s 7: l1svm",
+                               "-s 8: l2svm l1svm", "-s 9-10: l1svm"}) {
     EXPECT_NE(pairs.find(expected), std::string::npos) << pairs;
   }
   int invalid = 0;
@@ -348,8 +348,8 @@ TEST(SolverLossPairs, InvalidPairsThrowConfigErrorListingTheValidPairs) {
     }
   }
   // 4-5 without lr and l1svm, 0-3 and 6 without l1svm, 7 without l2svm and lr,
-  // 8 (dcd) without lr.
-  EXPECT_EQ(invalid, 2 * 2 + 5 + 2 + 1);
+  // 8 (dcd) without lr, 9-10 (pdcd, rcd-pair) without l2svm and lr.
+  EXPECT_EQ(invalid, 2 * 2 + 5 + 2 + 1 + 2 * 2);
 }
 
 TEST(SolverLossPairs, DefaultLossIsTheSolversFirst) {

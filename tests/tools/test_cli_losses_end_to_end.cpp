@@ -203,8 +203,8 @@ TEST(LossesEndToEnd, InvalidSolverLossPairsAreUsageErrors) {
     EXPECT_EQ(r.err.rfind("cdtrain: error: ", 0), 0u) << r.err;
     EXPECT_NE(r.err.find("valid pairs"), std::string::npos) << r.err;
     // The message lists every valid pair.
-    for (const char* pair :
-         {"-s 0-3: l2svm lr", "-s 4-5: l2svm", "-s 6: l2svm lr", "-s 7: l1svm"}) {
+    for (const char* pair : {"-s 0-3: l2svm lr", "-s 4-5: l2svm", "-s 6: l2svm lr", "-s 7: l1svm",
+                             "-s 8: l2svm l1svm", "-s 9-10: l1svm"}) {
       EXPECT_NE(r.err.find(pair), std::string::npos) << r.err;
     }
     EXPECT_NE(r.err.find(kTrainUsage), std::string::npos) << r.err;

@@ -98,7 +98,9 @@ TEST(DcdEndToEnd, TraceHasDualColumnsWithANonnegativeGap) {
   std::istringstream in(test::read_file(dir.file("t")));
   std::string line;
   std::getline(in, line);
-  EXPECT_EQ(line, "iteration\tseconds\tobjective\tgradient_norm\tprimal\tdual\tgap\tnnz_ops");
+  EXPECT_EQ(
+      line,
+      "iteration\tseconds\tobjective\tgradient_norm\tprimal\tdual\tgap\tnnz_ops\tintercept_gap");
   int rows = 0;
   while (std::getline(in, line)) {
     std::istringstream fields(line);
