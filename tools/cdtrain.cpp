@@ -62,7 +62,7 @@ void train_and_save(const cdl::TrainCommand& command, const cdl::Params& params,
       test.emplace(cdl::TestSet{*test_x, test_data->labels});
     }
     trace.emplace(reporter, command.trace_path, test ? &*test : nullptr, classes.labels.size() > 2,
-                  cdl::Regularizer::of(params.regularizer));
+                  cdl::Regularizer::of(params.regularizer), cdl::solver_info(params.solver).dual);
   }
   cdl::Reporter& active = trace ? static_cast<cdl::Reporter&>(*trace) : reporter;
   const cdl::LinearModel model =

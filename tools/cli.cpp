@@ -131,7 +131,10 @@ const std::vector<Flag<TrainCommand>>& train_flags() {
       {"-e", "epsilon",
        "stopping tolerance: stop when ||grad f|| <= eps * ||grad f(0)|| (default " +
            show(solver_info(SolverKind::kCdPer).default_eps) + "; " +
-           show(solver_info(SolverKind::kTron).default_eps) + " for tron)",
+           show(solver_info(SolverKind::kTron).default_eps) +
+           " for tron); dcd: when the projected gradient's max - min over an epoch is <= eps "
+           "(default " +
+           show(solver_info(SolverKind("dcd")).default_eps) + ")",
        [](TrainCommand& c, const std::string& flag, const std::string& v) {
          c.params.eps = positive_number(flag, v);
        }},
@@ -147,7 +150,8 @@ const std::vector<Flag<TrainCommand>>& train_flags() {
        }},
       {"-C", nullptr,
        "find C by cross validation (-v folds, 5 by default) from a small C, or -c, doubling up "
-       "to 1024, each fold warm-started from the previous C",
+       "to 1024, each fold warm-started from the previous C (cold-started for solvers that do "
+       "not take -i, such as dcd)",
        [](TrainCommand& c, const std::string&, const std::string&) { c.find_C = true; }},
       {"-w", "weight",
        "-wi weight: multiply C of class i by weight, as LIBLINEAR (e.g. -w1 2 -w-1 0.5)",
@@ -173,7 +177,7 @@ const std::vector<Flag<TrainCommand>>& train_flags() {
        }},
       {"--trace", "file",
        "write one row per outer iteration: iteration, training seconds, f, ||grad f|| and, with "
-       "-t, test accuracy",
+       "-t, test accuracy; dual solvers add primal, dual, gap and nnz_ops",
        [](TrainCommand& c, const std::string& n, const std::string& v) {
          c.trace_path = file_name(n, v);
        }},
@@ -218,6 +222,18 @@ const std::vector<Flag<TrainCommand>>& train_flags() {
            std::to_string(defaults.seed) + ")",
        [](TrainCommand& c, const std::string& flag, const std::string& v) {
          c.params.seed = integer_at_least<std::uint64_t>(flag, v, 0);
+       }},
+      {"--shrink", nullptr,
+       "dual solvers (dcd): drop bounded dual variables from the epochs while they stay at their "
+       "bound (default)",
+       [](TrainCommand& c, const std::string&, const std::string&) { c.params.shrink = true; }},
+      {"--no-shrink", nullptr, "dual solvers (dcd): visit every dual variable in every epoch",
+       [](TrainCommand& c, const std::string&, const std::string&) { c.params.shrink = false; }},
+      {"--gap-tol", "G",
+       "dual solvers (dcd): also stop when the duality gap P(w) - D(alpha) is <= G, checked "
+       "after each epoch",
+       [](TrainCommand& c, const std::string& flag, const std::string& v) {
+         c.params.gap_tol = positive_number(flag, v);
        }},
       {"-h", nullptr, "print this help and exit",
        [](TrainCommand& c, const std::string&, const std::string&) { c.help = true; }},
@@ -320,6 +336,12 @@ TrainCommand parse_train_args(const std::vector<std::string>& args) {
   }
   if (!command.initial_model.empty() && command.params.cv_folds > 0) {
     throw ConfigError("-i cannot be combined with -v or -C");
+  }
+  if (!command.initial_model.empty() && solver_info(command.params.solver).dual) {
+    throw ConfigError(std::string("-i: ") + solver_info(command.params.solver).name +
+                      " solves the dual, and a start from a model's w is not defined there (w "
+                      "does not determine the dual variables); train without -i, or use a "
+                      "primal solver such as cdper");
   }
   if (!command.initial_model.empty() && !solver_info(command.params.solver).warm_start) {
     throw ConfigError(std::string("-i: ") + solver_info(command.params.solver).name +

@@ -18,6 +18,15 @@ std::string rule_solvers() {
   return out;
 }
 
+// "dcd, ...": the solvers of a dual.
+std::string dual_solvers() {
+  std::string out;
+  for (const SolverInfo& info : solver_table()) {
+    if (info.dual) out += (out.empty() ? "" : ", ") + std::string(info.name);
+  }
+  return out;
+}
+
 }  // namespace
 
 unsigned solver_coordinates(const SolverInfo& solver) {
@@ -113,6 +122,16 @@ void validate(const Params& params) {
       throw ConfigError("-w" + std::to_string(label) + ": the weight must be positive");
     }
   }
+  if (params.shrink && !solver.dual) {
+    throw ConfigError(std::string(*params.shrink ? "--shrink" : "--no-shrink") +
+                      ": shrinking drops bounded dual variables, and solver " + solver.name +
+                      " has no dual variables; use it with " + dual_solvers());
+  }
+  if (params.gap_tol && !solver.dual) {
+    throw ConfigError(std::string("--gap-tol: solver ") + solver.name +
+                      " has no dual, so no duality gap; use it with " + dual_solvers());
+  }
+  if (params.gap_tol && !(*params.gap_tol > 0)) throw ConfigError("--gap-tol must be positive");
   if (params.cv_folds == 1 || params.cv_folds < 0) {
     throw ConfigError("cross validation needs at least 2 folds");
   }

@@ -53,6 +53,11 @@ struct Params {
   unsigned threads = 0;                 // -n: folds trained at once; 0: one per core
   int cv_folds = 0;                     // 0: no cross validation
   bool quiet = false;
+  // Dual solvers: --shrink/--no-shrink (default on); set only when given,
+  // so that validate() can refuse it for the others.
+  std::optional<bool> shrink;
+  // Dual solvers: --gap-tol, also stop once the duality gap is <= this.
+  std::optional<double> gap_tol;
 };
 
 // Fills the optional fields with the solver's defaults (all but a max_iter

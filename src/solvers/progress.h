@@ -41,6 +41,15 @@ class Progress {
     running_ = true;
     start_ = Clock::now();
   }
+  // The same with every field of `info` but seconds given (dual solvers,
+  // which add alpha and nnz_ops).
+  void report(IterationInfo info) {
+    pause();
+    info.seconds = seconds_;
+    reporter_.iteration(info);
+    running_ = true;
+    start_ = Clock::now();
+  }
   // The solver time so far; stops the clock.
   double seconds() {
     pause();

@@ -21,12 +21,17 @@ struct SolveResult;
 
 struct IterationInfo {
   std::int64_t iteration;  // outer iteration, from 1
-  double objective;        // f(w) after it
+  double objective;        // f(w) after it; NaN where dcd skips it (quiet, no trace)
   double grad_norm;        // the stopping rule's gradient norm after it (CD: stored D')
   double seconds;          // cumulative training time, without reporting
   // w after the iteration; always set, except by Pegasos when wants_w() is
   // false (it keeps w in a scaled form).
   const std::vector<double>* w = nullptr;
+  // Dual solvers (dcd): the dual point alpha (one per instance) whose w is
+  // the above, and the nonzeros touched by coordinate steps so far; null
+  // and 0 for the primal solvers.
+  const std::vector<double>* alpha = nullptr;
+  std::int64_t nnz_ops = 0;
 };
 
 class Reporter {

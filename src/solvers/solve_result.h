@@ -28,6 +28,10 @@ struct SolveResult {
   std::int64_t inner_iterations = 0;
   std::int64_t full_newton_steps = 0;     // lambda = 1 accepted
   std::int64_t function_evaluations = 0;  // times D_i(lambda d) was computed
+  // Dual solvers (dcd): the dual point (one per instance; empty for the
+  // others) and the nonzeros touched by coordinate steps.
+  std::vector<double> alpha;
+  std::int64_t nnz_ops = 0;
 };
 
 }  // namespace cdl

@@ -42,6 +42,7 @@ SolveResult solve_cd(const SolverInput& input);
 SolveResult solve_cmls(const SolverInput& input);
 SolveResult solve_tron(const SolverInput& input);
 SolveResult solve_pegasos(const SolverInput& input);
+SolveResult solve_dcd(const SolverInput& input);
 
 // ---- the algorithms, given their parts ----
 
@@ -69,6 +70,13 @@ SolveResult solve_cmls(const Problem& problem, std::vector<double> w, SelectionR
 // with `seed`.
 SolveResult solve_pegasos(const Problem& problem, const Params& params, std::uint64_t seed,
                           Reporter& reporter);
+
+// Dual coordinate descent for L1- and L2-SVM (solver_dcd.cpp), from
+// alpha = 0, visiting the coordinates (instances) in the order of `rule`,
+// whose coordinates are the problem's rows that count (C_j > 0), numbered in
+// order. Uses problem.rows if set, else makes its own row-major copy.
+SolveResult solve_dcd(const Problem& problem, LossKind loss, SelectionRule& rule,
+                      const Params& params, Reporter& reporter);
 
 }  // namespace cdl
 

@@ -90,6 +90,9 @@ struct SolverInfo {
   const char* (*solver_type)(LossKind loss);
 
   SolverKind kind{""};  // names this row; filled from `name` by solver_table()
+  // Solves the dual (one variable per instance): has a duality gap
+  // (--gap-tol) and shrinking (--shrink/--no-shrink).
+  bool dual = false;
 
   // Whether --seed changes its result.
   bool uses_seed() const;

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "objective/dual_gap.h"
 #include "objective/evaluate.h"
 
 namespace cdl {
@@ -17,16 +18,18 @@ std::ostringstream& quiet_sink() {
 }  // namespace
 
 TraceReporter::TraceReporter(Reporter& inner, const std::string& path, const TestSet* test,
-                             bool multiclass, const Regularizer& regularizer)
+                             bool multiclass, const Regularizer& regularizer, bool dual_columns)
     : Reporter(quiet_sink(), Level::kQuiet),
       inner_(inner),
       out_(path),
       test_(test),
       multiclass_(multiclass),
-      regularizer_(regularizer) {
+      regularizer_(regularizer),
+      dual_columns_(dual_columns) {
   std::string header = multiclass_ ? "class\t" : "";
   header += "iteration\tseconds\tobjective\tgradient_norm";
   if (test_ != nullptr) header += "\ttest_accuracy";
+  if (dual_columns_) header += "\tprimal\tdual\tgap\tnnz_ops";
   out_.write(header + "\n");
 }
 
@@ -52,6 +55,13 @@ void TraceReporter::iteration(const IterationInfo& info) {
   row += buffer;
   if (test_ != nullptr) {
     std::snprintf(buffer, sizeof buffer, "\t%.4f", 100.0 * accuracy(test_->x, test_y_, *info.w));
+    row += buffer;
+  }
+  if (dual_columns_) {
+    assert(info.alpha != nullptr);
+    const DualGap gap = duality_gap(*problem_, loss_, *info.alpha, *info.w);
+    std::snprintf(buffer, sizeof buffer, "\t%.12g\t%.12g\t%.6g\t%lld", gap.primal, gap.dual,
+                  gap.gap, static_cast<long long>(info.nnz_ops));
     row += buffer;
   }
   out_.write(row + "\n");

@@ -9,7 +9,14 @@
 // test set, test_accuracy is the accuracy of sign(w'x) on it for the binary
 // problem (for two classes, the model's test accuracy). The class column,
 // the positive label of each one-vs-rest problem, appears for more than two
-// classes. The file is written atomically by commit().
+// classes. For a dual solver (dual_columns), four more columns follow:
+//
+//   primal  dual  gap  nnz_ops
+//
+// P(w), D(alpha) and P - D recomputed from scratch for that iteration's
+// alpha and w (objective/dual_gap.h), and the solver's count of nonzeros
+// touched by coordinate steps so far (the cost axis of Perekrestenko, Cevher
+// & Jaggi 2017, Figure 2). The file is written atomically by commit().
 #ifndef CDL_TRACE_H_
 #define CDL_TRACE_H_
 
@@ -33,7 +40,7 @@ class TraceReporter final : public Reporter {
   // Every call is passed on to `inner` as well. `test` may be null.
   // `regularizer` is the run's, for the objective and gradient columns.
   TraceReporter(Reporter& inner, const std::string& path, const TestSet* test, bool multiclass,
-                const Regularizer& regularizer = Regularizer::l2_only());
+                const Regularizer& regularizer = Regularizer::l2_only(), bool dual_columns = false);
 
   void begin_problem(const Problem& problem, LossKind loss, int positive_label) override;
   void iteration(const IterationInfo& info) override;
@@ -52,6 +59,7 @@ class TraceReporter final : public Reporter {
   const TestSet* test_;
   bool multiclass_;
   Regularizer regularizer_;
+  bool dual_columns_;
   const Problem* problem_ = nullptr;
   LossKind loss_ = LossKind::kL2Svm;
   int positive_label_ = 0;

@@ -347,8 +347,9 @@ TEST(SolverLossPairs, InvalidPairsThrowConfigErrorListingTheValidPairs) {
       }
     }
   }
-  // 4-5 without lr and l1svm, 0-3 and 6 without l1svm, 7 without l2svm and lr.
-  EXPECT_EQ(invalid, 2 * 2 + 5 + 2);
+  // 4-5 without lr and l1svm, 0-3 and 6 without l1svm, 7 without l2svm and lr,
+  // 8 (dcd) without lr.
+  EXPECT_EQ(invalid, 2 * 2 + 5 + 2 + 1);
 }
 
 TEST(SolverLossPairs, DefaultLossIsTheSolversFirst) {
