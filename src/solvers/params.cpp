@@ -32,7 +32,7 @@ std::string dual_solvers() {
 unsigned solver_coordinates(const SolverInfo& solver) {
   // Dual CD picks instances; every other solver that picks coordinates picks
   // features.
-  return std::string(solver.name) == "dcd" ? kDualCoordinates : kPrimalCoordinates;
+  return solver.dual ? kDualCoordinates : kPrimalCoordinates;
 }
 
 const std::vector<LossInfo>& loss_table() {
@@ -109,6 +109,11 @@ void validate(const Params& params) {
     if (!rule->applies_to(kind)) {
       throw ConfigError("--select: rule " + *params.select + " does not apply to solver " +
                         solver.name + "; its rules are " + rule_choices(kind));
+    }
+    if (rule->dual_needs != DualNeeds::kNone && params.shrink.value_or(false)) {
+      throw ConfigError("--shrink: rule " + *params.select +
+                        " runs dual CD without shrinking (it draws by the dual state); drop "
+                        "--shrink");
     }
   }
   if (params.max_iter && *params.max_iter <= 0) throw ConfigError("max-iter must be positive");

@@ -66,14 +66,12 @@ SolveResult solve_dcd_adaptive(DualState& state, SelectionRule& rule, const Para
                                const DualEpochCallback& on_epoch) {
   const double eps = params.eps.value();
   const std::int64_t max_iter = params.max_iter.value();
-  Progress progress(reporter);
   SolveResult result;
   result.status = Status::kMaxIter;
-  progress.pause();
-  DualEpochInfo info = measure(state, 0);
+  DualEpochInfo info = measure(state, 0);  // before the clock starts
   if (on_epoch) on_epoch(info);
+  Progress progress(reporter);
   for (std::int64_t epoch = 1; epoch <= max_iter; ++epoch) {
-    progress.report(epoch - 1, info.primal, info.violation, nullptr);
     rule.start_epoch();
     const bool feedback = rule.wants_feedback();
     for (std::size_t i = rule.next(); i != SelectionRule::kNone; i = rule.next()) {
@@ -92,6 +90,9 @@ SolveResult solve_dcd_adaptive(DualState& state, SelectionRule& rule, const Para
     info = measure(state, epoch);
     result.iterations = epoch;
     if (on_epoch) on_epoch(info);
+    // The trace's primal, dual and gap columns come from alpha and w.
+    progress.report(IterationInfo{epoch, info.primal, info.violation, 0.0, &state.w(),
+                                  &state.alphas(), info.nnz_ops});
     if (info.violation <= eps || (gap_tol > 0 && info.gap <= gap_tol)) {
       result.status = Status::kConverged;
       break;
@@ -99,6 +100,8 @@ SolveResult solve_dcd_adaptive(DualState& state, SelectionRule& rule, const Para
   }
   result.seconds = progress.seconds();
   result.w = state.w();
+  result.alpha = state.alphas();
+  result.nnz_ops = state.nnz_ops();
   result.objective = info.primal;
   result.grad_norm = info.violation;
   return result;

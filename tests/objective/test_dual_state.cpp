@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "data/problem.h"
+#include "objective/dual_gap.h"
 #include "objective/dual_state.h"
 #include "objective/evaluate.h"
 #include "select/random.h"
@@ -78,6 +79,28 @@ TEST_P(DualStateTest, GapsSumToPrimalMinusDual) {
       EXPECT_EQ(state.alpha(6), 0.0);  // held out: never moves
       EXPECT_EQ(state.gap(6), 0.0);
     }
+  }
+}
+
+TEST_P(DualStateTest, GapsAgreeWithTheDualGapModule) {
+  // objective/dual_gap (helper dcd's, written apart from this state): its
+  // per-coordinate gaps, its total and its D (the maximized form, -D here).
+  Fixture f;
+  DualState state(f.problem, GetParam(), true);
+  std::mt19937_64 rng(21);
+  for (int k = 0; k < 25; ++k) {
+    state.step(uniform_index(rng, 7));
+    const DualGap total = duality_gap(f.problem, GetParam(), state.alphas(), state.w());
+    const std::vector<double> each =
+        coordinate_gaps(f.problem, GetParam(), state.alphas(), margins(f.problem, state.w()));
+    double sum = 0;
+    for (std::size_t i = 0; i < 7; ++i) {
+      EXPECT_NEAR(state.gap(i), std::max(each[i], 0.0), 1e-13) << i;
+      sum += state.gap(i);
+    }
+    EXPECT_NEAR(sum, total.gap, 1e-12);
+    EXPECT_NEAR(state.dual_objective(), -total.dual, 1e-12);
+    EXPECT_NEAR(state.primal_objective(), total.primal, 1e-12);
   }
 }
 
