@@ -1,5 +1,6 @@
 #include "cli.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <functional>
@@ -401,8 +402,10 @@ std::string train_help() {
   out += "\nselection rules (--select), for the solvers with one above:\n";
   for (const auto& rule : rule_table()) {
     std::string head = std::string("  ") + rule.name;
-    head.resize(16, ' ');
-    out += head + rule.description + "\n";
+    head.resize(std::max<std::size_t>(16, head.size() + 1), ' ');
+    out += head + rule.description;
+    if (!rule.applies_to(kPrimalCoordinates)) out += " [dual CD only]";
+    out += "\n";
   }
   out += "\nlosses (-l):\n";
   for (const auto& info : loss_table()) {

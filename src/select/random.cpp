@@ -16,6 +16,8 @@ std::size_t uniform_index(std::mt19937_64& rng, std::size_t n) {
   return static_cast<std::size_t>(draw % range);
 }
 
+double uniform_real(std::mt19937_64& rng) { return static_cast<double>(rng() >> 11) * 0x1.0p-53; }
+
 std::uint64_t derive_seed(std::uint64_t seed, std::uint64_t stream) {
   std::uint64_t z = seed + 0x9E3779B97F4A7C15ULL * (stream + 1);
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;

@@ -15,6 +15,10 @@ namespace cdl {
 // A uniform integer in [0, n), n > 0, by rejection (no modulo bias).
 std::size_t uniform_index(std::mt19937_64& rng, std::size_t n);
 
+// A uniform double in [0, 1): the top 53 bits of one draw times 2^-53, so
+// every value is exact and 1 is never returned.
+double uniform_real(std::mt19937_64& rng);
+
 // A distinct, well-mixed seed for stream `stream` of `seed` (splitmix64), so
 // that each binary problem or fold has its own random numbers and results do
 // not depend on the order, or the threads, they run in.

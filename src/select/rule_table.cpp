@@ -2,6 +2,7 @@
 #include <memory>
 
 #include "select/cyclic_order.h"
+#include "select/dual_rules.h"
 #include "select/permutation_order.h"
 #include "select/random_order.h"
 #include "select/selection_rule.h"
@@ -27,6 +28,24 @@ const std::vector<RuleInfo>& rule_table() {
        [](const RuleContext& c) -> std::unique_ptr<SelectionRule> {
          return std::make_unique<RandomOrder>(c.num_coordinates, c.seed);
        }},
+      {"importance", "n draws per epoch, p_i ~ L_i ||x_i|| (dual) or ||column i|| (primal)", true,
+       make_importance_rule, kAnyCoordinates, DualNeeds::kState},
+      {"support-uniform", "uniform over {i : kappa_i != 0}, every step (Perekrestenko (16))", true,
+       make_support_uniform_rule, kDualCoordinates, DualNeeds::kMargins},
+      {"adaptive", "p_i ~ |kappa_i| ||x_i||, every step (Perekrestenko (17))", true,
+       make_adaptive_rule, kDualCoordinates, DualNeeds::kMargins},
+      {"ada-uniform", "half support-uniform, half adaptive, every step (Perekrestenko (18))", true,
+       make_ada_uniform_rule, kDualCoordinates, DualNeeds::kMargins},
+      {"ada-gap", "p_i = G_i / G, every step (Perekrestenko Theorem 3.7)", true, make_ada_gap_rule,
+       kDualCoordinates, DualNeeds::kMargins},
+      {"gap-per-epoch", "p_i = G_i / G, fixed for each epoch (Perekrestenko 3.4)", true,
+       make_gap_per_epoch_rule, kDualCoordinates, DualNeeds::kState},
+      {"gs-s", "greedy: largest |projected gradient| (primer (18))", false, make_gs_s_rule,
+       kDualCoordinates, DualNeeds::kMargins},
+      {"gs-r", "greedy: largest clipped Newton step |d_i| (primer (19))", false, make_gs_r_rule,
+       kDualCoordinates, DualNeeds::kMargins},
+      {"gs-q", "greedy: largest decrease of the dual objective (primer (20))", false,
+       make_gs_q_rule, kDualCoordinates, DualNeeds::kMargins},
   };
   return table;
 }
@@ -44,6 +63,19 @@ std::string rule_choices() {
   for (std::size_t k = 0; k < table.size(); ++k) {
     if (k > 0) out += k + 1 == table.size() ? " or " : ", ";
     out += table[k].name;
+  }
+  return out;
+}
+
+std::string rule_choices(unsigned kind) {
+  std::vector<const char*> names;
+  for (const RuleInfo& rule : rule_table()) {
+    if (rule.applies_to(kind)) names.push_back(rule.name);
+  }
+  std::string out;
+  for (std::size_t k = 0; k < names.size(); ++k) {
+    if (k > 0) out += k + 1 == names.size() ? " or " : ", ";
+    out += names[k];
   }
   return out;
 }

@@ -16,6 +16,18 @@
 // the data for column norms) comes through its constructor (RuleContext),
 // never through next_batch().
 //
+// Rules on the SVM dual (dual CD, -s dcd; issue 11): a coordinate is an
+// instance i, and the adaptive and greedy rules weigh it by quantities of the
+// dual state (alpha_i, the margin m_i, the gap G_i, the residue kappa_i; see
+// objective/dual_state.h). Such a rule gets the state through
+// RuleContext::dual, reads it (never writes it), and in feedback() updates
+// only the rows that the step changed (DualState::changed_rows()), not all
+// n; it rebuilds its whole distribution in on_start_epoch(), after the
+// solver has refreshed the margins. The table row says which solvers a rule
+// serves (RuleInfo::coordinates) and what it needs from the state
+// (RuleInfo::dual_needs), so that the solver builds a state that tracks all
+// margins only when a rule reads them.
+//
 // Active set: a rule may leave coordinates out of its epochs (shrinking), and
 // says how many with inactive_count(). While some are out, the solver's
 // stopping test measures only the coordinates visited in the epoch; when that
@@ -34,6 +46,8 @@
 
 namespace cdl {
 
+class DualState;
+
 // What the solver reports after each coordinate step.
 struct StepFeedback {
   std::size_t coordinate;
@@ -47,6 +61,9 @@ struct RuleContext {
   std::size_t num_coordinates = 0;
   std::uint64_t seed = 1;
   const CscMatrix* x = nullptr;  // the data, for rules that weigh columns; may be null
+  // The dual CD state, for rules on the dual (num_coordinates is then the
+  // number of rows); null for primal solvers. Not owned; outlives the rule.
+  const DualState* dual = nullptr;
 };
 
 struct CoordinateBatch {
@@ -98,12 +115,29 @@ class SelectionRule {
   std::size_t pos_ = 0;
 };
 
+// Which coordinates a rule can pick (a bit set): the features of a primal CD
+// solver (cd, cdper, ..., cmls), the instances of dual CD (dcd).
+constexpr unsigned kPrimalCoordinates = 1;
+constexpr unsigned kDualCoordinates = 2;
+constexpr unsigned kAnyCoordinates = kPrimalCoordinates | kDualCoordinates;
+
+// What a rule reads from the dual state.
+enum class DualNeeds {
+  kNone,     // nothing (static orders, importance on the primal)
+  kState,    // alpha, w and the row norms; computes what else it needs itself
+  kMargins,  // the margins of all rows, kept up to date after every step
+};
+
 // The --select table: one row per rule.
 struct RuleInfo {
   const char* name;
   const char* description;  // one line for -h
   bool randomized;          // uses the seed
   std::unique_ptr<SelectionRule> (*make)(const RuleContext& context);
+  unsigned coordinates = kAnyCoordinates;
+  DualNeeds dual_needs = DualNeeds::kNone;
+
+  bool applies_to(unsigned kind) const { return (coordinates & kind) != 0; }
 };
 
 const std::vector<RuleInfo>& rule_table();
@@ -111,6 +145,9 @@ const std::vector<RuleInfo>& rule_table();
 const RuleInfo* find_rule(const std::string& name);
 // "cyclic, perm, perm-once or uniform".
 std::string rule_choices();
+// The same, of the rules that pick `kind` coordinates (kPrimalCoordinates or
+// kDualCoordinates).
+std::string rule_choices(unsigned kind);
 // Throws Error for an unknown name.
 std::unique_ptr<SelectionRule> make_rule(const std::string& name, const RuleContext& context);
 

@@ -29,6 +29,12 @@ std::string dual_solvers() {
 
 }  // namespace
 
+unsigned solver_coordinates(const SolverInfo& solver) {
+  // Dual CD picks instances; every other solver that picks coordinates picks
+  // features.
+  return solver.dual ? kDualCoordinates : kPrimalCoordinates;
+}
+
 const std::vector<LossInfo>& loss_table() {
   static const std::vector<LossInfo> table = {
       {"l2svm", LossKind::kL2Svm, "squared hinge max(0, 1 - y w'x)^2, equation (3)"},
@@ -95,8 +101,19 @@ void validate(const Params& params) {
       throw ConfigError(std::string("--select: solver ") + solver.name +
                         " does not pick coordinates; --select works with " + rule_solvers());
     }
-    if (find_rule(*params.select) == nullptr) {
+    const RuleInfo* rule = find_rule(*params.select);
+    if (rule == nullptr) {
       throw ConfigError("--select: unknown rule '" + *params.select + "'; use " + rule_choices());
+    }
+    const unsigned kind = solver_coordinates(solver);
+    if (!rule->applies_to(kind)) {
+      throw ConfigError("--select: rule " + *params.select + " does not apply to solver " +
+                        solver.name + "; its rules are " + rule_choices(kind));
+    }
+    if (rule->dual_needs != DualNeeds::kNone && params.shrink.value_or(false)) {
+      throw ConfigError("--shrink: rule " + *params.select +
+                        " runs dual CD without shrinking (it draws by the dual state); drop "
+                        "--shrink");
     }
   }
   if (params.max_iter && *params.max_iter <= 0) throw ConfigError("max-iter must be positive");

@@ -78,6 +78,12 @@ double class_cost(const Params& params, int label);
 // Pegasos's number of updates for l training instances.
 std::int64_t pegasos_updates(const Params& params, std::size_t num_rows);
 
+// Which coordinates the solver's --select rule picks: kDualCoordinates
+// (instances) for a dual solver (SolverInfo::dual), kPrimalCoordinates (features) for the others
+// (select/selection_rule.h). validate() refuses a rule that does not serve
+// them, listing the ones that do.
+unsigned solver_coordinates(const SolverInfo& solver);
+
 // Throws ConfigError for values or combinations that cannot be trained.
 void validate(const Params& params);
 

@@ -57,6 +57,7 @@
 #include "select/selection_rule.h"
 #include "solvers/progress.h"
 #include "solvers/solver.h"
+#include "solvers/solver_dcd_adaptive.h"
 #include "util/error.h"
 
 namespace cdl {
@@ -253,6 +254,14 @@ SolveResult solve_dcd(const Problem& problem, LossKind loss, SelectionRule& rule
 SolveResult solve_dcd(const SolverInput& input) {
   const SolverInfo& solver = solver_info(input.params.solver);
   const std::string name = input.params.select ? *input.params.select : solver.rule;
+  // Rules that read the dual state (importance, the adaptive and greedy
+  // rules) run in the adaptive loop, one coordinate per draw
+  // (solver_dcd_adaptive.cpp).
+  const RuleInfo* info = find_rule(name);
+  if (info != nullptr && info->dual_needs != DualNeeds::kNone) {
+    return solve_dcd_with_rule(input.problem, input.params.loss.value(), name, input.seed,
+                               input.params, input.reporter, input.params.gap_tol.value_or(0.0));
+  }
   // The dual's coordinates are the instances.
   std::size_t coordinates = 0;
   for (std::size_t j = 0; j < input.problem.num_rows(); ++j) coordinates += input.problem.counts(j);

@@ -48,8 +48,10 @@ RuleContext context(std::size_t n, std::uint64_t seed = 7) { return {n, seed, nu
 TEST(SelectionRuleTable, NamesTheFourRules) {
   std::vector<std::string> names;
   for (const RuleInfo& rule : rule_table()) names.emplace_back(rule.name);
-  EXPECT_EQ(names, (std::vector<std::string>{"cyclic", "perm", "perm-once", "uniform"}));
-  EXPECT_EQ(rule_choices(), "cyclic, perm, perm-once or uniform");
+  EXPECT_EQ(names, (std::vector<std::string>{"cyclic", "perm", "perm-once", "uniform", "importance",
+                                             "support-uniform", "adaptive", "ada-uniform",
+                                             "ada-gap", "gap-per-epoch", "gs-s", "gs-r", "gs-q"}));
+  EXPECT_EQ(rule_choices(kPrimalCoordinates), "cyclic, perm, perm-once, uniform or importance");
   EXPECT_EQ(find_rule("Perm"), nullptr);
   EXPECT_THROW(make_rule("greedy", context(3)), Error);
   EXPECT_FALSE(find_rule("cyclic")->randomized);
@@ -100,8 +102,11 @@ TEST(SelectionRuleTable, UniformDrawsNWithReplacement) {
   EXPECT_NE(epoch_in_batches(*rule), epoch);
 }
 
+// The rules of primal solvers, which need no dual state (the dual rules have
+// their own tests, test_dual_rules.cpp).
 TEST(SelectionRuleTable, SameSeedSameEpochsAndNextAgreesWithBatches) {
   for (const RuleInfo& info : rule_table()) {
+    if (!info.applies_to(kPrimalCoordinates)) continue;
     SCOPED_TRACE(info.name);
     auto a = make_rule(info.name, context(1500, 11));
     auto b = make_rule(info.name, context(1500, 11));
@@ -118,6 +123,7 @@ TEST(SelectionRuleTable, SameSeedSameEpochsAndNextAgreesWithBatches) {
 
 TEST(SelectionRuleTable, NoCoordinatesNoVisits) {
   for (const RuleInfo& info : rule_table()) {
+    if (!info.applies_to(kPrimalCoordinates)) continue;
     auto rule = make_rule(info.name, context(0));
     EXPECT_TRUE(epoch_in_batches(*rule).empty()) << info.name;
     EXPECT_FALSE(rule->wants_feedback()) << info.name;

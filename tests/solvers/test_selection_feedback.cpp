@@ -186,8 +186,16 @@ TEST(SelectFlag, ChoosesTheRuleOfTheCdAlgorithms) {
   const auto unknown = run("--select greedy", "bad.model");
   EXPECT_EQ(unknown.status, 2);
   EXPECT_NE(unknown.err.find("--select"), std::string::npos) << unknown.err;
-  EXPECT_NE(unknown.err.find("cyclic, perm, perm-once or uniform"), std::string::npos)
+  EXPECT_NE(unknown.err.find("cyclic, perm, perm-once, uniform, importance"), std::string::npos)
       << unknown.err;
+  // A rule of the SVM dual is refused by a primal solver, with its rules.
+  const auto dual_rule = run("-s cd --select ada-gap", "bad.model");
+  EXPECT_EQ(dual_rule.status, 2);
+  EXPECT_NE(dual_rule.err.find("rule ada-gap does not apply to solver cd; its rules are cyclic, "
+                               "perm, perm-once, uniform or importance"),
+            std::string::npos)
+      << dual_rule.err;
+  ASSERT_EQ(run("-s cd --select importance --seed 2", "importance.model").status, 0);
   const auto tron = run("-s tron --select perm", "bad.model");
   EXPECT_EQ(tron.status, 2);
   EXPECT_NE(tron.err.find("tron does not pick coordinates"), std::string::npos) << tron.err;

@@ -3,6 +3,7 @@
 // solvers, cross validation, -C and the trace's dual columns.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -115,6 +116,56 @@ TEST(DcdEndToEnd, TraceHasDualColumnsWithANonnegativeGap) {
     ++rows;
   }
   EXPECT_GT(rows, 5);
+}
+
+TEST(DcdEndToEnd, AdaptiveRulesTrainThroughTheSelectFlag) {
+  // -s dcd --select <rule> for the rules that read the dual state: the
+  // default -s dcd's optimum (its trace's last primal; both run to a small
+  // gap), the dual trace columns, and the same seed giving the same bytes.
+  test::ScratchDir dir;
+  const auto last_primal = [](const std::string& trace) {
+    const auto cells = [](const std::string& line) {
+      std::istringstream in(line);
+      std::vector<std::string> cell;
+      for (std::string c; std::getline(in, c, '\t');) cell.push_back(c);
+      return cell;
+    };
+    std::istringstream in(trace);
+    std::string header;
+    std::getline(in, header);
+    std::string last;
+    for (std::string line; std::getline(in, line);) last = line;
+    const std::vector<std::string> names = cells(header);
+    const auto column = std::find(names.begin(), names.end(), "primal") - names.begin();
+    return std::stod(cells(last).at(static_cast<std::size_t>(column)));
+  };
+  const std::string common = "-q -s dcd -l l1svm -c 0.1 -e 1e-9 --gap-tol 1e-6 ";
+  const auto base = test::run_tool("cdtrain", common + "--trace " + dir.file("base.trace") + " " +
+                                                  data("heart_scale") + " " + dir.file("base"));
+  ASSERT_EQ(base.status, 0) << base.err;
+  const double optimum = last_primal(test::read_file(dir.file("base.trace")));
+  for (const std::string rule : {"importance", "ada-gap", "gap-per-epoch", "gs-q"}) {
+    SCOPED_TRACE(rule);
+    const std::string flags = common + "--seed 5 --select " + rule + " ";
+    const auto a = test::run_tool("cdtrain", flags + "--trace " + dir.file("a.trace") + " " +
+                                                 data("heart_scale") + " " + dir.file("a"));
+    ASSERT_EQ(a.status, 0) << a.err;
+    const std::string trace = test::read_file(dir.file("a.trace"));
+    EXPECT_EQ(trace.substr(0, trace.find('\n')),
+              "iteration\tseconds\tobjective\tgradient_norm\tprimal\tdual\tgap\tnnz_ops\t"
+              "intercept_gap");
+    EXPECT_NEAR(last_primal(trace), optimum, 2e-6);
+    const auto b = test::run_tool("cdtrain", flags + data("heart_scale") + " " + dir.file("b"));
+    ASSERT_EQ(b.status, 0) << b.err;
+    EXPECT_EQ(test::read_file(dir.file("a")), test::read_file(dir.file("b")));
+    EXPECT_EQ(first_line(dir.file("a")), "solver_type L2R_L1LOSS_SVC_DUAL");
+  }
+  const auto shrink = test::run_tool(
+      "cdtrain", "-s dcd --shrink --select ada-gap " + data("heart_scale") + " " + dir.file("c"));
+  EXPECT_EQ(shrink.status, 2);
+  EXPECT_NE(shrink.err.find("--shrink: rule ada-gap runs dual CD without shrinking"),
+            std::string::npos)
+      << shrink.err;
 }
 
 }  // namespace
