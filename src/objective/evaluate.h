@@ -76,9 +76,12 @@ struct Evaluation {
   double gradient_norm;
 };
 
-// O(#nz + l + n), from the CSC.
+// O(#nz + l + n), from the CSC. For a regression loss (problem.y the
+// targets), f = r(w) + sum_j C_j loss(w'x_j, y_j), with svr_epsilon the svr2
+// loss's tube width.
 Evaluation evaluate(const Problem& problem, LossKind loss, const std::vector<double>& w,
-                    const Regularizer& regularizer = Regularizer::l2_only());
+                    const Regularizer& regularizer = Regularizer::l2_only(),
+                    double svr_epsilon = SvrL2Loss{}.epsilon);
 
 // The share of instances whose label sign(w'x) (> 0 is +1) equals y. O(#nz).
 double accuracy(const CscMatrix& x, const std::vector<double>& y, const std::vector<double>& w);

@@ -17,13 +17,14 @@ std::ostringstream& quiet_sink() {
 }  // namespace
 
 TraceReporter::TraceReporter(Reporter& inner, const std::string& path, const TestSet* test,
-                             bool multiclass, const Regularizer& regularizer)
+                             bool multiclass, const Regularizer& regularizer, double svr_epsilon)
     : Reporter(quiet_sink(), Level::kQuiet),
       inner_(inner),
       out_(path),
       test_(test),
       multiclass_(multiclass),
-      regularizer_(regularizer) {
+      regularizer_(regularizer),
+      svr_epsilon_(svr_epsilon) {
   std::string header = multiclass_ ? "class\t" : "";
   header += "iteration\tseconds\tobjective\tgradient_norm";
   if (test_ != nullptr) header += "\ttest_accuracy";
@@ -43,7 +44,7 @@ void TraceReporter::begin_problem(const Problem& problem, LossKind loss, int pos
 
 void TraceReporter::iteration(const IterationInfo& info) {
   assert(problem_ != nullptr && info.w != nullptr);
-  const Evaluation exact = evaluate(*problem_, loss_, *info.w, regularizer_);
+  const Evaluation exact = evaluate(*problem_, loss_, *info.w, regularizer_, svr_epsilon_);
   char buffer[160];
   std::string row = multiclass_ ? std::to_string(positive_label_) + "\t" : "";
   std::snprintf(buffer, sizeof buffer, "%lld\t%.6f\t%.12g\t%.6g",

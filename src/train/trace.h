@@ -32,8 +32,10 @@ class TraceReporter final : public Reporter {
  public:
   // Every call is passed on to `inner` as well. `test` may be null.
   // `regularizer` is the run's, for the objective and gradient columns.
+  // svr_epsilon is the svr2 loss's tube width, for a regression's columns.
   TraceReporter(Reporter& inner, const std::string& path, const TestSet* test, bool multiclass,
-                const Regularizer& regularizer = Regularizer::l2_only());
+                const Regularizer& regularizer = Regularizer::l2_only(),
+                double svr_epsilon = SvrL2Loss{}.epsilon);
 
   void begin_problem(const Problem& problem, LossKind loss, int positive_label) override;
   void iteration(const IterationInfo& info) override;
@@ -52,6 +54,7 @@ class TraceReporter final : public Reporter {
   const TestSet* test_;
   bool multiclass_;
   Regularizer regularizer_;
+  double svr_epsilon_;  // the svr2 loss's -p, for a regression's columns
   const Problem* problem_ = nullptr;
   LossKind loss_ = LossKind::kL2Svm;
   int positive_label_ = 0;

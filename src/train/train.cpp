@@ -74,7 +74,8 @@ LinearModel train(const CscMatrix& x, const ClassMap& classes, const Params& par
   if (nr_class == 0) throw Error("no training instances");
   check_magnitudes(x, classes, params);
   LinearModel model;
-  model.solver_type = solver_info(params.solver).solver_type(params.loss.value());
+  model.solver_type =
+      model_solver_type(solver_info(params.solver), params.loss.value(), params.regularizer);
   model.labels = classes.labels;
   model.bias = params.bias;
   model.num_features = x.num_cols - (params.bias >= 0 ? 1 : 0);

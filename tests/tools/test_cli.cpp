@@ -170,7 +170,7 @@ TEST(TrainArgs, RejectsUnknownSolverAndLoss) {
       "one of 0/cdper, 1/cd, 2/cdperone, 3/online, 4/cmls, 5/cmlsper, 6/tron, 7/pegasos";
   EXPECT_EQ(train_error("-s 9 f"), "-s: expected " + solvers + ", got '9'");
   EXPECT_EQ(train_error("-s foo f"), "-s: expected " + solvers + ", got 'foo'");
-  EXPECT_EQ(train_error("-l foo f"), "-l: expected one of l2svm, l1svm, lr, got 'foo'");
+  EXPECT_EQ(train_error("-l foo f"), "-l: expected one of l2svm, l1svm, lr, sq, svr2, got 'foo'");
 }
 
 TEST(TrainArgs, RejectsUnknownFlag) {
@@ -268,7 +268,7 @@ TEST(Validate, AcceptsEveryValidSolverLossPair) {
 
 TEST(Validate, RejectsInvalidPairsListingTheValidOnes) {
   const std::string pairs =
-      "valid pairs: -s 0-3: l2svm lr; -s 4-5: l2svm; -s 6: l2svm lr; -s 7: l1svm";
+      "valid pairs: -s 0-3: l2svm lr sq svr2; -s 4-5: l2svm; -s 6: l2svm lr; -s 7: l1svm";
   EXPECT_EQ(validate_error(train("-l l1svm f").params),
             "solver cdper does not train loss l1svm; " + pairs);
   EXPECT_EQ(validate_error(train("-s 4 -l lr f").params),
