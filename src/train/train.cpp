@@ -72,6 +72,10 @@ LinearModel train(const CscMatrix& x, const ClassMap& classes, const Params& par
                   const std::vector<std::uint8_t>* held_out, const CsrMatrix* shared_rows) {
   const std::size_t nr_class = classes.labels.size();
   if (nr_class == 0) throw Error("no training instances");
+  if (is_regression(params.loss.value())) {
+    throw ConfigError(std::string("loss ") + loss_info(params.loss.value()).name +
+                      " is a regression: train it with train_regression()");
+  }
   check_magnitudes(x, classes, params);
   LinearModel model;
   model.solver_type =
