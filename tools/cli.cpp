@@ -373,7 +373,7 @@ std::string train_usage() {
 std::string train_help() {
   std::string out =
       "usage: cdtrain [options] training_file [model_file]\n"
-      "Trains an L2-regularized linear classifier by coordinate descent.\n"
+      "Trains an L2- or L1-regularized linear classifier or regression by coordinate descent.\n"
       "The model file defaults to the training file's basename + \".model\".\n"
       "training_file '-' is standard input (give a model_file); pipes and FIFOs are read too.\n\n";
   out += flag_help(train_flags());

@@ -28,7 +28,11 @@
 //   bound already satisfies the rule (the analogue of Theorem 1's lambda_bar,
 //   O(1) to check), the step is taken without evaluating D_i. Otherwise D_i
 //   is evaluated while the margins move, and the step undone if it fails
-//   (apply_with_delta/undo, as solver_cd.cpp). The margins (scores for
+//   (apply_with_delta/undo, as solver_cd.cpp). In exact arithmetic the
+//   bound's test passes for every lambda <= 2 (1 - sigma) |Delta| / (H_i d^2);
+//   at the optimum rounding can leave Delta >= 0 or fail every test, and
+//   then (Delta >= 0, or lambda below 1e-18) the coordinate is left as it is
+//   instead of failing the run. The margins (scores for
 //   regression) are kept up to date after each step, so the logistic terms
 //   come from the stored margins; nothing is recomputed from scratch.
 //
@@ -70,6 +74,10 @@
 
 namespace cdl {
 namespace {
+
+// The smallest lambda the line search tries before it leaves a coordinate
+// as it is.
+constexpr double kMinLambda = 1e-18;
 
 double l1_norm(const std::vector<double>& v) {
   double out = 0;
@@ -159,11 +167,18 @@ SolveResult cd_l1_loop(Objective& objective, const Regularizer& regularizer, Sel
           failed = true;
           break;
         }
-        // Delta of the Armijo rule; < 0 for d != 0.
+        // Delta of the Armijo rule: < 0 for d != 0 in exact arithmetic; near
+        // the optimum rounding can leave it >= 0, and then no step can
+        // decrease f by a measurable amount: the coordinate stays.
         const double model = g * d + regularizer.delta(wi, d);
+        if (!(model < 0)) {
+          if (feedback) rule.feedback({i, derivs.d1, derivs.d2, 0.0});
+          continue;
+        }
         const double bound = objective.bound(i);
         double lambda = 1.0;
-        for (;;) {
+        bool moved = false;
+        while (lambda >= kMinLambda) {
           const double z = lambda * d;
           // The loss part changes by at most g z + bound/2 z^2 (bound
           // includes r's l2, which delta() counts too: subtract it).
@@ -171,17 +186,21 @@ SolveResult cd_l1_loop(Objective& objective, const Regularizer& regularizer, Sel
               g * z + 0.5 * (bound - regularizer.l2) * z * z + regularizer.delta(wi, z);
           if (upper <= sigma * lambda * model) {
             objective.apply(i, z);
+            moved = true;
             break;
           }
           ++result.function_evaluations;
-          if (objective.apply_with_delta(i, z) <= sigma * lambda * model) break;
-          objective.undo();
-          lambda *= beta;
-          if (lambda < 1e-20) {  // cannot happen for a finite bound; guards overflow
-            failed = true;
+          if (objective.apply_with_delta(i, z) <= sigma * lambda * model) {
+            moved = true;
             break;
           }
+          objective.undo();
+          lambda *= beta;
         }
+        // In exact arithmetic the bound's test passes once lambda <=
+        // 2 (1 - sigma) |Delta| / (H_i d^2); a search that ends before is
+        // rounding at the optimum, and the coordinate stays.
+        if (!moved) lambda = 0;
         if (lambda == 1.0) ++result.full_newton_steps;
         if (feedback) rule.feedback({i, derivs.d1, derivs.d2, lambda * d});
       }
