@@ -108,9 +108,11 @@ void run_regression(const cdl::TrainCommand& command, const cdl::Params& params,
   }
   std::optional<cdl::TraceReporter> trace;
   if (!command.trace_path.empty()) {
-    trace.emplace(reporter, command.trace_path, nullptr, false,
-                  cdl::Regularizer::of(params.regularizer),
-                  params.svr_epsilon.value_or(cdl::kDefaultSvrEpsilon));
+    trace.emplace(
+        reporter, command.trace_path, nullptr, false, cdl::Regularizer::of(params.regularizer),
+        params.svr_epsilon.value_or(cdl::kDefaultSvrEpsilon),
+        params.loss == cdl::LossKind::kSquared && params.regularizer == cdl::RegularizerKind::kL1 &&
+            command.initial_model.empty());
   }
   cdl::Reporter& active = trace ? static_cast<cdl::Reporter&>(*trace) : reporter;
   const cdl::LinearModel model = cdl::train_regression(data.features, data.labels, params, active,

@@ -1,6 +1,7 @@
 #include "objective/evaluate.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "objective/vector_math.h"
 #include "util/error.h"
@@ -114,6 +115,27 @@ Evaluation evaluate(const Problem& problem, LossKind loss, const std::vector<dou
     }
     return Evaluation{f, norm2(g)};
   });
+}
+
+double lasso_duality_gap(const Problem& problem, const std::vector<double>& w) {
+  const CscMatrix& x = problem.x;
+  std::vector<double> slope = decision_values(x, w);  // becomes 2 C_j (w'x_j - y_j)
+  double bound = 0;
+  for (std::size_t j = 0; j < slope.size(); ++j) {
+    bound += problem.cost(j) * problem.y[j] * problem.y[j];
+    slope[j] = 2.0 * problem.cost(j) * (slope[j] - problem.y[j]);
+  }
+  double gap = 0;
+  for (std::size_t i = 0; i < x.num_cols; ++i) {
+    double g = 0;
+    for (auto k = x.col_ptr[i]; k < x.col_ptr[i + 1]; ++k) {
+      const auto t = static_cast<std::size_t>(k);
+      g += slope[x.row_idx[t]] * x.values[t];
+    }
+    const double wi = i < w.size() ? w[i] : 0.0;
+    gap += bound * std::max(std::fabs(g) - 1.0, 0.0) + std::fabs(wi) + wi * g;
+  }
+  return gap;
 }
 
 double accuracy(const CscMatrix& x, const std::vector<double>& y, const std::vector<double>& w) {

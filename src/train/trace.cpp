@@ -17,17 +17,20 @@ std::ostringstream& quiet_sink() {
 }  // namespace
 
 TraceReporter::TraceReporter(Reporter& inner, const std::string& path, const TestSet* test,
-                             bool multiclass, const Regularizer& regularizer, double svr_epsilon)
+                             bool multiclass, const Regularizer& regularizer, double svr_epsilon,
+                             bool lasso_gap)
     : Reporter(quiet_sink(), Level::kQuiet),
       inner_(inner),
       out_(path),
       test_(test),
       multiclass_(multiclass),
       regularizer_(regularizer),
-      svr_epsilon_(svr_epsilon) {
+      svr_epsilon_(svr_epsilon),
+      lasso_gap_(lasso_gap) {
   std::string header = multiclass_ ? "class\t" : "";
   header += "iteration\tseconds\tobjective\tgradient_norm";
   if (test_ != nullptr) header += "\ttest_accuracy";
+  if (lasso_gap_) header += "\tduality_gap";
   out_.write(header + "\n");
 }
 
@@ -53,6 +56,10 @@ void TraceReporter::iteration(const IterationInfo& info) {
   row += buffer;
   if (test_ != nullptr) {
     std::snprintf(buffer, sizeof buffer, "\t%.4f", 100.0 * accuracy(test_->x, test_y_, *info.w));
+    row += buffer;
+  }
+  if (lasso_gap_) {
+    std::snprintf(buffer, sizeof buffer, "\t%.12g", lasso_duality_gap(*problem_, *info.w));
     row += buffer;
   }
   out_.write(row + "\n");

@@ -127,6 +127,36 @@ TEST(Lasso, OrthogonalColumnsGiveTheSoftThreshold) {
   EXPECT_EQ(result.w[3], 0.0);
 }
 
+// The gap (21) bounds f(w) - f* at every iterate from 0 and closes at the
+// optimum: f* from a run at eps 1e-13, the iterates from a trace of a run
+// at eps 1e-3.
+TEST(Lasso, DualityGapBoundsTheSuboptimality) {
+  const Gaussian g = gaussian(50, 100, 9);
+  const double C = 0.5;
+  const Problem problem = regression_problem(g.x, g.y, C);
+  Params params = tight(1e-13);
+  params.C = C;
+  const SolveResult optimum = solve(problem, params);
+  const double f_star = optimum.objective;
+  EXPECT_LT(lasso_duality_gap(problem, optimum.w), 1e-6 * f_star);
+  EXPECT_GE(lasso_duality_gap(problem, optimum.w), -1e-9 * f_star);
+  // Keeps a copy of every iteration's w.
+  struct Iterates : test::RecordingReporter {
+    bool wants_w() const override { return true; }
+    void iteration(const IterationInfo& info) override { ws.push_back(*info.w); }
+    std::vector<std::vector<double>> ws;
+  } iterates;
+  params.eps = 1e-3;
+  solve_cd({problem, resolve_defaults(params), 1, iterates, nullptr});
+  ASSERT_GE(iterates.ws.size(), 2u);
+  for (const std::vector<double>& w : iterates.ws) {
+    const double f = evaluate(problem, LossKind::kSquared, w, Regularizer::l1_only()).objective;
+    EXPECT_GE(lasso_duality_gap(problem, w), f - f_star - 1e-9 * f_star);
+  }
+  // At w = 0 the gap is B max(|g_i| - 1, 0) summed: positive here.
+  EXPECT_GT(lasso_duality_gap(problem, std::vector<double>(g.n, 0.0)), 0.0);
+}
+
 // Ridge regression, 1/2 ||w||^2 + C ||Xw - y||^2: the normal equations
 // (I + 2C X'X) w = 2C X'y.
 TEST(Ridge, SolvesTheNormalEquations) {

@@ -4,7 +4,9 @@
 
 #include <cmath>
 #include <fstream>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "model/model.h"
 #include "test_util.h"
@@ -84,6 +86,25 @@ TEST(RegressionEndToEnd, CrossValidationReportsErrorAndCorrelation) {
   EXPECT_NE(run.out.find("\nCross Validation Squared correlation coefficient = "),
             std::string::npos)
       << run.out;
+}
+
+// A Lasso run's trace has the duality gap (21) as its last column, and the
+// gap ends below where it starts.
+TEST(RegressionEndToEnd, LassoTraceHasTheDualityGap) {
+  const ScratchDir dir;
+  const auto run = run_script(dir, "$CDTRAIN -q -r l1 -l sq -c 0.01 -e 1e-6 --trace t.tsv " +
+                                       test::fixture_path("diabetes.svm") + " m && cat t.tsv");
+  ASSERT_EQ(run.status, 0) << run.err;
+  EXPECT_EQ(run.out.rfind("iteration\tseconds\tobjective\tgradient_norm\tduality_gap\n", 0), 0u)
+      << run.out;
+  std::istringstream rows(run.out);
+  std::string line;
+  std::getline(rows, line);
+  std::vector<double> gaps;
+  while (std::getline(rows, line)) gaps.push_back(std::stod(line.substr(line.rfind('\t') + 1)));
+  ASSERT_GE(gaps.size(), 2u);
+  EXPECT_GE(gaps.back(), 0.0);
+  EXPECT_LT(gaps.back(), 1e-3 * gaps.front());
 }
 
 TEST(RegressionEndToEnd, RefusesWithClearErrors) {
