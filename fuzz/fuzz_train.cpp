@@ -25,10 +25,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const cdl::fuzz::ScratchFile scratch(data + 1, size - 1);
   const std::string& path = scratch.path();
 
-  // Every valid (solver, loss) pair, one per choice.
+  // Every valid (solver, classification loss) pair, one per choice.
   std::vector<std::pair<const cdl::SolverInfo*, cdl::LossKind>> pairs;
   for (const cdl::SolverInfo& info : cdl::solver_table()) {
-    for (cdl::LossKind loss : info.losses) pairs.emplace_back(&info, loss);
+    for (cdl::LossKind loss : info.losses) {
+      if (!cdl::is_regression(loss)) pairs.emplace_back(&info, loss);
+    }
   }
   cdl::Params params;
   params.solver = pairs[choice % pairs.size()].first->kind;

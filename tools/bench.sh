@@ -17,6 +17,10 @@
 #                                    350k, ~13 nonzeros a column) against
 #                                    liblinear-train -s 1 and -s 2: binary,
 #                                    20-class one-vs-rest and -v 5 (~10 minutes)
+#   bash tools/bench.sh l1           -r l1 (L1-L2SVM, L1-LR) whole runs against
+#                                    liblinear-train -s 5 / -s 6 on the wide and
+#                                    rcv1-like files (CDL_L1_FILES=wide for the
+#                                    wide one only)
 #   bash tools/bench.sh huge         makes the 200M-nonzero file (3.2 GB, a few
 #                                    minutes; never run by `make bench`) and
 #                                    times the sweep floors and CDPER epoch on it
@@ -514,11 +518,46 @@ dual() {
   dual_rows "$wide_file" $runs
   dual_rows "$bench_dir/rcv1like_500mb.svm" $runs
   if [ "${CDL_BENCH_HUGE:-0}" = 1 ] && [ -f "$huge_file" ]; then dual_rows "$huge_file" 1; fi
+}
+
+# -r l1 against LIBLINEAR's -s 5 (L1-L2SVM, CDN) and -s 6 (L1-LR, newGLMNET):
+# whole-process time, best of 3, default eps of both (0.01 on the same
+# measure), C = 1; f of both models by bench_cd objective, relative to
+# liblinear-train -s 5/6 -e 0.0001.
+l1() {
+  local runs=3 files=()
+  make_wide
+  files+=("$wide_file")
+  if [ "${CDL_L1_FILES:-all}" != wide ]; then make_rcv1like; files+=("$bench_dir/rcv1like_500mb.svm"); fi
+  echo "### -r l1 against liblinear-train -s 5 / -s 6 (\`bash tools/bench.sh l1\`)"
+  echo
+  echo "Whole-process seconds, best of $runs, default eps (0.01) and C = 1 for both; f* is"
+  echo "liblinear-train at -e 0.0001; every f by \`bench_cd objective\`."
+  echo
+  echo "| file | loss | cdtrain -r l1 s | liblinear s | ratio | (f_ours - f*)/f* | (f_ll - f*)/f* | nnz ours / ll |"
+  echo "|---|---|---|---|---|---|---|---|"
+  local file pair loss number ct cm lt lm fstar fo fl
+  for file in "${files[@]}"; do
+    for pair in "l2svm 5" "lr 6"; do
+      read -r loss number <<<"$pair"
+      liblinear-train -q -s "$number" -e 0.0001 "$file" "$tmp/opt.model" >/dev/null
+      fstar=$(build/bench_cd objective "$file" "$tmp/opt.model")
+      read -r ct cm <<<"$(measure $runs ./cdtrain -q -r l1 -l "$loss" "$file" "$tmp/cd.model")"
+      read -r lt lm <<<"$(measure $runs liblinear-train -q -s "$number" "$file" "$tmp/ll.model")"
+      fo=$(build/bench_cd objective "$file" "$tmp/cd.model")
+      fl=$(build/bench_cd objective "$file" "$tmp/ll.model")
+      awk -v n="$(basename "$file")" -v l="$loss" -v ct="$ct" -v lt="$lt" -v fo="$fo" -v fl="$fl" \
+        -v fs="$fstar" -v no="$(awk 'p && $1 != 0 {c++} /^w$/ {p = 1} END {print c + 0}' "$tmp/cd.model")" \
+        -v nl="$(awk 'p && $1 != 0 {c++} /^w$/ {p = 1} END {print c + 0}' "$tmp/ll.model")" \
+        'BEGIN{printf "| %s | %s | %.2f | %.2f | %.2f | %.2e | %.2e | %d / %d |\n", n, l, ct, lt, ct/lt, (fo-fs)/fs, (fl-fs)/fs, no, nl}'
+    done
+  done
   echo
 }
 
 case $section in
   small) small ;;
+  l1) load before; l1; load after ;;
   large) large ;;
   solvers) solvers ;;
   robust) robust ;;
@@ -527,6 +566,6 @@ case $section in
   huge) load before; huge; load after ;;
   dual) load before; dual; load after ;;
   reading) load before; reading; load after ;;
-  all) small; large; solvers; robust; load before; sweep; wide; reading; dual; load after ;;
-  *) echo "usage: $0 [all|small|large|solvers|robust|sweep|wide|huge|reading|dual]" >&2; exit 2 ;;
+  all) small; large; solvers; robust; load before; sweep; wide; reading; dual; l1; load after ;;
+  *) echo "usage: $0 [all|small|large|solvers|robust|sweep|wide|huge|reading|dual|l1]" >&2; exit 2 ;;
 esac

@@ -3,10 +3,12 @@
 //   bench_cd read FILE [T]      seconds to read FILE row-wise (CSR, one pass)
 //                               and straight into columns (CSC, one pass,
 //                               T threads; default one per core)
-//   bench_cd objective FILE MODEL [C]
+//   bench_cd objective FILE MODEL [C [P]]
 //                               f(w) of equation (1) for a binary model (ours
-//                               or LIBLINEAR's; L2-SVM, L1-SVM or LR by its
-//                               solver_type) on FILE, so that both tools'
+//                               or LIBLINEAR's; L2-SVM, L1-SVM or LR, L2 or L1
+//                               regularized, by its solver_type) or a
+//                               regression model (SVR with -p P, default 0.1,
+//                               or squared loss) on FILE, so that both tools'
 //                               models are scored by one formula
 //   bench_cd sweep FILE [--order O] [--epochs N] [--distance D[,D...]]
 //                               milliseconds per epoch (median of N, default
@@ -212,23 +214,43 @@ class TimingReporter : public cdl::Reporter {
   std::ostringstream sink_;
 };
 
-// f(w) of equation (1) for a binary model, with the loss its solver_type
-// names (L2-SVM, L1-SVM or logistic regression).
-int bench_objective(const std::string& data_path, const std::string& model_path, double cost) {
+// f(w) of equation (1) for a binary model, with the loss and regularizer its
+// solver_type names (L2-SVM, L1-SVM or logistic regression; L2 or L1), or of
+// a regression model (SVR with tube width p, squared loss) on its targets.
+int bench_objective(const std::string& data_path, const std::string& model_path, double cost,
+                    double svr_epsilon) {
   const cdl::LinearModel model = cdl::load_model(model_path);
   if (model.nr_w() != 1) throw cdl::Error(model_path + ": objective needs a binary model");
+  const std::string& type = model.solver_type;
   cdl::LossKind loss = cdl::LossKind::kL2Svm;
-  if (model.solver_type == "L2R_L1LOSS_SVC_DUAL") {
+  cdl::Regularizer regularizer = cdl::Regularizer::l2_only();
+  if (type.compare(0, 4, "L1R_") == 0) regularizer = cdl::Regularizer::l1_only();
+  if (type == "L2R_L1LOSS_SVC_DUAL") {
     loss = cdl::LossKind::kL1Svm;
-  } else if (model.solver_type == "L2R_LR" || model.solver_type == "L2R_LR_DUAL") {
+  } else if (type == "L2R_LR" || type == "L2R_LR_DUAL" || type == "L1R_LR") {
     loss = cdl::LossKind::kLogistic;
-  } else if (model.solver_type != "L2R_L2LOSS_SVC" && model.solver_type != "L2R_L2LOSS_SVC_DUAL") {
-    throw cdl::Error(model_path + ": no objective for " + model.solver_type);
+  } else if (type == "L2R_L2LOSS_SVR" || type == "L2R_L2LOSS_SVR_DUAL" ||
+             type == "L1R_L2LOSS_SVR") {
+    loss = cdl::LossKind::kSvrL2;
+  } else if (type == "L2R_SQUARED_LOSS" || type == "L1R_SQUARED_LOSS") {
+    loss = cdl::LossKind::kSquared;
+  } else if (type != "L2R_L2LOSS_SVC" && type != "L2R_L2LOSS_SVC_DUAL" &&
+             type != "L1R_L2LOSS_SVC") {
+    throw cdl::Error(model_path + ": no objective for " + type);
   }
   cdl::ReadOptions options;
-  options.integer_labels = true;
+  options.integer_labels = !cdl::is_regression(loss);
   options.bias = model.bias;
   const cdl::LabeledCsc data = cdl::read_libsvm_csc(data_path, options);
+  if (cdl::is_regression(loss)) {
+    std::vector<double> w(data.features.num_cols, 0.0);
+    const std::size_t own = data.features.num_cols - (model.bias >= 0 ? 1 : 0);
+    for (std::size_t i = 0; i < std::min(own, model.num_features); ++i) w[i] = model.w[i];
+    if (model.bias >= 0) w[own] = model.w[model.num_features];
+    const cdl::Problem problem = cdl::regression_problem(data.features, data.labels, cost);
+    std::printf("%.12g\n", cdl::evaluate(problem, loss, w, regularizer, svr_epsilon).objective);
+    return 0;
+  }
   // The model's first label is the positive class; every other label negative.
   cdl::ClassMap classes{model.labels, {}};
   for (double label : data.labels) {
@@ -237,7 +259,7 @@ int bench_objective(const std::string& data_path, const std::string& model_path,
   const std::vector<double> w =
       cdl::initial_weights(model, classes, data.features.num_cols, model.bias)[0];
   const cdl::Problem problem = cdl::one_vs_rest(data.features, classes, 0, cost, cost);
-  std::printf("%.12g\n", cdl::evaluate(problem, loss, w).objective);
+  std::printf("%.12g\n", cdl::evaluate(problem, loss, w, regularizer).objective);
   return 0;
 }
 
@@ -512,19 +534,22 @@ int main(int argc, char** argv) {
     const std::vector<std::string> args(argv + 1, argv + argc);
     unsigned threads = 0;
     double cost = 1.0;
+    double svr_epsilon = 0.1;
     SweepOptions sweep;
     if ((args.size() == 2 || (args.size() == 3 && cdl::parse_integer(args[2], threads))) &&
         args[0] == "read") {
       return bench_read(args[1], threads);
     }
-    if ((args.size() == 3 || (args.size() == 4 && cdl::parse_double(args[3], cost))) &&
+    if ((args.size() == 3 || (args.size() == 4 && cdl::parse_double(args[3], cost)) ||
+         (args.size() == 5 && cdl::parse_double(args[3], cost) &&
+          cdl::parse_double(args[4], svr_epsilon))) &&
         args[0] == "objective") {
-      return bench_objective(args[1], args[2], cost);
+      return bench_objective(args[1], args[2], cost, svr_epsilon);
     }
     if (args.size() >= 2 && args[0] == "sweep" && parse_sweep_args(args, sweep)) {
       return bench_sweep(args[1], sweep);
     }
-    std::cerr << "usage: bench_cd read FILE [threads] | bench_cd objective FILE MODEL [C] |\n"
+    std::cerr << "usage: bench_cd read FILE [threads] | bench_cd objective FILE MODEL [C [P]] |\n"
                  "       bench_cd sweep FILE [--order all|cyclic|perm|perm-prefetch|\n"
                  "         perm-prefetch-signed|cdper] [--epochs N] [--distance D[,D...]]\n"
                  "         [--huge-pages]\n";

@@ -18,6 +18,7 @@
 #include "train/cross_validation.h"
 #include "train/trace.h"
 #include "train/train.h"
+#include "train/train_regression.h"
 #include "util/atomic_file.h"
 
 namespace {
@@ -48,8 +49,12 @@ void train_and_save(const cdl::TrainCommand& command, const cdl::Params& params,
                     cdl::Reporter& reporter) {
   std::optional<cdl::InitialWeights> initial;
   if (!command.initial_model.empty()) {
-    initial = cdl::initial_weights(cdl::load_model(command.initial_model), classes,
-                                   data.features.num_cols, params.bias);
+    const cdl::LinearModel start = cdl::load_model(command.initial_model);
+    if (start.task() == cdl::Task::kRegression) {
+      throw cdl::Error("-i: " + command.initial_model + " is a regression model (" +
+                       start.solver_type + "), and this run trains a classifier");
+    }
+    initial = cdl::initial_weights(start, classes, data.features.num_cols, params.bias);
   }
   std::optional<cdl::LabeledCsr> test_data;
   std::optional<cdl::CscMatrix> test_x;
@@ -81,6 +86,67 @@ void train_and_save(const cdl::TrainCommand& command, const cdl::Params& params,
   const cdl::DeferredSignals deferred;
   if (trace) trace->commit();
   model_file.commit();
+}
+
+// A regression run (-l sq, -l svr2): the targets as they are, one problem.
+void run_regression(const cdl::TrainCommand& command, const cdl::Params& params,
+                    const cdl::LabeledCsc& data, cdl::Reporter& reporter) {
+  try {
+    cdl::check_magnitudes(data.features, cdl::ClassMap{}, params);
+  } catch (const cdl::InstanceError& e) {
+    throw cdl::ParseError(cdl::input_name(command.training_path), data.lines.line_of(e.row()),
+                          e.reason());
+  }
+  if (params.cv_folds > 0) {
+    const cdl::RegressionValidation cv =
+        cdl::cross_validate_regression(data.features, data.labels, params, reporter);
+    std::printf("Cross Validation Mean squared error = %g\n", cv.mean_squared_error);
+    std::printf("Cross Validation Squared correlation coefficient = %g\n", cv.squared_correlation);
+    return;
+  }
+  std::optional<std::vector<double>> initial;
+  if (!command.initial_model.empty()) {
+    initial = cdl::initial_regression_weights(cdl::load_model(command.initial_model),
+                                              data.features.num_cols, params.bias);
+  }
+  std::optional<cdl::TraceReporter> trace;
+  if (!command.trace_path.empty()) {
+    trace.emplace(
+        reporter, command.trace_path, nullptr, false, cdl::Regularizer::of(params.regularizer),
+        false, false, params.svr_epsilon.value_or(cdl::kDefaultSvrEpsilon),
+        params.loss == cdl::LossKind::kSquared && params.regularizer == cdl::RegularizerKind::kL1 &&
+            command.initial_model.empty());
+  }
+  cdl::Reporter& active = trace ? static_cast<cdl::Reporter&>(*trace) : reporter;
+  const cdl::LinearModel model = cdl::train_regression(data.features, data.labels, params, active,
+                                                       initial ? &*initial : nullptr);
+  cdl::AtomicFileWriter model_file(command.model_path);
+  cdl::write_model(model, [&model_file](const std::string& chunk) { model_file.write(chunk); });
+  model_file.finish();
+  if (trace) trace->finish();
+  const cdl::DeferredSignals deferred;
+  if (trace) trace->commit();
+  model_file.commit();
+}
+
+// Usage errors of a regression run: the options that need classes.
+void check_regression_options(const cdl::TrainCommand& command, const cdl::Params& params) {
+  const std::string loss = cdl::loss_info(params.loss.value()).name;
+  if (command.find_C) {
+    throw cdl::ConfigError("-C searches C by classification accuracy; -l " + loss +
+                           " is a regression (use -v to compare values of -c)");
+  }
+  if (!params.class_weights.empty()) {
+    throw cdl::ConfigError("-wi weighs classes; -l " + loss + " is a regression, with none");
+  }
+  if (params.stratified) {
+    throw cdl::ConfigError("--stratified keeps class shares; -l " + loss +
+                           " is a regression, with none");
+  }
+  if (!command.test_path.empty()) {
+    throw cdl::ConfigError("-t adds a test accuracy column; -l " + loss +
+                           " is a regression, with no accuracy");
+  }
 }
 
 // The cache of --cache or --cache-file, or "".
@@ -168,10 +234,12 @@ int main(int argc, char** argv) {
     }
     const cdl::Params params = cdl::resolve_defaults(command.params);
     cdl::validate(params);
+    const bool regression = cdl::is_regression(params.loss.value());
+    if (regression) check_regression_options(command, params);
     check_output_paths(command, params);
 
     cdl::ReadOptions options;
-    options.integer_labels = true;
+    options.integer_labels = !regression;
     options.bias = params.bias;
     options.pipe_command = "cdtrain [options] - " + command.model_path;
     cdl::CacheUse cache_use;
@@ -179,10 +247,14 @@ int main(int argc, char** argv) {
     const cdl::LabeledCsc data =
         cache.empty() ? cdl::read_libsvm_csc(command.training_path, options)
                       : cdl::read_with_cache(command.training_path, options, cache, cache_use);
-    const cdl::ClassMap classes = cdl::map_classes(data.labels);
     cdl::Reporter reporter(
         std::cerr, params.quiet ? cdl::Reporter::Level::kQuiet : cdl::Reporter::Level::kNormal);
     if (!cache_use.warning.empty()) reporter.warning(cache_use.warning);
+    if (regression) {
+      run_regression(command, params, data, reporter);
+      return 0;
+    }
+    const cdl::ClassMap classes = cdl::map_classes(data.labels);
     check_training_data(command, params, data, classes, reporter);
     if (command.find_C) {
       search(command, params, data, classes, reporter);

@@ -1,6 +1,7 @@
 #include "cli.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <functional>
@@ -110,11 +111,32 @@ const std::vector<Flag<TrainCommand>>& train_flags() {
          if (info == nullptr) bad_value(flag, "one of " + solver_choices(), v);
          c.params.solver = info->kind;
        }},
-      {"-l", "loss", "loss: l2svm, l1svm or lr (default: l2svm; l1svm for pegasos)",
+      {"-l", "loss",
+       "loss: l2svm, l1svm or lr; sq or svr2 for regression (default: l2svm; l1svm for pegasos)",
        [](TrainCommand& c, const std::string& flag, const std::string& v) {
          const LossInfo* info = find_loss(v);
          if (info == nullptr) bad_value(flag, "one of " + loss_choices(), v);
          c.params.loss = info->kind;
+       }},
+      {"-r", "regularizer",
+       "regularizer: l2 (1/2 ||w||^2, default) or l1 (||w||_1, the CD solvers: LIBLINEAR's "
+       "-s 5/6, and the Lasso with -l sq)",
+       [](TrainCommand& c, const std::string& flag, const std::string& v) {
+         const RegularizerInfo* info = find_regularizer(v);
+         if (info == nullptr || info->kind == RegularizerKind::kElasticNet) {
+           bad_value(flag, "l2 or l1", v);
+         }
+         c.params.regularizer = info->kind;
+       }},
+      {"-p", "epsilon",
+       "svr2: the epsilon of max(0, |y - w'x| - epsilon)^2 (default " + show(kDefaultSvrEpsilon) +
+           ", as LIBLINEAR)",
+       [](TrainCommand& c, const std::string& flag, const std::string& v) {
+         double x = 0;
+         if (!parse_double(v, x) || !(x >= 0) || !std::isfinite(x)) {
+           bad_value(flag, "a number >= 0", v);
+         }
+         c.params.svr_epsilon = x;
        }},
       {"--select", "rule",
        "coordinate selection rule of the CD algorithms: " + rule_choices() +
@@ -134,7 +156,10 @@ const std::vector<Flag<TrainCommand>>& train_flags() {
            show(solver_info(SolverKind::kTron).default_eps) +
            " for tron); dcd: when the projected gradient's max - min over an epoch is <= eps "
            "(default " +
-           show(solver_info(SolverKind("dcd")).default_eps) + ")",
+           show(solver_info(SolverKind("dcd")).default_eps) +
+           "); with -r l1: stop when ||v||_1 <= eps * ||v(0)||_1 for the minimum-norm "
+           "subgradient v, eps scaled as LIBLINEAR's -s 5/6 (default " +
+           show(kL1CdEps) + ")",
        [](TrainCommand& c, const std::string& flag, const std::string& v) {
          c.params.eps = positive_number(flag, v);
        }},
@@ -384,7 +409,7 @@ std::string train_usage() {
 std::string train_help() {
   std::string out =
       "usage: cdtrain [options] training_file [model_file]\n"
-      "Trains an L2-regularized linear classifier by coordinate descent.\n"
+      "Trains an L2- or L1-regularized linear classifier or regression by coordinate descent.\n"
       "The model file defaults to the training file's basename + \".model\".\n"
       "training_file '-' is standard input (give a model_file); pipes and FIFOs are read too.\n\n";
   out += flag_help(train_flags());

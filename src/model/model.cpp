@@ -25,8 +25,11 @@ const char* const kClassifierTypes[] = {
     "L2R_LR",   "L2R_L2LOSS_SVC_DUAL", "L2R_L2LOSS_SVC", "L2R_L1LOSS_SVC_DUAL",
     "MCSVM_CS", "L1R_L2LOSS_SVC",      "L1R_LR",         "L2R_LR_DUAL",
 };
-const char* const kRegressionTypes[] = {"L2R_L2LOSS_SVR", "L2R_L2LOSS_SVR_DUAL",
-                                        "L2R_L1LOSS_SVR_DUAL"};
+// The last three are cdlinear's, for the regressions LIBLINEAR lacks
+// (model.h).
+const char* const kRegressionTypes[] = {"L2R_L2LOSS_SVR",      "L2R_L2LOSS_SVR_DUAL",
+                                        "L2R_L1LOSS_SVR_DUAL", "L2R_SQUARED_LOSS",
+                                        "L1R_SQUARED_LOSS",    "L1R_L2LOSS_SVR"};
 const char* const kOtherTypes[] = {"ONECLASS_SVM"};
 
 bool is_classifier_type(const std::string& name) {

@@ -17,7 +17,12 @@
 //
 // A regression model (solver_type L2R_L2LOSS_SVR, L2R_L2LOSS_SVR_DUAL or
 // L2R_L1LOSS_SVR_DUAL) has no label line, nr_class 2 and one weight per
-// line; its prediction is the decision value w'x itself.
+// line; its prediction is the decision value w'x itself. cdlinear writes
+// three regression types LIBLINEAR lacks, in the same layout (LIBLINEAR's
+// predict refuses them by name): L2R_SQUARED_LOSS (ridge regression,
+// 1/2 ||w||^2 + C sum (y - w'x)^2), L1R_SQUARED_LOSS (the Lasso,
+// ||w||_1 + C sum (y - w'x)^2) and L1R_L2LOSS_SVR (||w||_1 + C sum
+// max(0, |y - w'x| - p)^2).
 #ifndef CDL_MODEL_H_
 #define CDL_MODEL_H_
 

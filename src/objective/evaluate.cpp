@@ -1,6 +1,7 @@
 #include "objective/evaluate.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "objective/vector_math.h"
 #include "util/error.h"
@@ -18,6 +19,8 @@ auto with_margin_loss(LossKind loss, Body body) {
       return body(L1SvmLoss{});
     case LossKind::kLogistic:
       return body(LogisticLoss{});
+    case LossKind::kSquared:
+    case LossKind::kSvrL2:
       break;
   }
   throw Error("this evaluation is for classification losses");
@@ -55,8 +58,43 @@ std::vector<double> gradient_at_zero(const Problem& problem, LossKind loss) {
   return with_margin_loss(loss, [&](auto l) { return gradient_at_zero<decltype(l)>(problem); });
 }
 
+namespace {
+
+// evaluate() for a regression loss: the same sums over scores w'x_j.
+template <class Loss>
+Evaluation evaluate_regression(const Problem& problem, const Loss& loss,
+                               const std::vector<double>& w, const Regularizer& regularizer) {
+  const CscMatrix& x = problem.x;
+  std::vector<double> slope = decision_values(x, w);  // becomes C_j loss'(s_j, y_j)
+  double f = regularizer.value(w);
+  for (std::size_t j = 0; j < slope.size(); ++j) {
+    f += problem.cost(j) * loss.value(slope[j], problem.y[j]);
+    slope[j] = problem.cost(j) * loss.d1(slope[j], problem.y[j]);
+  }
+  std::vector<double> g(x.num_cols, 0.0);
+  for (std::size_t i = 0; i < x.num_cols; ++i) {
+    const double wi = i < w.size() ? w[i] : 0.0;
+    g[i] = wi * regularizer.l2;
+    for (auto k = x.col_ptr[i]; k < x.col_ptr[i + 1]; ++k) {
+      const auto t = static_cast<std::size_t>(k);
+      g[i] += slope[x.row_idx[t]] * x.values[t];
+    }
+    g[i] = regularizer.min_norm_subgradient(wi, g[i]);
+  }
+  return Evaluation{f, norm2(g)};
+}
+
+}  // namespace
+
 Evaluation evaluate(const Problem& problem, LossKind loss, const std::vector<double>& w,
-                    const Regularizer& regularizer) {
+                    const Regularizer& regularizer, double svr_epsilon) {
+  if (loss == LossKind::kSquared)
+    return evaluate_regression(problem, SquaredLoss{}, w, regularizer);
+  if (loss == LossKind::kSvrL2) {
+    SvrL2Loss svr;
+    svr.epsilon = svr_epsilon;
+    return evaluate_regression(problem, svr, w, regularizer);
+  }
   return with_margin_loss(loss, [&](auto l) {
     using Loss = decltype(l);
     const CscMatrix& x = problem.x;
@@ -77,6 +115,27 @@ Evaluation evaluate(const Problem& problem, LossKind loss, const std::vector<dou
     }
     return Evaluation{f, norm2(g)};
   });
+}
+
+double lasso_duality_gap(const Problem& problem, const std::vector<double>& w) {
+  const CscMatrix& x = problem.x;
+  std::vector<double> slope = decision_values(x, w);  // becomes 2 C_j (w'x_j - y_j)
+  double bound = 0;
+  for (std::size_t j = 0; j < slope.size(); ++j) {
+    bound += problem.cost(j) * problem.y[j] * problem.y[j];
+    slope[j] = 2.0 * problem.cost(j) * (slope[j] - problem.y[j]);
+  }
+  double gap = 0;
+  for (std::size_t i = 0; i < x.num_cols; ++i) {
+    double g = 0;
+    for (auto k = x.col_ptr[i]; k < x.col_ptr[i + 1]; ++k) {
+      const auto t = static_cast<std::size_t>(k);
+      g += slope[x.row_idx[t]] * x.values[t];
+    }
+    const double wi = i < w.size() ? w[i] : 0.0;
+    gap += bound * std::max(std::fabs(g) - 1.0, 0.0) + std::fabs(wi) + wi * g;
+  }
+  return gap;
 }
 
 double accuracy(const CscMatrix& x, const std::vector<double>& y, const std::vector<double>& w) {

@@ -76,9 +76,25 @@ struct Evaluation {
   double gradient_norm;
 };
 
-// O(#nz + l + n), from the CSC.
+// O(#nz + l + n), from the CSC. For a regression loss (problem.y the
+// targets), f = r(w) + sum_j C_j loss(w'x_j, y_j), with svr_epsilon the svr2
+// loss's tube width.
 Evaluation evaluate(const Problem& problem, LossKind loss, const std::vector<double>& w,
-                    const Regularizer& regularizer = Regularizer::l2_only());
+                    const Regularizer& regularizer = Regularizer::l2_only(),
+                    double svr_epsilon = SvrL2Loss{}.epsilon);
+
+// The duality gap of the Lasso, f(w) = ||w||_1 + sum_j C_j (y_j - w'x_j)^2,
+// by the adaptive-sampling paper's (21) (Perekrestenko, Cevher & Jaggi 2017)
+// with its "Lipschitzing" bound B. Rows scaled by sqrt(C_j) make f the
+// paper's (20), ||A w - y'||^2 + lambda ||w||_1, with lambda = 1 (for one C,
+// this is C times the gap of f/C, whose lambda is 1/C), so the gap is in f's
+// own units:
+//   G(w) = sum_i B max(|g_i| - 1, 0) + |w_i| + w_i g_i,
+//   g_i = 2 sum_j C_j x_ji (w'x_j - y_j), B = f(0) = sum_j C_j y_j^2,
+// and f(w) - f* <= G(w) for every w with ||w||_1 <= B, which holds for the
+// iterates of a descent method started at 0 (||w||_1 <= f(w) <= f(0)).
+// O(#nz + l + n).
+double lasso_duality_gap(const Problem& problem, const std::vector<double>& w);
 
 // The share of instances whose label sign(w'x) (> 0 is +1) equals y. O(#nz).
 double accuracy(const CscMatrix& x, const std::vector<double>& y, const std::vector<double>& w);

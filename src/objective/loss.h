@@ -17,8 +17,14 @@
 
 namespace cdl {
 
-// The classification losses, of the margin.
-enum class LossKind { kL2Svm, kL1Svm, kLogistic };
+// The losses -l names: the classification losses, of the margin, then the
+// regression losses, of (score, target) (issue 12).
+enum class LossKind { kL2Svm, kL1Svm, kLogistic, kSquared, kSvrL2 };
+
+// Whether the loss is a regression loss: real targets, no classes.
+inline bool is_regression(LossKind loss) {
+  return loss == LossKind::kSquared || loss == LossKind::kSvrL2;
+}
 // The regression losses, of (score, target).
 enum class RegressionLossKind { kSquared, kSvrL2 };
 

@@ -235,9 +235,12 @@ auto with_margin_objective(LossKind loss, const Problem& problem, const Regulari
       return body(objective);
     }
     case LossKind::kL1Svm:
+      throw ConfigError("l1svm has no second derivative for a Newton step");
+    case LossKind::kSquared:
+    case LossKind::kSvrL2:
       break;
   }
-  throw ConfigError("l1svm has no second derivative for a Newton step");
+  throw ConfigError("a regression loss has no margin objective");
 }
 
 }  // namespace cdl

@@ -87,9 +87,12 @@ std::unique_ptr<VectorObjective> make_vector_objective(LossKind loss, const Prob
     case LossKind::kLogistic:
       return std::make_unique<RowObjective<LogisticLoss>>(problem, regularizer);
     case LossKind::kL1Svm:
+      throw ConfigError("l1svm has no second derivative for a Newton method");
+    case LossKind::kSquared:
+    case LossKind::kSvrL2:
       break;
   }
-  throw ConfigError("l1svm has no second derivative for a Newton method");
+  throw ConfigError("the whole-vector objective is for classification losses");
 }
 
 }  // namespace cdl

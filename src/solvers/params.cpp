@@ -40,6 +40,9 @@ const std::vector<LossInfo>& loss_table() {
       {"l2svm", LossKind::kL2Svm, "squared hinge max(0, 1 - y w'x)^2, equation (3)"},
       {"l1svm", LossKind::kL1Svm, "hinge max(0, 1 - y w'x), equation (2)"},
       {"lr", LossKind::kLogistic, "logistic log(1 + exp(-y w'x)), equation (4)"},
+      {"sq", LossKind::kSquared, "regression: squared error (y - w'x)^2 (no 1/2)"},
+      {"svr2", LossKind::kSvrL2,
+       "regression: L2-loss SVR max(0, |y - w'x| - p)^2, LIBLINEAR's -s 11 loss"},
   };
   return table;
 }
@@ -61,7 +64,9 @@ const LossInfo* find_loss(const std::string& name) {
 Params resolve_defaults(Params params) {
   const SolverInfo& solver = solver_info(params.solver);
   if (!params.loss) params.loss = solver.losses.front();
-  if (!params.eps) params.eps = solver.default_eps;
+  if (!params.eps) {
+    params.eps = params.regularizer == RegularizerKind::kL2 ? solver.default_eps : kL1CdEps;
+  }
   if (!params.max_iter && solver.default_max_iter > 0) params.max_iter = solver.default_max_iter;
   return params;
 }
@@ -115,6 +120,12 @@ void validate(const Params& params) {
                         " runs dual CD without shrinking (it draws by the dual state); drop "
                         "--shrink");
     }
+  }
+  if (params.svr_epsilon && !(params.loss && *params.loss == LossKind::kSvrL2)) {
+    throw ConfigError("-p is the SVR tube width: it needs -l svr2");
+  }
+  if (params.svr_epsilon && !(*params.svr_epsilon >= 0 && std::isfinite(*params.svr_epsilon))) {
+    throw ConfigError("-p must be a number >= 0");
   }
   if (params.max_iter && *params.max_iter <= 0) throw ConfigError("max-iter must be positive");
   if (solver.intercept) {

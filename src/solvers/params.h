@@ -32,6 +32,12 @@ constexpr std::int64_t kDefaultMaxIter = 1000;
 // kDefaultPegasosPasses * ceil(l / K).
 constexpr std::int64_t kDefaultPegasosPasses = 500;
 
+// Default eps of the CD rows with an L1 regularizer: LIBLINEAR's -s 5/6
+// default, for the same stopping measure (solver_cd_l1.cpp).
+constexpr double kL1CdEps = 0.01;
+// Default -p, the SVR tube width, as LIBLINEAR's.
+constexpr double kDefaultSvrEpsilon = 0.1;
+
 struct Params {
   SolverKind solver = SolverKind::kCdPer;
   std::optional<LossKind> loss;  // default: the solver's first loss
@@ -39,6 +45,8 @@ struct Params {
   // --select: the coordinate selection rule; default: the solver's own.
   std::optional<std::string> select;
   double C = 1.0;
+  // -p: epsilon of the svr2 loss; only with -l svr2 (default kDefaultSvrEpsilon).
+  std::optional<double> svr_epsilon;
   std::optional<double> eps;  // stopping tolerance; default per solver
   // Outer iterations; for Pegasos, updates. Default per solver, and for
   // Pegasos per data size (see resolve_pegasos_updates).

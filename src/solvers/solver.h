@@ -15,6 +15,7 @@
 #include "data/problem.h"
 #include "objective/margin_objective.h"
 #include "objective/objective.h"
+#include "objective/regression_objective.h"
 #include "objective/vector_objective.h"
 #include "select/coordinate_order.h"
 #include "solvers/params.h"
@@ -38,7 +39,11 @@ std::unique_ptr<SelectionRule> make_selection_rule(const SolverInput& input);
 std::vector<double> starting_w(const SolverInput& input);
 
 // ---- entry points, one per algorithm ----
+// The CD rows: L2-regularized classification here (solver_cd.cpp); an L1
+// regularizer or a regression loss goes on to solve_cd_general
+// (solver_cd_l1.cpp).
 SolveResult solve_cd(const SolverInput& input);
+SolveResult solve_cd_general(const SolverInput& input);
 SolveResult solve_cmls(const SolverInput& input);
 SolveResult solve_tron(const SolverInput& input);
 SolveResult solve_pegasos(const SolverInput& input);
@@ -62,6 +67,18 @@ SolveResult solve_cd(CoordinateObjective& objective, SelectionRule& rule, const 
 template <class Loss>
 SolveResult solve_cd(MarginObjective<Loss>& objective, SelectionRule& rule, const Params& params,
                      Reporter& reporter);
+
+// The same for a regression loss (instantiated for SquaredLoss and SvrL2Loss).
+template <class Loss>
+SolveResult solve_cd(RegressionObjective<Loss>& objective, SelectionRule& rule,
+                     const Params& params, Reporter& reporter);
+
+// CD with an L1 regularizer (solver_cd_l1.cpp), from the objective's current
+// w: stops when the L1 norm of the minimum-norm subgradient is at most eps
+// times its value at the start; num_rows is the l of the shrinking threshold.
+SolveResult solve_cd_l1(CoordinateObjective& objective, SelectionRule& rule, const Params& params,
+                        const Regularizer& regularizer, double eps, std::size_t num_rows,
+                        Reporter& reporter);
 
 // Trust region Newton method (solver_tron.cpp), from w.
 SolveResult solve_tron(VectorObjective& objective, std::vector<double> w, const Params& params,

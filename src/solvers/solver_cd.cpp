@@ -171,7 +171,21 @@ template SolveResult solve_cd(MarginObjective<L2SvmLoss>&, SelectionRule&, const
 template SolveResult solve_cd(MarginObjective<LogisticLoss>&, SelectionRule&, const Params&,
                               Reporter&);
 
+template <class Loss>
+SolveResult solve_cd(RegressionObjective<Loss>& objective, SelectionRule& rule,
+                     const Params& params, Reporter& reporter) {
+  return cd_loop(objective, rule, params, reporter);
+}
+template SolveResult solve_cd(RegressionObjective<SquaredLoss>&, SelectionRule&, const Params&,
+                              Reporter&);
+template SolveResult solve_cd(RegressionObjective<SvrL2Loss>&, SelectionRule&, const Params&,
+                              Reporter&);
+
 SolveResult solve_cd(const SolverInput& input) {
+  if (is_regression(input.params.loss.value()) ||
+      !Regularizer::of(input.params.regularizer).smooth()) {
+    return solve_cd_general(input);
+  }
   auto rule = make_selection_rule(input);
   return with_margin_objective(input.params.loss.value(), input.problem,
                                Regularizer::of(input.params.regularizer), [&](auto& objective) {

@@ -21,8 +21,8 @@ SolverInfo cd_row(int number, const char* name, const char* description, const c
           description,
           solve_cd,
           rule,
-          {L::kL2Svm, L::kLogistic},
-          {R::kL2},
+          {L::kL2Svm, L::kLogistic, L::kSquared, L::kSvrL2},
+          {R::kL2, R::kL1},
           kCdEps,
           EpsScale::kNone,
           kDefaultMaxIter,
@@ -154,9 +154,32 @@ const char* liblinear_solver_type(LossKind loss) {
       return "L2R_L1LOSS_SVC_DUAL";
     case LossKind::kLogistic:
       return "L2R_LR";
-      break;
+    case LossKind::kSvrL2:
+      return "L2R_L2LOSS_SVR";
+    case LossKind::kSquared:
+      return "L2R_SQUARED_LOSS";
   }
   throw Error(std::string("no LIBLINEAR model type for loss ") + loss_info(loss).name);
+}
+
+const char* model_solver_type(const SolverInfo& row, LossKind loss, RegularizerKind regularizer) {
+  if (regularizer == RegularizerKind::kL2) return row.solver_type(loss);
+  if (regularizer == RegularizerKind::kL1) {
+    switch (loss) {
+      case LossKind::kL2Svm:
+        return "L1R_L2LOSS_SVC";
+      case LossKind::kLogistic:
+        return "L1R_LR";
+      case LossKind::kSquared:
+        return "L1R_SQUARED_LOSS";
+      case LossKind::kSvrL2:
+        return "L1R_L2LOSS_SVR";
+      case LossKind::kL1Svm:
+        break;
+    }
+  }
+  throw Error(std::string("no model type for loss ") + loss_info(loss).name + " with the " +
+              regularizer_info(regularizer).name + " regularizer");
 }
 
 bool SolverInfo::uses_seed() const {

@@ -111,8 +111,15 @@ const SolverInfo* find_solver(const std::string& number_or_name);
 
 // LIBLINEAR's solver_type of a primal L2-regularized model trained with
 // `loss`: L2R_L2LOSS_SVC, L2R_L1LOSS_SVC_DUAL (the hinge loss's only L2R
-// type) or L2R_LR.
+// type) or L2R_LR; for regression L2R_L2LOSS_SVR, or L2R_SQUARED_LOSS for
+// ridge regression, which LIBLINEAR lacks (cdpredict reads it).
 const char* liblinear_solver_type(LossKind loss);
+
+// The solver_type of the model a row writes for a loss and regularizer: the
+// row's own for L2; for L1 LIBLINEAR's L1R_L2LOSS_SVC and L1R_LR, and, for
+// the regression models LIBLINEAR lacks, L1R_SQUARED_LOSS (the Lasso) and
+// L1R_L2LOSS_SVR (model.h lists them). Throws Error for a pair with none.
+const char* model_solver_type(const SolverInfo& row, LossKind loss, RegularizerKind regularizer);
 
 // The valid solver-loss pairs, for messages: "-s 0-3: l2svm lr; -s 4-5: l2svm; ...".
 std::string valid_pairs();

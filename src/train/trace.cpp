@@ -32,7 +32,7 @@ double intercept_accuracy(const CscMatrix& x, const std::vector<double>& y,
 
 TraceReporter::TraceReporter(Reporter& inner, const std::string& path, const TestSet* test,
                              bool multiclass, const Regularizer& regularizer, bool dual_columns,
-                             bool intercept_columns)
+                             bool intercept_columns, double svr_epsilon, bool lasso_gap)
     : Reporter(quiet_sink(), Level::kQuiet),
       inner_(inner),
       out_(path),
@@ -40,12 +40,15 @@ TraceReporter::TraceReporter(Reporter& inner, const std::string& path, const Tes
       multiclass_(multiclass),
       regularizer_(regularizer),
       dual_columns_(dual_columns),
-      intercept_columns_(intercept_columns) {
+      intercept_columns_(intercept_columns),
+      svr_epsilon_(svr_epsilon),
+      lasso_gap_(lasso_gap) {
   std::string header = multiclass_ ? "class\t" : "";
   header += "iteration\tseconds\tobjective\tgradient_norm";
   if (test_ != nullptr) header += "\ttest_accuracy";
   if (dual_columns_) header += "\tprimal\tdual\tgap\tnnz_ops";
   if (intercept_columns_) header += dual_columns_ ? "\tintercept_gap" : "\tprimal\tdual\tgap";
+  if (lasso_gap_) header += "\tduality_gap";
   out_.write(header + "\n");
 }
 
@@ -65,7 +68,7 @@ void TraceReporter::iteration(const IterationInfo& info) {
   const Evaluation exact = info.intercept
                                ? Evaluation{intercept_primal(*problem_, *info.w),
                                             intercept_subgradient_norm(*problem_, *info.w)}
-                               : evaluate(*problem_, loss_, *info.w, regularizer_);
+                               : evaluate(*problem_, loss_, *info.w, regularizer_, svr_epsilon_);
   char buffer[160];
   std::string row = multiclass_ ? std::to_string(positive_label_) + "\t" : "";
   std::snprintf(buffer, sizeof buffer, "%lld\t%.6f\t%.12g\t%.6g",
@@ -90,6 +93,10 @@ void TraceReporter::iteration(const IterationInfo& info) {
     row += buffer;
   } else if (intercept_columns_) {
     std::snprintf(buffer, sizeof buffer, "\t%.12g\t%.12g\t%.12g", info.primal, info.dual, info.gap);
+    row += buffer;
+  }
+  if (lasso_gap_) {
+    std::snprintf(buffer, sizeof buffer, "\t%.12g", lasso_duality_gap(*problem_, *info.w));
     row += buffer;
   }
   out_.write(row + "\n");

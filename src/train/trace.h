@@ -49,9 +49,13 @@ class TraceReporter final : public Reporter {
  public:
   // Every call is passed on to `inner` as well. `test` may be null.
   // `regularizer` is the run's, for the objective and gradient columns.
+  // svr_epsilon is the svr2 loss's tube width, for a regression's columns;
+  // lasso_gap adds the column duality_gap, lasso_duality_gap() (evaluate.h)
+  // of each iteration's w, for a Lasso run (-r l1 -l sq) from w = 0.
   TraceReporter(Reporter& inner, const std::string& path, const TestSet* test, bool multiclass,
                 const Regularizer& regularizer = Regularizer::l2_only(), bool dual_columns = false,
-                bool intercept_columns = false);
+                bool intercept_columns = false, double svr_epsilon = SvrL2Loss{}.epsilon,
+                bool lasso_gap = false);
 
   void begin_problem(const Problem& problem, LossKind loss, int positive_label) override;
   void iteration(const IterationInfo& info) override;
@@ -72,6 +76,8 @@ class TraceReporter final : public Reporter {
   Regularizer regularizer_;
   bool dual_columns_;
   bool intercept_columns_;
+  double svr_epsilon_;  // the svr2 loss's -p, for a regression's columns
+  bool lasso_gap_;
   const Problem* problem_ = nullptr;
   LossKind loss_ = LossKind::kL2Svm;
   int positive_label_ = 0;

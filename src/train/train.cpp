@@ -72,9 +72,14 @@ LinearModel train(const CscMatrix& x, const ClassMap& classes, const Params& par
                   const std::vector<std::uint8_t>* held_out, const CsrMatrix* shared_rows) {
   const std::size_t nr_class = classes.labels.size();
   if (nr_class == 0) throw Error("no training instances");
+  if (is_regression(params.loss.value())) {
+    throw ConfigError(std::string("loss ") + loss_info(params.loss.value()).name +
+                      " is a regression: train it with train_regression()");
+  }
   check_magnitudes(x, classes, params);
   LinearModel model;
-  model.solver_type = solver_info(params.solver).solver_type(params.loss.value());
+  model.solver_type =
+      model_solver_type(solver_info(params.solver), params.loss.value(), params.regularizer);
   model.labels = classes.labels;
   model.bias = params.bias;
   model.num_features = x.num_cols - (params.bias >= 0 ? 1 : 0);

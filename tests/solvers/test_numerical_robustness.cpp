@@ -156,6 +156,9 @@ Real loss_value(LossKind loss, Real m) {
       return std::max<Real>(0, 1 - m);
     case LossKind::kLogistic:
       return m >= 0 ? std::log1p(std::exp(-m)) : -m + std::log1p(std::exp(m));
+    case LossKind::kSquared:  // regression losses: not margin losses
+    case LossKind::kSvrL2:
+      break;
   }
   return 0;
 }
@@ -169,6 +172,9 @@ Real loss_slope(LossKind loss, Real m) {
       return m < 1 ? -1 : 0;
     case LossKind::kLogistic:
       return m >= 0 ? -std::exp(-m) / (1 + std::exp(-m)) : -1 / (1 + std::exp(m));
+    case LossKind::kSquared:
+    case LossKind::kSvrL2:
+      break;
   }
   return 0;
 }
@@ -478,6 +484,9 @@ double closed_form(LossKind loss, double cost, double s) {
       }
       return static_cast<double>((lo + hi) / 2);
     }
+    case LossKind::kSquared:
+    case LossKind::kSvrL2:
+      break;
   }
   return 0;
 }

@@ -347,9 +347,10 @@ TEST(SolverLossPairs, InvalidPairsThrowConfigErrorListingTheValidPairs) {
       }
     }
   }
-  // 4-5 without lr and l1svm, 0-3 and 6 without l1svm, 7 without l2svm and lr,
-  // 8 (dcd) without lr, 9-10 (pdcd, rcd-pair) without l2svm and lr.
-  EXPECT_EQ(invalid, 2 * 2 + 5 + 2 + 1 + 2 * 2);
+  // 0-3 without l1svm; 4-5 without lr, l1svm, sq, svr2; 6 without l1svm, sq,
+  // svr2; 7 without l2svm, lr, sq, svr2; 8 (dcd) without lr, sq, svr2; 9-10
+  // (pdcd, rcd-pair) without l2svm, lr, sq, svr2.
+  EXPECT_EQ(invalid, 4 * 1 + 2 * 4 + 3 + 4 + 3 + 2 * 4);
 }
 
 TEST(SolverLossPairs, DefaultLossIsTheSolversFirst) {

@@ -171,7 +171,7 @@ TEST(TrainArgs, RejectsUnknownSolverAndLoss) {
       "9/pdcd, 10/rcd-pair";
   EXPECT_EQ(train_error("-s 99 f"), "-s: expected " + solvers + ", got '99'");
   EXPECT_EQ(train_error("-s foo f"), "-s: expected " + solvers + ", got 'foo'");
-  EXPECT_EQ(train_error("-l foo f"), "-l: expected one of l2svm, l1svm, lr, got 'foo'");
+  EXPECT_EQ(train_error("-l foo f"), "-l: expected one of l2svm, l1svm, lr, sq, svr2, got 'foo'");
 }
 
 TEST(TrainArgs, RejectsUnknownFlag) {
@@ -269,8 +269,8 @@ TEST(Validate, AcceptsEveryValidSolverLossPair) {
 
 TEST(Validate, RejectsInvalidPairsListingTheValidOnes) {
   const std::string pairs =
-      "valid pairs: -s 0-3: l2svm lr; -s 4-5: l2svm; -s 6: l2svm lr; -s 7: l1svm; -s 8: l2svm "
-      "l1svm; -s 9-10: l1svm";
+      "valid pairs: -s 0-3: l2svm lr sq svr2; -s 4-5: l2svm; -s 6: l2svm lr; -s 7: l1svm; -s 8: "
+      "l2svm l1svm; -s 9-10: l1svm";
   EXPECT_EQ(validate_error(train("-l l1svm f").params),
             "solver cdper does not train loss l1svm; " + pairs);
   EXPECT_EQ(validate_error(train("-s 4 -l lr f").params),

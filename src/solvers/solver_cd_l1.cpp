@@ -1,0 +1,282 @@
+// Primal coordinate descent with an L1 regularizer (-r l1 on the CD rows),
+// and the dispatch of the CD rows' entry point to it and to regression.
+//
+// Problem: min_w f(w) = ||w||_1 + sum_j C_j loss_j(w), LIBLINEAR's scaling
+//   (C weighs the loss, the regularizer has weight 1), for
+//   - L2-SVM, loss(m) = max(0, 1 - m)^2 of the margin m = y_j w'x_j
+//     (LIBLINEAR's -s 5, L1R_L2LOSS_SVC);
+//   - logistic regression, log(1 + exp(-m)) (-s 6, L1R_LR);
+//   - the squared loss (y_j - w'x_j)^2, no 1/2: the Lasso (L1R_SQUARED_LOSS);
+//   - the L2-loss SVR max(0, |y_j - w'x_j| - p)^2 (L1R_L2LOSS_SVR).
+//   The Regularizer (regularizer.h) carries the L1 weight; its prox_step,
+//   delta and min_norm_subgradient are the only places the |.| appears.
+//
+// Algorithm: cyclic (or --select's order) coordinate descent with a
+//   one-variable Newton direction for the nonsmooth sub-problem, Shi, Tu, Xu &
+//   Yin, "A Primer on Coordinate Descent Algorithms", Section 4.3, equation
+//   (36) (Tseng & Yun's CGD, as in Yuan, Chang, Hsieh & Lin 2010 "CDN"):
+//   with g = D'_i(0) of the loss part and h = max(D''_i(0), 1e-12),
+//     d = -(g + 1)/h   if g + 1 <= h w_i,
+//     d = -(g - 1)/h   if g - 1 >= h w_i,
+//     d = -w_i         otherwise,
+//   which is Regularizer::prox_step (the soft threshold S(h w_i - g, 1)/h - w_i).
+//   Step lambda d, lambda = 1, beta, beta^2, ..., with the Armijo-type rule
+//     D_i(lambda d) - D_i(0) <= sigma lambda Delta,  Delta = g d + |w_i + d| - |w_i|
+//   (the primer's condition after (36)). The loss's second derivative is
+//   bounded (H_i of Chang et al. (14), the objective's bound(i)), so the
+//   loss part changes by at most lambda g d + H_i/2 lambda^2 d^2; when that
+//   bound already satisfies the rule (the analogue of Theorem 1's lambda_bar,
+//   O(1) to check), the step is taken without evaluating D_i. Otherwise D_i
+//   is evaluated while the margins move, and the step undone if it fails
+//   (apply_with_delta/undo, as solver_cd.cpp). In exact arithmetic the
+//   bound's test passes for every lambda <= 2 (1 - sigma) |Delta| / (H_i d^2);
+//   at the optimum rounding can leave Delta >= 0 or fail every test, and
+//   then (Delta >= 0, or lambda below 1e-18) the coordinate is left as it is
+//   instead of failing the run. The margins (scores for
+//   regression) are kept up to date after each step, so the logistic terms
+//   come from the stored margins; nothing is recomputed from scratch.
+//
+//   The Lasso (squared loss): D_i is quadratic with D''_i = H_i, so d is the
+//   exact minimizer of the one-variable problem, the soft-threshold
+//   coordinate update w_i <- S(w_i - g/H_i, 1/H_i) with g = 2C x_i'r and
+//   r = Xw - y the residual the objective keeps up to date; its loss part
+//   changes by exactly g d + H_i/2 d^2 <= Delta/2 <= sigma Delta, so the
+//   shortcut always accepts lambda = 1: every Lasso step is the exact one.
+//
+//   Shrinking, as LIBLINEAR's L1 solvers: with M the largest violation of
+//   the previous outer iteration, a coordinate with w_i = 0 and
+//   |g| < 1 - M/l is left out of the next ones; when the stopping test passes
+//   on the remaining coordinates, all come back for another full iteration.
+//
+// Stopping rule: the minimum-norm subgradient of f along coordinate i,
+//   v_i = g + sign(w_i) for w_i != 0 and S(g, 1) for w_i = 0
+//   (Regularizer::min_norm_subgradient), is stored when i is visited. After
+//   each outer iteration, stop when ||v||_1 <= eps' ||v(w_start)||_1, the
+//   norm at the starting point, as LIBLINEAR measures -s 5/-s 6 (there
+//   Gnorm1 <= eps Gnorm1_init); eps' is eps times max(min(#pos, #neg), 1)/l
+//   for classification, as LIBLINEAR scales its primal tolerances, and eps
+//   itself for regression. The default eps is 0.01, LIBLINEAR's -s 5/6
+//   default, so that -e means what it means there. Or after max_iter outer
+//   iterations.
+//
+// Cost: an outer iteration is O(#nz of the active columns) when the steps
+//   pass the shortcut, plus O(nonzeros of column i) per evaluation of D_i.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "objective/cd_math.h"
+#include "objective/margin_objective.h"
+#include "objective/regression_objective.h"
+#include "objective/vector_math.h"
+#include "solvers/progress.h"
+#include "solvers/solver.h"
+
+namespace cdl {
+namespace {
+
+// The smallest lambda the line search tries before it leaves a coordinate
+// as it is.
+constexpr double kMinLambda = 1e-18;
+
+double l1_norm(const std::vector<double>& v) {
+  double out = 0;
+  for (double x : v) out += std::fabs(x);
+  return out;
+}
+
+// max(min(#positive, #negative), 1) / l over the counted rows, LIBLINEAR's
+// scale of its primal tolerances.
+double minority_share(const Problem& problem) {
+  std::size_t positive = 0;
+  std::size_t counted = 0;
+  for (std::size_t j = 0; j < problem.num_rows(); ++j) {
+    if (!problem.counts(j)) continue;
+    ++counted;
+    positive += problem.y[j] > 0;
+  }
+  if (counted == 0) return 1.0;
+  const std::size_t smaller = std::min(positive, counted - positive);
+  return static_cast<double>(std::max<std::size_t>(smaller, 1)) / static_cast<double>(counted);
+}
+
+// The minimum-norm subgradients of f at the objective's w.
+template <class Objective>
+std::vector<double> min_norm_subgradients(const Objective& objective,
+                                          const Regularizer& regularizer) {
+  std::vector<double> v = objective.gradient();
+  const std::vector<double>& w = objective.w();
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = regularizer.min_norm_subgradient(w[i], v[i]);
+  return v;
+}
+
+template <class Objective>
+SolveResult cd_l1_loop(Objective& objective, const Regularizer& regularizer, SelectionRule& rule,
+                       const Params& params, double eps, std::size_t num_rows, Reporter& reporter) {
+  const std::int64_t max_iter = params.max_iter.value();
+  const double sigma = params.sigma;
+  const double beta = params.beta;
+  const bool feedback = rule.wants_feedback();
+  const std::size_t n = objective.num_features();
+  const double rows = static_cast<double>(std::max<std::size_t>(num_rows, 1));
+
+  SolveResult result;
+  std::vector<double> violation = min_norm_subgradients(objective, regularizer);
+  const double stop_norm = eps * l1_norm(violation);
+  result.grad_norm = l1_norm(violation);
+  bool converged = result.grad_norm <= stop_norm;
+  bool failed = false;
+  std::vector<char> active(n, 1);
+  std::size_t inactive = 0;
+  double max_violation_old = std::numeric_limits<double>::infinity();
+
+  Progress progress(reporter);
+  while (!converged && !failed && result.iterations < max_iter) {
+    double violation_sum = 0;
+    double max_violation = 0;
+    const double shrink_below = regularizer.l1 - max_violation_old / rows;
+    rule.start_epoch();
+    for (CoordinateBatch batch = rule.next_batch(); batch.size > 0 && !failed;
+         batch = rule.next_batch()) {
+      for (std::size_t k = 0; k < batch.size; ++k) {
+        const std::size_t i = batch.begin[k];
+        if (!active[i]) continue;
+        const CoordDerivs derivs = objective.coord_derivs(i);
+        const double wi = objective.w()[i];
+        // The loss part's derivatives (r's smooth part taken back out).
+        const double g = derivs.d1 - regularizer.l2 * wi;
+        const double h = std::max(derivs.d2 - regularizer.l2, kMinSecondDerivative);
+        const double v = regularizer.min_norm_subgradient(wi, derivs.d1);
+        ++result.inner_iterations;
+        if (wi == 0 && std::fabs(g) < shrink_below) {
+          active[i] = 0;
+          ++inactive;
+          violation[i] = 0;
+          continue;
+        }
+        violation[i] = v;
+        violation_sum += std::fabs(v);
+        max_violation = std::max(max_violation, std::fabs(v));
+        const double d = regularizer.prox_step(wi, g, h);
+        if (d == 0) {
+          ++result.full_newton_steps;
+          if (feedback) rule.feedback({i, derivs.d1, derivs.d2, 0.0});
+          continue;
+        }
+        if (!std::isfinite(d)) {
+          failed = true;
+          break;
+        }
+        // Delta of the Armijo rule: < 0 for d != 0 in exact arithmetic; near
+        // the optimum rounding can leave it >= 0, and then no step can
+        // decrease f by a measurable amount: the coordinate stays.
+        const double model = g * d + regularizer.delta(wi, d);
+        if (!(model < 0)) {
+          if (feedback) rule.feedback({i, derivs.d1, derivs.d2, 0.0});
+          continue;
+        }
+        const double bound = objective.bound(i);
+        double lambda = 1.0;
+        bool moved = false;
+        while (lambda >= kMinLambda) {
+          const double z = lambda * d;
+          // The loss part changes by at most g z + bound/2 z^2 (bound
+          // includes r's l2, which delta() counts too: subtract it).
+          const double upper =
+              g * z + 0.5 * (bound - regularizer.l2) * z * z + regularizer.delta(wi, z);
+          if (upper <= sigma * lambda * model) {
+            objective.apply(i, z);
+            moved = true;
+            break;
+          }
+          ++result.function_evaluations;
+          if (objective.apply_with_delta(i, z) <= sigma * lambda * model) {
+            moved = true;
+            break;
+          }
+          objective.undo();
+          lambda *= beta;
+        }
+        // In exact arithmetic the bound's test passes once lambda <=
+        // 2 (1 - sigma) |Delta| / (H_i d^2); a search that ends before is
+        // rounding at the optimum, and the coordinate stays.
+        if (!moved) lambda = 0;
+        if (lambda == 1.0) ++result.full_newton_steps;
+        if (feedback) rule.feedback({i, derivs.d1, derivs.d2, lambda * d});
+      }
+    }
+    result.grad_norm = violation_sum;
+    if (result.grad_norm <= stop_norm && !rule.visits_all()) {
+      // Uniform draws miss coordinates: measure all of them at w.
+      violation = min_norm_subgradients(objective, regularizer);
+      result.grad_norm = 0;
+      for (std::size_t i = 0; i < n; ++i) {
+        if (active[i]) result.grad_norm += std::fabs(violation[i]);
+      }
+    }
+    ++result.iterations;
+    max_violation_old = max_violation > 0 ? max_violation : max_violation_old;
+    progress.pause();
+    progress.report(result.iterations, objective.value(), result.grad_norm, &objective.w());
+    converged = result.grad_norm <= stop_norm;
+    if (converged && inactive > 0) {
+      // The test passed on the active coordinates: check them all.
+      std::fill(active.begin(), active.end(), 1);
+      inactive = 0;
+      max_violation_old = std::numeric_limits<double>::infinity();
+      converged = false;
+    }
+  }
+  result.status = failed      ? Status::kLineSearchFailed
+                  : converged ? Status::kConverged
+                              : Status::kMaxIter;
+  result.w = objective.w();
+  result.objective = objective.value();
+  result.seconds = progress.seconds();
+  return result;
+}
+
+template <class Objective>
+SolveResult run(Objective& objective, const SolverInput& input, const Regularizer& regularizer) {
+  if (input.w0 != nullptr) objective.reset(*input.w0);
+  auto rule = make_selection_rule(input);
+  if (regularizer.smooth()) return solve_cd(objective, *rule, input.params, input.reporter);
+  double eps = input.params.eps.value();
+  if (input.problem.task == Task::kClassification) eps *= minority_share(input.problem);
+  std::size_t counted = 0;
+  for (std::size_t j = 0; j < input.problem.num_rows(); ++j) counted += input.problem.counts(j);
+  return cd_l1_loop(objective, regularizer, *rule, input.params, eps, counted, input.reporter);
+}
+
+}  // namespace
+
+SolveResult solve_cd_l1(CoordinateObjective& objective, SelectionRule& rule, const Params& params,
+                        const Regularizer& regularizer, double eps, std::size_t num_rows,
+                        Reporter& reporter) {
+  return cd_l1_loop(objective, regularizer, rule, params, eps, num_rows, reporter);
+}
+
+SolveResult solve_cd_general(const SolverInput& input) {
+  const Regularizer regularizer = Regularizer::of(input.params.regularizer);
+  const LossKind loss = input.params.loss.value();
+  if (is_regression(loss)) {
+    return with_regression_objective(
+        loss, input.problem, regularizer, input.params.svr_epsilon.value_or(kDefaultSvrEpsilon),
+        [&](auto& objective) { return run(objective, input, regularizer); });
+  }
+  switch (loss) {
+    case LossKind::kL2Svm: {
+      MarginObjective<L2SvmLoss> objective(input.problem, regularizer);
+      return run(objective, input, regularizer);
+    }
+    case LossKind::kLogistic: {
+      MarginObjective<LogisticLoss> objective(input.problem, regularizer);
+      return run(objective, input, regularizer);
+    }
+    default:
+      break;
+  }
+  throw ConfigError(std::string("the CD solvers do not train loss ") + loss_info(loss).name);
+}
+
+}  // namespace cdl

@@ -1,0 +1,102 @@
+#include "train/train_regression.h"
+
+#include <algorithm>
+#include <cmath>
+#include <exception>
+#include <sstream>
+
+#include "data/problem.h"
+#include "objective/evaluate.h"
+#include "select/random.h"
+#include "train/cross_validation.h"
+#include "train/train.h"
+#include "util/error.h"
+#include "util/parallel.h"
+
+namespace cdl {
+
+LinearModel train_regression(const CscMatrix& x, const std::vector<double>& targets,
+                             const Params& params, Reporter& reporter,
+                             const std::vector<double>* w0,
+                             const std::vector<std::uint8_t>* held_out) {
+  if (x.num_rows == 0) throw Error("no training instances");
+  check_magnitudes(x, ClassMap{}, params);
+  const SolverInfo& row = solver_info(params.solver);
+  std::optional<CsrMatrix> rows;
+  if (row.needs_rows) rows = to_csr(x);
+  Problem problem = regression_problem(x, targets, params.C, rows ? &*rows : nullptr);
+  problem.held_out = held_out;
+  reporter.begin_problem(problem, params.loss.value(), 0);
+  const SolveResult result =
+      train_binary(problem, params, derive_seed(params.seed, 0), reporter, w0);
+  LinearModel model;
+  model.solver_type = model_solver_type(row, params.loss.value(), params.regularizer);
+  model.bias = params.bias;
+  model.num_features = x.num_cols - (params.bias >= 0 ? 1 : 0);
+  model.w = result.w;
+  for (std::size_t i = 0; i < model.w.size(); ++i) {
+    if (!std::isfinite(model.w[i])) {
+      throw Error("training failed: the weight of feature " + std::to_string(i + 1) +
+                  " is not a finite number; scale the data or lower C");
+    }
+  }
+  return model;
+}
+
+std::vector<double> initial_regression_weights(const LinearModel& model, std::size_t num_cols,
+                                               double bias) {
+  if (model.task() != Task::kRegression) {
+    throw Error("-i: the model is a classifier's (" + model.solver_type +
+                "), and this run trains a regression (-l sq or svr2)");
+  }
+  std::vector<double> out(num_cols, 0.0);
+  const std::size_t own = num_cols - (bias >= 0 ? 1 : 0);
+  const std::size_t shared = std::min(own, model.num_features);
+  for (std::size_t i = 0; i < shared; ++i) out[i] = model.w[i];
+  if (bias >= 0 && model.bias >= 0) out[own] = model.w[model.num_features];
+  return out;
+}
+
+RegressionValidation cross_validate_regression(const CscMatrix& x,
+                                               const std::vector<double>& targets,
+                                               const Params& params, Reporter& reporter) {
+  const std::size_t l = x.num_rows;
+  auto folds = static_cast<std::size_t>(params.cv_folds);
+  if (folds > l) {
+    reporter.warning(std::to_string(folds) + " folds of " + std::to_string(l) +
+                     " instances: using " + std::to_string(l) + " (leave-one-out)");
+    folds = l;
+  }
+  // One class: the folds are equal slices of the shuffle, as for classes.
+  ClassMap single;
+  single.labels = {0};
+  single.class_of.assign(l, 0);
+  const std::vector<std::size_t> fold_of =
+      assign_folds(single, folds, false, derive_seed(params.seed, 0x5eed));
+  std::vector<double> predicted(l, 0.0);
+  std::vector<std::ostringstream> logs(folds);
+  const auto run_fold = [&](std::size_t f) {
+    std::vector<std::uint8_t> held_out(l);
+    for (std::size_t r = 0; r < l; ++r) held_out[r] = fold_of[r] == f;
+    Params fold_params = params;
+    fold_params.seed = derive_seed(params.seed, f + 1);
+    fold_params.threads = 1;
+    Reporter log(logs[f], reporter.level());
+    const LinearModel model = train_regression(x, targets, fold_params, log, nullptr, &held_out);
+    const std::vector<double> values = decision_values(x, model.w);
+    for (std::size_t r = 0; r < l; ++r) {
+      if (held_out[r]) predicted[r] = values[r];
+    }
+  };
+  const std::vector<std::exception_ptr> errors =
+      run_tasks(folds, params.threads > 0 ? params.threads : hardware_threads(), run_fold);
+  for (std::size_t f = 0; f < folds; ++f) {
+    reporter.stream() << logs[f].str();
+    if (errors[f]) std::rethrow_exception(errors[f]);
+  }
+  RegressionScore score;
+  for (std::size_t r = 0; r < l; ++r) score.add(predicted[r], targets[r]);
+  return {score.mean_squared_error(), score.squared_correlation()};
+}
+
+}  // namespace cdl

@@ -1,0 +1,144 @@
+// cdtrain -r l1 and the regression losses end to end: model types, cdpredict
+// on them, -v's regression scores, and the refusals (issue 12).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "model/model.h"
+#include "test_util.h"
+
+namespace cdl {
+namespace {
+
+using test::run_script;
+using test::ScratchDir;
+
+// L1-regularized models at LIBLINEAR's -s 5/-s 6 optimum (C = 0.1, tight
+// eps) predict heart_scale as liblinear-predict does with LIBLINEAR's model
+// (tests/fixtures/README.md).
+TEST(L1EndToEnd, ModelsSayL1rAndPredictAsLiblinear) {
+  const ScratchDir dir;
+  for (const auto& [loss, number, type] :
+       {std::tuple{"l2svm", "5", "L1R_L2LOSS_SVC"}, std::tuple{"lr", "6", "L1R_LR"}}) {
+    SCOPED_TRACE(loss);
+    const auto run = run_script(
+        dir, std::string("$CDTRAIN -q -r l1 -l ") + loss +
+                 " -c 0.1 -e 1e-6 $DATA/heart_scale m && $CDPREDICT $DATA/heart_scale m out");
+    ASSERT_EQ(run.status, 0) << run.err;
+    EXPECT_EQ(run.out, "Accuracy = " +
+                           std::string(number == std::string("5") ? "84.4444% (228/270)"
+                                                                  : "84.0741% (227/270)") +
+                           "\n");
+    const LinearModel model = load_model(dir.file("m"));
+    EXPECT_EQ(model.solver_type, type);
+    EXPECT_EQ(test::read_file(dir.file("out")),
+              test::read_file(test::fixture_path(std::string("heart_scale_l1r_s") + number +
+                                                 ".liblinear.predictions")));
+  }
+}
+
+// Regression: SVR at LIBLINEAR's -s 11 optimum predicts what it does; the
+// Lasso and ridge write their own types, which cdpredict reads.
+TEST(RegressionEndToEnd, TrainsAndPredictsEveryRegressionModel) {
+  const ScratchDir dir;
+  const std::string data = test::fixture_path("diabetes.svm");
+  const auto svr = run_script(dir, "$CDTRAIN -q -l svr2 -B 1 -e 1e-9 --max-iter 100000 " + data +
+                                       " m && $CDPREDICT " + data + " m out");
+  ASSERT_EQ(svr.status, 0) << svr.err;
+  EXPECT_EQ(load_model(dir.file("m")).solver_type, "L2R_L2LOSS_SVR");
+  // liblinear-predict printed "Mean squared error = 3039.55 (regression)" and
+  // "Squared correlation coefficient = 0.504221" for LIBLINEAR's model at
+  // -e 1e-7 (diabetes_svr_tight.liblinear.model); ours agrees to the digits
+  // shown but the last of the correlation (0.5042205 rounds either way).
+  EXPECT_EQ(svr.out.rfind("Mean squared error = 3039.55 (regression)\n"
+                          "Squared correlation coefficient = 0.50422",
+                          0),
+            0u)
+      << svr.out;
+  const LinearModel peer = load_model(test::fixture_path("diabetes_svr_tight.liblinear.model"));
+  const LinearModel ours = load_model(dir.file("m"));
+  ASSERT_EQ(ours.w.size(), peer.w.size());
+  for (std::size_t i = 0; i < ours.w.size(); ++i) {
+    EXPECT_NEAR(ours.w[i], peer.w[i], 1e-4 * (1 + std::fabs(peer.w[i]))) << i;
+  }
+  for (const auto& [args, type] : {std::pair{"-l sq -r l1 -c 0.01", "L1R_SQUARED_LOSS"},
+                                   std::pair{"-l sq -c 0.01", "L2R_SQUARED_LOSS"},
+                                   std::pair{"-l svr2 -p 2 -r l1", "L1R_L2LOSS_SVR"}}) {
+    SCOPED_TRACE(args);
+    const auto run = run_script(dir, std::string("$CDTRAIN -q ") + args + " " + data +
+                                         " m && $CDPREDICT " + data + " m out");
+    ASSERT_EQ(run.status, 0) << run.err;
+    EXPECT_EQ(load_model(dir.file("m")).solver_type, type);
+    EXPECT_NE(run.out.find("Mean squared error = "), std::string::npos) << run.out;
+  }
+}
+
+TEST(RegressionEndToEnd, CrossValidationReportsErrorAndCorrelation) {
+  const ScratchDir dir;
+  const auto run =
+      run_script(dir, "$CDTRAIN -q -l svr2 -v 5 " + test::fixture_path("diabetes.svm"));
+  ASSERT_EQ(run.status, 0) << run.err;
+  EXPECT_EQ(run.out.rfind("Cross Validation Mean squared error = ", 0), 0u) << run.out;
+  EXPECT_NE(run.out.find("\nCross Validation Squared correlation coefficient = "),
+            std::string::npos)
+      << run.out;
+}
+
+// A Lasso run's trace has the duality gap (21) as its last column, and the
+// gap ends below where it starts.
+TEST(RegressionEndToEnd, LassoTraceHasTheDualityGap) {
+  const ScratchDir dir;
+  const auto run = run_script(dir, "$CDTRAIN -q -r l1 -l sq -c 0.01 -e 1e-6 --trace t.tsv " +
+                                       test::fixture_path("diabetes.svm") + " m && cat t.tsv");
+  ASSERT_EQ(run.status, 0) << run.err;
+  EXPECT_EQ(run.out.rfind("iteration\tseconds\tobjective\tgradient_norm\tduality_gap\n", 0), 0u)
+      << run.out;
+  std::istringstream rows(run.out);
+  std::string line;
+  std::getline(rows, line);
+  std::vector<double> gaps;
+  while (std::getline(rows, line)) gaps.push_back(std::stod(line.substr(line.rfind('\t') + 1)));
+  ASSERT_GE(gaps.size(), 2u);
+  EXPECT_GE(gaps.back(), 0.0);
+  EXPECT_LT(gaps.back(), 1e-3 * gaps.front());
+}
+
+TEST(RegressionEndToEnd, RefusesWithClearErrors) {
+  const ScratchDir dir;
+  const std::string data = test::fixture_path("diabetes.svm");
+  dir.write("bad.svm", "1.5 1:2\n2.5 1:1\nabc 1:3\n");
+  const auto non_numeric = run_script(dir, "$CDTRAIN -q -l sq bad.svm m");
+  EXPECT_EQ(non_numeric.status, 1);
+  EXPECT_NE(non_numeric.err.find("bad.svm:3: label 'abc' is not a number"), std::string::npos)
+      << non_numeric.err;
+
+  const auto p_with_lr = run_script(dir, "$CDTRAIN -q -l lr -p 0.2 $DATA/heart_scale m");
+  EXPECT_EQ(p_with_lr.status, 2);
+  EXPECT_NE(p_with_lr.err.find("-p is the SVR tube width: it needs -l svr2"), std::string::npos)
+      << p_with_lr.err;
+
+  const auto classifier_start =
+      run_script(dir, "$CDTRAIN -q -l sq -i " + test::fixture_path("heart_scale.liblinear.model") +
+                          " " + data + " m");
+  EXPECT_EQ(classifier_start.status, 1);
+  EXPECT_NE(classifier_start.err.find("is a classifier's"), std::string::npos)
+      << classifier_start.err;
+
+  const auto regression_start =
+      run_script(dir, "$CDTRAIN -q -i " + test::fixture_path("diabetes_svr.liblinear.model") +
+                          " $DATA/heart_scale m");
+  EXPECT_EQ(regression_start.status, 1);
+  EXPECT_NE(regression_start.err.find("is a regression model (L2R_L2LOSS_SVR)"), std::string::npos)
+      << regression_start.err;
+
+  const auto search = run_script(dir, "$CDTRAIN -q -l sq -C " + data);
+  EXPECT_EQ(search.status, 2);
+  EXPECT_FALSE(std::ifstream(dir.file("m")).good());
+}
+
+}  // namespace
+}  // namespace cdl
