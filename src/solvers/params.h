@@ -34,6 +34,9 @@ constexpr std::int64_t kDefaultPegasosPasses = 500;
 
 struct Params {
   SolverKind solver = SolverKind::kCdPer;
+  // -s N, LIBLINEAR's number N (liblinear_numbers.h), which chose solver,
+  // loss and regularizer and fixes the model's solver_type; unset for -s NAME.
+  std::optional<int> liblinear_number;
   std::optional<LossKind> loss;  // default: the solver's first loss
   RegularizerKind regularizer = RegularizerKind::kL2;
   // --select: the coordinate selection rule; default: the solver's own.
@@ -53,6 +56,7 @@ struct Params {
   unsigned threads = 0;                 // -n: folds trained at once; 0: one per core
   int cv_folds = 0;                     // 0: no cross validation
   bool quiet = false;
+  bool verbose = false;  // -V: per-iteration lines under -v and -C, with fold headers
 };
 
 // Fills the optional fields with the solver's defaults (all but a max_iter
@@ -64,6 +68,10 @@ double class_cost(const Params& params, int label);
 
 // Pegasos's number of updates for l training instances.
 std::int64_t pegasos_updates(const Params& params, std::size_t num_rows);
+
+// "solver cdper, loss l2svm, regularizer l2", followed by LIBLINEAR's
+// problem when a number chose them: what progress headers print.
+std::string describe_run(const Params& params);
 
 // Throws ConfigError for values or combinations that cannot be trained.
 void validate(const Params& params);

@@ -66,4 +66,9 @@ void TraceReporter::warning(const std::string& message) { inner_.warning(message
 
 void TraceReporter::info(const std::string& message) { inner_.info(message); }
 
+void TraceReporter::set_norm_name(const std::string& name) {
+  Reporter::set_norm_name(name);
+  inner_.set_norm_name(name);
+}
+
 }  // namespace cdl

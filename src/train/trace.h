@@ -40,6 +40,7 @@ class TraceReporter final : public Reporter {
   void summary(const std::string& solver_name, const SolveResult& result) override;
   void warning(const std::string& message) override;
   void info(const std::string& message) override;
+  void set_norm_name(const std::string& name) override;
   bool wants_w() const override { return true; }
 
   // Writes the file into place; throws IoError.

@@ -463,10 +463,10 @@ TEST(TraceEndToEnd, EverySolverWritesAtLeastOneRow) {
   for (const SolverInfo& info : solver_table()) {
     test::ScratchDir dir;
     const std::string extra = info.kind == SolverKind::kPegasos ? "-l l1svm --max-iter 540 " : "";
-    const auto r = test::run_tool("cdtrain", "-q -s " + std::to_string(info.number) + " " + extra +
-                                                 "--trace " + dir.file("t.tsv") + " -t " +
-                                                 data("heart_scale") + " " + data("heart_scale") +
-                                                 " " + dir.file("m"));
+    const auto r =
+        test::run_tool("cdtrain", "-q -s " + std::string(info.name) + " " + extra + "--trace " +
+                                      dir.file("t.tsv") + " -t " + data("heart_scale") + " " +
+                                      data("heart_scale") + " " + dir.file("m"));
     ASSERT_EQ(r.status, 0) << info.name << ": " << r.err;
     const Trace trace = parse_trace(test::read_file(dir.file("t.tsv")));
     EXPECT_EQ(trace.header, std::string(kHeader) + "\ttest_accuracy") << info.name;
