@@ -15,6 +15,7 @@
 #include "data/libsvm_reader.h"
 #include "data/problem.h"
 #include "model/model.h"
+#include "solvers/report.h"
 #include "tool_main.h"
 #include "train/cross_validation.h"
 #include "train/trace.h"
@@ -111,6 +112,16 @@ void train_and_save(const cdl::TrainCommand& command, const cdl::Params& params,
   cdl::Reporter& active = trace ? static_cast<cdl::Reporter&>(*trace) : reporter;
   const cdl::LinearModel model =
       cdl::train(data.features, classes, params, active, initial ? &*initial : nullptr);
+  if (trace && test && classes.labels.size() > 2) {
+    const std::vector<int> predicted = model.predict(*test_x);
+    std::size_t correct = 0;
+    for (std::size_t r = 0; r < predicted.size(); ++r) {
+      correct += predicted[r] == static_cast<int>(test_data->labels[r]);
+    }
+    trace->model_accuracy(predicted.empty() ? 0.0
+                                            : static_cast<double>(correct) /
+                                                  static_cast<double>(predicted.size()));
+  }
   // Both files are written out before either is renamed into place, and the
   // renames happen with the signals held back, so that a full disk or an
   // interrupt leaves neither file. (Only a failed rename of the model, after
@@ -203,17 +214,6 @@ double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-// "12.3 ms" below a second, "4.56 s" above.
-std::string format_seconds(double seconds) {
-  char buffer[32];
-  if (seconds < 1) {
-    std::snprintf(buffer, sizeof buffer, "%.1f ms", 1000 * seconds);
-  } else {
-    std::snprintf(buffer, sizeof buffer, "%.2f s", seconds);
-  }
-  return buffer;
-}
-
 // Reads the training data; a model file given as the data (swapped
 // arguments) gets the hint cdpredict gives for the opposite mistake.
 cdl::LabeledCsc read_training_data(const cdl::TrainCommand& command,
@@ -291,12 +291,12 @@ int main(int argc, char** argv) {
     std::fflush(stdout);
     char total[160];
     std::snprintf(total, sizeof total, "total time %s: reading %s, %s %s",
-                  format_seconds(seconds_since(start)).c_str(),
-                  format_seconds(reading_seconds).c_str(),
+                  cdl::format_duration(seconds_since(start)).c_str(),
+                  cdl::format_duration(reading_seconds).c_str(),
                   command.find_C        ? "searching C"
                   : params.cv_folds > 0 ? "cross validation"
                                         : "training",
-                  format_seconds(seconds_since(training_start)).c_str());
+                  cdl::format_duration(seconds_since(training_start)).c_str());
     reporter.info(total);
     return 0;
   });

@@ -473,7 +473,8 @@ std::string train_help() {
     out += head + entry.problem + ": ";
     try {
       resolve_liblinear_number(entry.number);
-      out += std::string(entry.solver) + " -l " + entry.loss + " -r " + entry.regularizer;
+      out += std::string(entry.solver) + " -l " + entry.loss;
+      if (std::string(entry.regularizer) != "l2") out += std::string(" -r ") + entry.regularizer;
     } catch (const ConfigError&) {
       out += "not solved by cdtrain yet";
     }

@@ -25,8 +25,10 @@ TraceReporter::TraceReporter(Reporter& inner, const std::string& path, const Tes
       multiclass_(multiclass),
       regularizer_(regularizer) {
   std::string header = multiclass_ ? "class\t" : "";
-  header += "iteration\tseconds\tobjective\tgradient_norm";
-  if (test_ != nullptr) header += "\ttest_accuracy";
+  header += "iteration\tseconds\tobjective\tgrad_f_norm";
+  // For more than two classes each row's accuracy is its one-vs-rest
+  // problem's (sign(w'x) against "this class or not"), so named.
+  if (test_ != nullptr) header += multiclass_ ? "\tovr_test_accuracy" : "\ttest_accuracy";
   out_.write(header + "\n");
 }
 
@@ -65,6 +67,14 @@ void TraceReporter::summary(const std::string& solver_name, const SolveResult& r
 void TraceReporter::warning(const std::string& message) { inner_.warning(message); }
 
 void TraceReporter::info(const std::string& message) { inner_.info(message); }
+
+void TraceReporter::model_accuracy(double accuracy) {
+  char buffer[96];
+  std::snprintf(buffer, sizeof buffer, "# multi-class test accuracy\t%.4f\n", 100.0 * accuracy);
+  out_.write(buffer);
+  std::snprintf(buffer, sizeof buffer, "multi-class test accuracy %.4f%%", 100.0 * accuracy);
+  inner_.info(buffer);
+}
 
 void TraceReporter::set_norm_name(const std::string& name) {
   Reporter::set_norm_name(name);

@@ -1,15 +1,19 @@
 // --trace: one tab-separated row per outer iteration of every binary problem,
 //
-//   [class]  iteration  seconds  objective  gradient_norm  [test_accuracy]
+//   [class]  iteration  seconds  objective  grad_f_norm  [test_accuracy]
 //
 // under a header row. seconds is the solver's cumulative training time, which
 // excludes reading, writing and the trace's own work; objective and
-// gradient_norm are f(w) and ||grad f(w)|| recomputed from scratch for the
-// w of that iteration (evaluate.h), not the solver's running values. With a
-// test set, test_accuracy is the accuracy of sign(w'x) on it for the binary
-// problem (for two classes, the model's test accuracy). The class column,
-// the positive label of each one-vs-rest problem, appears for more than two
-// classes. The file is written atomically by commit().
+// grad_f_norm are f(w) and ||grad f(w)|| (the true gradient, which the screen
+// calls |grad f|; CD's screen |D'| is another quantity) recomputed from
+// scratch for the w of that iteration (evaluate.h), not the solver's running
+// values. With a test set, test_accuracy is the accuracy of sign(w'x) on it
+// for the binary problem (for two classes, the model's test accuracy). For
+// more than two classes a class column, the positive label of each
+// one-vs-rest problem, comes first, the accuracy column is called
+// ovr_test_accuracy (its one-vs-rest problem's), and model_accuracy() adds
+// the multi-class model's as a last "# multi-class test accuracy" line. The
+// file is written atomically by commit().
 #ifndef CDL_TRACE_H_
 #define CDL_TRACE_H_
 
@@ -42,6 +46,10 @@ class TraceReporter final : public Reporter {
   void info(const std::string& message) override;
   void set_norm_name(const std::string& name) override;
   bool wants_w() const override { return true; }
+
+  // The multi-class model's test accuracy, after training: a last comment
+  // line in the file, and a line of progress.
+  void model_accuracy(double accuracy);
 
   // Writes the file into place; throws IoError.
   void finish() { out_.finish(); }  // see AtomicFileWriter

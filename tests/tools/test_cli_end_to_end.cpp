@@ -109,8 +109,7 @@ TEST(EndToEnd, TrainPrintsProgressUnlessQuiet) {
   EXPECT_NE(loud.err.find("full Newton steps"), std::string::npos) << loud.err;
   EXPECT_NE(loud.err.find("line-search evaluations"), std::string::npos) << loud.err;
   EXPECT_TRUE(std::regex_search(
-      loud.err,
-      std::regex("\ntotal time [0-9.]+ m?s: reading [0-9.]+ m?s, training [0-9.]+ m?s\n$")))
+      loud.err, std::regex("\ntotal time [0-9.]+m?s: reading [0-9.]+m?s, training [0-9.]+m?s\n$")))
       << loud.err;
   // TRON's norm is the true gradient's; Pegasos has none.
   const auto tron =
