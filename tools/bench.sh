@@ -150,9 +150,11 @@ make_rcv1like() {
 }
 
 # Prints the reported training seconds and outer iterations from cdtrain's
-# summary in $tmp/err: "name: N outer iterations, f ..., |g| ..., S s, ...".
+# summary in $tmp/err: "name: N outer iterations, f ..., |D'| ..., Ss, ...".
 train_stats() {
-  sed -n 's/^[a-z]*: \([0-9]*\) outer iterations, .*, \([0-9.]*\)s, .*/\2 \1/p' "$tmp/err" | tail -1
+  # (Times under a second print as milliseconds, "S ms".)
+  sed -n 's/^[a-z]*: \([0-9]*\) outer iterations, .*, \([0-9.]*\)\(m\{0,1\}\)s, .*/\2 \3 \1/p' "$tmp/err" |
+    tail -1 | awk '{ if ($2 == "m") print $1 / 1000, $3; else print $1, $2 }'
 }
 
 solvers() {
@@ -171,7 +173,7 @@ solvers() {
     read -r lr _ <<<"$(measure 3 liblinear-train -q -s 2 -e 1000 "$train" "$tmp/ll.model")"
     read -r lt _ <<<"$(measure 3 liblinear-train -s 2 "$train" "$tmp/ll.model")"
     local li; li=$(grep -c '^iter' "$tmp/out")
-    read -r ct _ <<<"$(measure 3 ./cdtrain -s 6 "$train" "$tmp/cd.model")"
+    read -r ct _ <<<"$(measure 3 ./cdtrain -s tron "$train" "$tmp/cd.model")"
     read -r cs ci <<<"$(train_stats)"
     local lf cf
     lf=$(build/bench_cd objective "$train" "$tmp/ll.model")
@@ -202,7 +204,7 @@ solvers() {
           read -r t _ <<<"$(measure 1 liblinear-train -q -s 0 -e $e "$train" "$tmp/m.model")"
           t=$(awk -v t="$t" -v r="$lr" 'BEGIN{x=t-r; if (x<0) x=0; print x}')
         else
-          measure 1 ./cdtrain -s 0 -l lr -e $e "$train" "$tmp/m.model" >/dev/null
+          measure 1 ./cdtrain -s cdper -l lr -e $e "$train" "$tmp/m.model" >/dev/null
           read -r t _ <<<"$(train_stats)"
         fi
         local f; f=$(build/bench_cd objective "$train" "$tmp/m.model")
@@ -369,7 +371,7 @@ sweep() {
   echo "\"perm\" draws a fresh random permutation every epoch (its shuffle included), \"prefetch\""
   echo "fetches the pointers, data and margins of the next columns ahead, \"signed values\" reads"
   echo "y_j x_ji from one array instead of x_ji and a label array. The CDPER epoch is one outer"
-  echo "iteration of the library's solve_cd (cdtrain -s 0) on the same problem."
+  echo "iteration of the library's solve_cd (cdtrain -s cdper) on the same problem."
   echo
   sweep_header
   sweep_row "$wide_file" 7

@@ -15,12 +15,45 @@
 #include "util/atomic_file.h"
 #include "util/error.h"
 
+namespace {
+
+// --info: what the model is, one "key: value" line each.
+void print_info(const std::string& path, const cdl::LinearModel& model) {
+  const bool regression = model.task() == cdl::Task::kRegression;
+  std::size_t nonzero = 0;
+  for (double w : model.w) nonzero += w != 0;
+  std::string labels;
+  for (int label : model.labels) labels += " " + std::to_string(label);
+  std::printf("model: %s\n", path.c_str());
+  std::printf("solver_type: %s (%s)\n", model.solver_type.c_str(),
+              regression ? "regression" : "classification");
+  if (!regression) std::printf("classes: %zu (labels%s)\n", model.labels.size(), labels.c_str());
+  std::printf("features: %zu\n", model.num_features);
+  if (model.bias >= 0) {
+    std::printf("bias: %g (one more weight per class vector)\n", model.bias);
+  } else {
+    std::printf("bias: none\n");
+  }
+  std::printf("weight vectors: %zu\n", model.nr_w());
+  std::printf("nonzero weights: %zu of %zu\n", nonzero, model.w.size());
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   return cdl::run_tool("cdpredict", cdl::predict_usage(), [&] {
     const cdl::PredictCommand command =
         cdl::parse_predict_args(std::vector<std::string>(argv + 1, argv + argc));
     if (command.help) {
       std::cout << cdl::predict_help();
+      return 0;
+    }
+    if (command.version) {
+      std::cout << cdl::version_text("cdpredict");
+      return 0;
+    }
+    if (!command.info_model.empty()) {
+      print_info(command.info_model, cdl::load_model(command.info_model));
       return 0;
     }
     if (command.test_path != cdl::kStandardInput) {

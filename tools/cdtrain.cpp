@@ -2,6 +2,7 @@
 // LIBLINEAR-format model; or runs cross validation (-v) or the search for C
 // (-C) and prints the accuracies.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -14,6 +15,7 @@
 #include "data/libsvm_reader.h"
 #include "data/problem.h"
 #include "model/model.h"
+#include "solvers/report.h"
 #include "tool_main.h"
 #include "train/cross_validation.h"
 #include "train/trace.h"
@@ -23,7 +25,8 @@
 
 namespace {
 
-// -C: one "log2c=... rate=..." line per C, then the best, as LIBLINEAR.
+// -C: one "log2c=... rate=..." line per C, then the best, as LIBLINEAR, and
+// a warning when the best is the largest C (the search stopped there).
 void search(const cdl::TrainCommand& command, const cdl::Params& params,
             const cdl::LabeledCsc& data, const cdl::ClassMap& classes, cdl::Reporter& reporter) {
   const double start =
@@ -33,6 +36,12 @@ void search(const cdl::TrainCommand& command, const cdl::Params& params,
         std::printf("log2c=%7.2f\trate=%g\n", std::log2(C), 100.0 * accuracy);
         std::fflush(stdout);
       });
+  if (best.best_C >= cdl::kMaxSearchC * (1 - 1e-12)) {
+    std::fflush(stdout);
+    reporter.warning("the best C is the largest the search tries (" +
+                     std::to_string(static_cast<int>(cdl::kMaxSearchC)) +
+                     "); the search stopped there, and a larger C might do better");
+  }
   std::printf("Best C = %g  CV accuracy = %g%%\n", best.best_C, 100.0 * best.best_accuracy);
 }
 
@@ -42,6 +51,41 @@ cdl::CscMatrix test_columns(const cdl::CsrMatrix& rows, const cdl::LabeledCsc& d
   cdl::CscMatrix x = cdl::to_csc(rows, data.features.num_cols - (bias >= 0 ? 1 : 0));
   if (bias >= 0) cdl::append_constant_column(x, bias);
   return x;
+}
+
+std::string label_list(const std::vector<int>& labels) {
+  std::string out;
+  for (int label : labels) out += (out.empty() ? "" : " ") + std::to_string(label);
+  return out;
+}
+
+// -i's model must be of this problem: the same labels (so the same class
+// count) and the same bias setting; otherwise its weights mean something else.
+void check_initial_model(const std::string& path, const cdl::LinearModel& model,
+                         const cdl::ClassMap& classes, const cdl::Params& params) {
+  std::vector<int> theirs = model.labels;
+  std::vector<int> ours = classes.labels;
+  std::sort(theirs.begin(), theirs.end());
+  std::sort(ours.begin(), ours.end());
+  if (model.task() == cdl::Task::kRegression) {
+    throw cdl::ConfigError("-i " + path + ": a regression model (" + model.solver_type +
+                           ") cannot start a classifier");
+  }
+  if (theirs.size() != ours.size()) {
+    throw cdl::ConfigError("-i " + path + ": the model has " + std::to_string(theirs.size()) +
+                           " classes (" + label_list(theirs) + "), the training data " +
+                           std::to_string(ours.size()) + " (" + label_list(ours) + ")");
+  }
+  if (theirs != ours) {
+    throw cdl::ConfigError("-i " + path + ": the model's labels are " + label_list(theirs) +
+                           ", the training data's " + label_list(ours));
+  }
+  if ((model.bias >= 0) != (params.bias >= 0) || (model.bias >= 0 && model.bias != params.bias)) {
+    char buffer[96];
+    std::snprintf(buffer, sizeof buffer, ": the model has bias %g, this run -B %g", model.bias,
+                  params.bias);
+    throw cdl::ConfigError("-i " + path + buffer + "; train with the model's -B");
+  }
 }
 
 void train_and_save(const cdl::TrainCommand& command, const cdl::Params& params,
@@ -54,6 +98,7 @@ void train_and_save(const cdl::TrainCommand& command, const cdl::Params& params,
       throw cdl::Error("-i: " + command.initial_model + " is a regression model (" +
                        start.solver_type + "), and this run trains a classifier");
     }
+    check_initial_model(command.initial_model, start, classes, params);
     initial = cdl::initial_weights(start, classes, data.features.num_cols, params.bias);
   }
   std::optional<cdl::LabeledCsr> test_data;
@@ -75,6 +120,16 @@ void train_and_save(const cdl::TrainCommand& command, const cdl::Params& params,
   cdl::Reporter& active = trace ? static_cast<cdl::Reporter&>(*trace) : reporter;
   const cdl::LinearModel model =
       cdl::train(data.features, classes, params, active, initial ? &*initial : nullptr);
+  if (trace && test && classes.labels.size() > 2) {
+    const std::vector<int> predicted = model.predict(*test_x);
+    std::size_t correct = 0;
+    for (std::size_t r = 0; r < predicted.size(); ++r) {
+      correct += predicted[r] == static_cast<int>(test_data->labels[r]);
+    }
+    trace->model_accuracy(predicted.empty() ? 0.0
+                                            : static_cast<double>(correct) /
+                                                  static_cast<double>(predicted.size()));
+  }
   // Both files are written out before either is renamed into place, and the
   // renames happen with the signals held back, so that a full disk or an
   // interrupt leaves neither file. (Only a failed rename of the model, after
@@ -222,6 +277,31 @@ void check_training_data(const cdl::TrainCommand& command, const cdl::Params& pa
   }
 }
 
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// Reads the training data; a model file given as the data (swapped
+// arguments) gets the hint cdpredict gives for the opposite mistake.
+cdl::LabeledCsc read_training_data(const cdl::TrainCommand& command,
+                                   const cdl::ReadOptions& options, const std::string& cache,
+                                   cdl::CacheUse& cache_use) {
+  try {
+    return cache.empty() ? cdl::read_libsvm_csc(command.training_path, options)
+                         : cdl::read_with_cache(command.training_path, options, cache, cache_use);
+  } catch (const cdl::ParseError& e) {
+    if (e.line() == 1 && e.reason().find("'solver_type'") != std::string::npos) {
+      throw cdl::ParseError(e.path(), e.line(),
+                            e.reason() +
+                                "; this looks like a model file, not training data (usage: "
+                                "cdtrain [options] training_file [model_file])");
+    }
+    throw;
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -230,6 +310,10 @@ int main(int argc, char** argv) {
         cdl::parse_train_args(std::vector<std::string>(argv + 1, argv + argc));
     if (command.help) {
       std::cout << cdl::train_help();
+      return 0;
+    }
+    if (command.version) {
+      std::cout << cdl::version_text("cdtrain");
       return 0;
     }
     const cdl::Params params = cdl::resolve_defaults(command.params);
@@ -244,9 +328,9 @@ int main(int argc, char** argv) {
     options.pipe_command = "cdtrain [options] - " + command.model_path;
     cdl::CacheUse cache_use;
     const std::string cache = cache_path(command);
-    const cdl::LabeledCsc data =
-        cache.empty() ? cdl::read_libsvm_csc(command.training_path, options)
-                      : cdl::read_with_cache(command.training_path, options, cache, cache_use);
+    const Clock::time_point start = Clock::now();
+    const cdl::LabeledCsc data = read_training_data(command, options, cache, cache_use);
+    const double reading_seconds = seconds_since(start);
     cdl::Reporter reporter(
         std::cerr, params.quiet ? cdl::Reporter::Level::kQuiet : cdl::Reporter::Level::kNormal);
     if (!cache_use.warning.empty()) reporter.warning(cache_use.warning);
@@ -256,15 +340,39 @@ int main(int argc, char** argv) {
     }
     const cdl::ClassMap classes = cdl::map_classes(data.labels);
     check_training_data(command, params, data, classes, reporter);
+    if (params.threads > 1 && params.cv_folds == 0 && classes.labels.size() <= 2) {
+      reporter.warning("-n " + std::to_string(params.threads) +
+                       ": a problem of two classes without -v or -C is one solve, which runs "
+                       "on one thread; -n has nothing to run at once");
+    }
+    const std::string run = cdl::describe_run(params);
+    const Clock::time_point training_start = Clock::now();
     if (command.find_C) {
+      reporter.info("cdtrain: searching C by " + std::to_string(params.cv_folds) +
+                    "-fold cross validation, " + run);
       search(command, params, data, classes, reporter);
     } else if (params.cv_folds > 0) {
+      reporter.info("cdtrain: " + std::to_string(params.cv_folds) + "-fold cross validation, " +
+                    run);
       const double accuracy =
           cdl::cross_validate(data.features, classes, params, reporter).accuracy;
+      // Exactly LIBLINEAR's line, which scripts parse; the header on stderr
+      // names what ran.
       std::printf("Cross Validation Accuracy = %g%%\n", 100.0 * accuracy);
     } else {
+      reporter.info("cdtrain: training, " + run);
       train_and_save(command, params, data, classes, reporter);
     }
+    std::fflush(stdout);
+    char total[160];
+    std::snprintf(total, sizeof total, "total time %s: reading %s, %s %s",
+                  cdl::format_duration(seconds_since(start)).c_str(),
+                  cdl::format_duration(reading_seconds).c_str(),
+                  command.find_C        ? "searching C"
+                  : params.cv_folds > 0 ? "cross validation"
+                                        : "training",
+                  cdl::format_duration(seconds_since(training_start)).c_str());
+    reporter.info(total);
     return 0;
   });
 }

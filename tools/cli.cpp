@@ -8,7 +8,10 @@
 
 #include "data/parse_number.h"
 #include "select/selection_rule.h"
+#include "solvers/liblinear_numbers.h"
+#include "solvers/solver.h"
 #include "util/error.h"
+#include "version.h"
 
 namespace cdl {
 namespace {
@@ -82,7 +85,7 @@ Int integer_at_least(const std::string& flag, const std::string& value, Int low)
 std::string solver_choices() {
   std::string out;
   for (const auto& info : solver_table()) {
-    out += (out.empty() ? "" : ", ") + std::to_string(info.number) + "/" + info.name;
+    out += (out.empty() ? "" : ", ") + std::string(info.name);
   }
   return out;
 }
@@ -105,11 +108,24 @@ std::string loss_choices() {
 const std::vector<Flag<TrainCommand>>& train_flags() {
   static const Params defaults;
   static const std::vector<Flag<TrainCommand>> flags = {
-      {"-s", "solver", "solver, by number or name (default 0, cdper); see the table below",
+      {"-s", "solver",
+       "solver by name (case-insensitive; default cdper) or by LIBLINEAR's number (the problem "
+       "LIBLINEAR's -s N solves); see the tables below",
        [](TrainCommand& c, const std::string& flag, const std::string& v) {
+         int number = 0;
+         if (parse_integer(v, number)) {
+           c.params.liblinear_number = number;
+           return;
+         }
          const SolverInfo* info = find_solver(v);
-         if (info == nullptr) bad_value(flag, "one of " + solver_choices(), v);
+         if (info == nullptr) {
+           bad_value(
+               flag,
+               "a LIBLINEAR number (" + liblinear_number_list() + ") or one of " + solver_choices(),
+               v);
+         }
          c.params.solver = info->kind;
+         c.params.liblinear_number.reset();
        }},
       {"-l", "loss",
        "loss: l2svm, l1svm or lr; sq or svr2 for regression (default: l2svm; l1svm for pegasos)",
@@ -273,6 +289,13 @@ const std::vector<Flag<TrainCommand>>& train_flags() {
        [](TrainCommand& c, const std::string& flag, const std::string& v) {
          c.params.gap_tol = positive_number(flag, v);
        }},
+      {"-V", nullptr,
+       "verbose: with -v or -C, also each fold's per-iteration lines under a fold header",
+       [](TrainCommand& c, const std::string&, const std::string&) { c.params.verbose = true; }},
+      {"--verbose", nullptr, "the same as -V",
+       [](TrainCommand& c, const std::string&, const std::string&) { c.params.verbose = true; }},
+      {"--version", nullptr, "print the version and exit",
+       [](TrainCommand& c, const std::string&, const std::string&) { c.version = true; }},
       {"-h", nullptr, "print this help and exit",
        [](TrainCommand& c, const std::string&, const std::string&) { c.help = true; }},
   };
@@ -288,6 +311,14 @@ const std::vector<Flag<PredictCommand>>& predict_flags() {
        }},
       {"-q", nullptr, "quiet: do not print the accuracy",
        [](PredictCommand& c, const std::string&, const std::string&) { c.quiet = true; }},
+      {"--info", "model_file",
+       "print what the model is (solver type, classes, features, bias, nonzero weights) and "
+       "exit",
+       [](PredictCommand& c, const std::string& n, const std::string& v) {
+         c.info_model = file_name(n, v);
+       }},
+      {"--version", nullptr, "print the version and exit",
+       [](PredictCommand& c, const std::string&, const std::string&) { c.version = true; }},
       {"-h", nullptr, "print this help and exit",
        [](PredictCommand& c, const std::string&, const std::string&) { c.help = true; }},
   };
@@ -297,7 +328,8 @@ const std::vector<Flag<PredictCommand>>& predict_flags() {
 // Applies the flags at the front of `args`; returns the remaining operands.
 template <class T>
 std::vector<std::string> parse_flags(const std::vector<Flag<T>>& flags,
-                                     const std::vector<std::string>& args, T& command) {
+                                     const std::vector<std::string>& args, T& command,
+                                     std::vector<std::string>* given = nullptr) {
   std::size_t k = 0;
   for (; k < args.size(); ++k) {
     const std::string& arg = args[k];
@@ -319,6 +351,7 @@ std::vector<std::string> parse_flags(const std::vector<Flag<T>>& flags,
       value = args[++k];
     }
     flag->set(command, name, value);
+    if (given != nullptr) given->push_back(flag->name);
   }
   return {args.begin() + static_cast<std::ptrdiff_t>(k), args.end()};
 }
@@ -335,6 +368,62 @@ std::string flag_help(const std::vector<Flag<T>>& flags) {
   return out;
 }
 
+// -s N: the solver, loss and regularizer of LIBLINEAR's problem N; a -l or
+// -r that says otherwise is a usage error.
+void apply_liblinear_number(Params& params) {
+  if (!params.liblinear_number) return;
+  const int number = *params.liblinear_number;
+  const ResolvedNumber resolved = resolve_liblinear_number(number);
+  const std::string what =
+      "-s " + std::to_string(number) + " is LIBLINEAR's " + resolved.entry->problem;
+  if (params.loss && *params.loss != resolved.loss) {
+    throw ConfigError("-l " + std::string(loss_info(*params.loss).name) + ": " + what +
+                      ", whose loss is " + loss_info(resolved.loss).name +
+                      "; drop -l, or choose a solver by name");
+  }
+  if (params.regularizer != RegularizerKind::kL2 && params.regularizer != resolved.regularizer) {
+    throw ConfigError("-r " + std::string(regularizer_info(params.regularizer).name) + ": " + what +
+                      ", whose regularizer is " + regularizer_info(resolved.regularizer).name +
+                      "; drop -r, or choose a solver by name");
+  }
+  params.solver = resolved.solver;
+  params.loss = resolved.loss;
+  params.regularizer = resolved.regularizer;
+}
+
+// Options that cannot act on this run are usage errors that say why, rather
+// than silently doing nothing.
+void check_options_act(const TrainCommand& command, const std::vector<std::string>& given) {
+  const auto was_given = [&](const char* flag) {
+    return std::find(given.begin(), given.end(), flag) != given.end();
+  };
+  const SolverInfo& solver = solver_info(command.params.solver);
+  const std::string name = solver.name;
+  if (was_given("-k") && command.params.solver != SolverKind::kPegasos) {
+    throw ConfigError("-k sets Pegasos's instances per update; solver " + name +
+                      " does not use it (use -s pegasos)");
+  }
+  for (const char* flag : {"--sigma", "--beta"}) {
+    SolveResult (*const cd_entry)(const SolverInput&) = solve_cd;
+    if (was_given(flag) && solver.solve != cd_entry) {
+      throw ConfigError(std::string(flag) + " sets CD's line search (Algorithm 2); solver " + name +
+                        " has no such line search (use a CD solver: cdper, cd, cdperone, online)");
+    }
+  }
+  const bool cross_validation = command.params.cv_folds > 0 || command.find_C;
+  if (was_given("--stratified") && !cross_validation) {
+    throw ConfigError("--stratified shapes the folds of -v or -C; this run has none");
+  }
+  if (was_given("-V") || was_given("--verbose")) {
+    if (!cross_validation) {
+      throw ConfigError(
+          "-V adds per-iteration lines to -v and -C, which this run lacks; a training run "
+          "prints them already");
+    }
+    if (command.params.quiet) throw ConfigError("-V and -q contradict each other");
+  }
+}
+
 std::string basename_of(const std::string& path) {
   const auto slash = path.find_last_of('/');
   return slash == std::string::npos ? path : path.substr(slash + 1);
@@ -344,8 +433,11 @@ std::string basename_of(const std::string& path) {
 
 TrainCommand parse_train_args(const std::vector<std::string>& args) {
   TrainCommand command;
-  const auto operands = parse_flags(train_flags(), args, command);
-  if (command.help) return command;
+  std::vector<std::string> given;
+  const auto operands = parse_flags(train_flags(), args, command, &given);
+  if (command.help || command.version) return command;
+  apply_liblinear_number(command.params);
+  check_options_act(command, given);
   if (operands.empty()) throw ConfigError("missing training_file");
   check_no_option_among(operands);
   if (operands.size() > 2) throw ConfigError("unexpected argument '" + operands[2] + "'");
@@ -391,7 +483,14 @@ TrainCommand parse_train_args(const std::vector<std::string>& args) {
 PredictCommand parse_predict_args(const std::vector<std::string>& args) {
   PredictCommand command;
   const auto operands = parse_flags(predict_flags(), args, command);
-  if (command.help) return command;
+  if (command.help || command.version) return command;
+  if (!command.info_model.empty()) {
+    if (!operands.empty()) {
+      throw ConfigError("--info takes only the model file; unexpected argument '" + operands[0] +
+                        "'");
+    }
+    return command;
+  }
   check_no_option_among(operands);
   if (operands.size() < 3) throw ConfigError("expected test_file model_file output_file");
   if (operands.size() > 3) throw ConfigError("unexpected argument '" + operands[3] + "'");
@@ -413,15 +512,32 @@ std::string train_help() {
       "The model file defaults to the training file's basename + \".model\".\n"
       "training_file '-' is standard input (give a model_file); pipes and FIFOs are read too.\n\n";
   out += flag_help(train_flags());
-  out += "\nsolvers (-s):\n";
+  out += "\nsolvers (-s NAME; names are case-insensitive):\n";
   for (const auto& info : solver_table()) {
-    std::string head = "  " + std::to_string(info.number) + "  " + info.name;
+    std::string head = std::string("  ") + info.name;
     head.resize(16, ' ');
     std::string losses;
     for (LossKind loss : info.losses)
       losses += (losses.empty() ? "" : ", ") + std::string(loss_info(loss).name);
     out += head + info.description + " (" + losses + ")";
     if (info.rule != nullptr) out += std::string(" [--select ") + info.rule + "]";
+    out += "\n";
+  }
+  out +=
+      "\nLIBLINEAR's numbers (-s N): the numbers of LIBLINEAR 2.3's train -s, each meaning the\n"
+      "same problem as there, solved by the solver shown, and the model's solver_type is the one\n"
+      "LIBLINEAR writes for it:\n";
+  for (const LiblinearNumber& entry : liblinear_numbers()) {
+    std::string head = "  " + std::to_string(entry.number);
+    head.resize(6, ' ');
+    out += head + entry.problem + ": ";
+    try {
+      resolve_liblinear_number(entry.number);
+      out += std::string(entry.solver) + " -l " + entry.loss;
+      if (std::string(entry.regularizer) != "l2") out += std::string(" -r ") + entry.regularizer;
+    } catch (const ConfigError&) {
+      out += "not solved by cdtrain yet";
+    }
     out += "\n";
   }
   out += "\nselection rules (--select), for the solvers with one above:\n";
@@ -444,6 +560,10 @@ std::string train_help() {
 std::string predict_usage() {
   return "usage: cdpredict [options] test_file model_file output_file\n"
          "Try 'cdpredict -h' for the options.\n";
+}
+
+std::string version_text(const std::string& tool) {
+  return tool + " (cdlinear) " + kVersion + "\n";
 }
 
 std::string predict_help() {

@@ -27,6 +27,7 @@ struct TrainCommand {
   bool find_C = false;        // -C: search C by cross validation
   bool cost_given = false;    // -c was given (the start of the -C search)
   bool help = false;
+  bool version = false;  // --version
 };
 
 struct PredictCommand {
@@ -36,6 +37,8 @@ struct PredictCommand {
   bool quiet = false;
   bool probability = false;
   bool help = false;
+  bool version = false;    // --version
+  std::string info_model;  // --info MODEL: describe the model and exit
 };
 
 // `args` excludes the program name.
@@ -46,6 +49,8 @@ std::string train_usage();  // the short usage lines
 std::string train_help();   // every option with its default
 std::string predict_usage();
 std::string predict_help();
+// "cdtrain (cdlinear) 0.14.0\n", for --version.
+std::string version_text(const std::string& tool);
 
 }  // namespace cdl
 

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "select/selection_rule.h"
+#include "solvers/liblinear_numbers.h"
 #include "util/error.h"
 
 namespace cdl {
@@ -59,6 +60,20 @@ const LossInfo* find_loss(const std::string& name) {
     if (name == info.name) return &info;
   }
   return nullptr;
+}
+
+std::string describe_run(const Params& params) {
+  const SolverInfo& solver = solver_info(params.solver);
+  std::string out = std::string("solver ") + solver.name;
+  if (params.loss) out += std::string(", loss ") + loss_info(*params.loss).name;
+  out += std::string(", regularizer ") + regularizer_info(params.regularizer).name;
+  if (params.liblinear_number) {
+    const LiblinearNumber* entry = find_liblinear_number(*params.liblinear_number);
+    if (entry != nullptr) {
+      out += " (LIBLINEAR's -s " + std::to_string(entry->number) + ": " + entry->problem + ")";
+    }
+  }
+  return out;
 }
 
 Params resolve_defaults(Params params) {

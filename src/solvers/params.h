@@ -40,6 +40,9 @@ constexpr double kDefaultSvrEpsilon = 0.1;
 
 struct Params {
   SolverKind solver = SolverKind::kCdPer;
+  // -s N, LIBLINEAR's number N (liblinear_numbers.h), which chose solver,
+  // loss and regularizer and fixes the model's solver_type; unset for -s NAME.
+  std::optional<int> liblinear_number;
   std::optional<LossKind> loss;  // default: the solver's first loss
   RegularizerKind regularizer = RegularizerKind::kL2;
   // --select: the coordinate selection rule; default: the solver's own.
@@ -74,6 +77,7 @@ struct Params {
   // pdcd and rcd-pair: stop once their post-processed gap is <= this,
   // in place of -e's relative gap.
   std::optional<double> gap_tol;
+  bool verbose = false;  // -V: per-iteration lines under -v and -C, with fold headers
 };
 
 // Fills the optional fields with the solver's defaults (all but a max_iter
@@ -91,6 +95,9 @@ std::int64_t pegasos_updates(const Params& params, std::size_t num_rows);
 // (select/selection_rule.h). validate() refuses a rule that does not serve
 // them, listing the ones that do.
 unsigned solver_coordinates(const SolverInfo& solver);
+// "solver cdper, loss l2svm, regularizer l2", followed by LIBLINEAR's
+// problem when a number chose them: what progress headers print.
+std::string describe_run(const Params& params);
 
 // Throws ConfigError for values or combinations that cannot be trained.
 void validate(const Params& params);

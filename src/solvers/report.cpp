@@ -15,7 +15,24 @@ std::string format(const char* pattern, double a, double b, double c) {
   return buffer;
 }
 
+std::string norm_text(const std::string& name, double value) {
+  if (name.empty()) return "";
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%s %.4e", name.c_str(), value);
+  return buffer;
+}
+
 }  // namespace
+
+std::string format_duration(double seconds) {
+  char buffer[32];
+  if (seconds < 1) {
+    std::snprintf(buffer, sizeof buffer, "%.2fms", 1000 * seconds);
+  } else {
+    std::snprintf(buffer, sizeof buffer, "%.3fs", seconds);
+  }
+  return buffer;
+}
 
 void Reporter::begin_problem(const Problem&, LossKind, int) {}
 
@@ -24,12 +41,14 @@ void Reporter::iteration(const IterationInfo& info) {
   if (!std::isnan(info.gap)) {
     out_ << "iter " << info.iteration
          << format("  primal %.10e  dual %.10e  gap %.4e", info.primal, info.dual, info.gap)
-         << format("  time %.3fs", info.seconds, 0, 0) << '\n';
+         << "  time " << format_duration(info.seconds) << '\n';
     return;
   }
-  out_ << "iter " << info.iteration
-       << format("  f %.10e  |g| %.4e  time %.3fs", info.objective, info.grad_norm, info.seconds)
-       << '\n';
+  char f[48];
+  std::snprintf(f, sizeof f, "  f %.10e", info.objective);
+  const std::string norm = norm_text(norm_name_, info.grad_norm);
+  out_ << "iter " << info.iteration << f << (norm.empty() ? "" : "  ") << norm << "  time "
+       << format_duration(info.seconds) << '\n';
 }
 
 void Reporter::summary(const std::string& solver_name, const SolveResult& result) {
@@ -40,13 +59,16 @@ void Reporter::summary(const std::string& solver_name, const SolveResult& result
     warning(solver_name + ": " + status_name(result.status) + "; the model may be inaccurate");
   }
   if (level_ == Level::kQuiet) return;
-  out_ << solver_name << ": " << result.iterations << " outer iterations, "
-       << format("f %.10e, |g| %.4e, %.3fs", result.objective, result.grad_norm, result.seconds)
-       << ", " << status_name(result.status) << '\n';
+  char f[48];
+  std::snprintf(f, sizeof f, "f %.10e", result.objective);
+  const std::string norm = norm_text(norm_name_, result.grad_norm);
+  out_ << solver_name << ": " << result.iterations << " outer iterations, " << f
+       << (norm.empty() ? "" : ", ") << norm << ", " << format_duration(result.seconds) << ", "
+       << status_name(result.status) << '\n';
   const auto inner = static_cast<double>(result.inner_iterations);
   if (result.full_newton_steps > 0 || result.function_evaluations > 0) {
     out_ << "inner iterations " << result.inner_iterations
-         << format(", full Newton steps %.3f%%, D(lambda d) evaluated %.0f times (%.3f%%)",
+         << format(", full Newton steps %.3f%%, line-search evaluations %.0f (%.3f%%)",
                    100.0 * static_cast<double>(result.full_newton_steps) / inner,
                    static_cast<double>(result.function_evaluations),
                    100.0 * static_cast<double>(result.function_evaluations) / inner)

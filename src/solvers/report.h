@@ -61,13 +61,25 @@ class Reporter {
   virtual void warning(const std::string& message);
   virtual void info(const std::string& message);
 
+  // The name of IterationInfo::grad_norm and SolveResult::grad_norm for the
+  // solver about to run: "|D'|" (CD, CMLS: the stored partial derivatives
+  // the stopping rule tests), "|grad f|" (TRON: the true gradient), or ""
+  // for a solver that has no gradient norm (Pegasos), whose lines print none.
+  // train_binary() sets it from the solver's row.
+  virtual void set_norm_name(const std::string& name) { norm_name_ = name; }
+  const std::string& norm_name() const { return norm_name_; }
+
   Level level() const { return level_; }
   std::ostream& stream() { return out_; }
 
  protected:
   std::ostream& out_;
   Level level_;
+  std::string norm_name_ = "|D'|";
 };
+
+// "12.3ms" below a second, "4.567s" above: progress times.
+std::string format_duration(double seconds);
 
 }  // namespace cdl
 

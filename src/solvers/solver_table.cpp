@@ -2,6 +2,8 @@
 // holds). Adding a solver adds one row here.
 #include "solvers/solver_table.h"
 
+#include <cctype>
+
 #include "select/selection_rule.h"
 #include "solvers/solver.h"
 #include "util/error.h"
@@ -182,6 +184,15 @@ const char* model_solver_type(const SolverInfo& row, LossKind loss, RegularizerK
               regularizer_info(regularizer).name + " regularizer");
 }
 
+std::string stopping_norm_name(const SolverInfo& row) {
+  SolveResult (*const tron)(const SolverInput&) = solve_tron;
+  SolveResult (*const pegasos)(const SolverInput&) = solve_pegasos;
+  if (row.solve == tron) return "|grad f|";
+  if (row.solve == pegasos) return "";
+  if (row.dual) return "PG spread";
+  return "|D'|";
+}
+
 bool SolverInfo::uses_seed() const {
   if (randomized) return true;
   const RuleInfo* info = rule == nullptr ? nullptr : find_rule(rule);
@@ -195,11 +206,11 @@ const SolverInfo& solver_info(SolverKind kind) {
   throw Error("unknown solver '" + std::string(kind.name()) + "'");
 }
 
-const SolverInfo* find_solver(const std::string& number_or_name) {
+const SolverInfo* find_solver(const std::string& name) {
+  std::string lower = name;
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   for (const auto& info : solver_table()) {
-    if (number_or_name == info.name || number_or_name == std::to_string(info.number)) {
-      return &info;
-    }
+    if (lower == info.name) return &info;
   }
   return nullptr;
 }
@@ -212,8 +223,8 @@ std::string valid_pairs() {
     std::size_t end = k + 1;
     while (end < table.size() && table[end].losses == table[k].losses) ++end;
     if (!out.empty()) out += "; ";
-    out += "-s " + std::to_string(table[k].number);
-    if (end - k > 1) out += "-" + std::to_string(table[end - 1].number);
+    out += "-s ";
+    for (std::size_t j = k; j < end; ++j) out += std::string(j > k ? "/" : "") + table[j].name;
     out += ":";
     for (LossKind loss : table[k].losses) out += std::string(" ") + loss_info(loss).name;
     k = end;

@@ -68,7 +68,10 @@ enum class EpsScale {
 };
 
 struct SolverInfo {
-  int number;               // the -s number
+  // This project's old -s number, no longer read anywhere: -s N now means
+  // LIBLINEAR's N (liblinear_numbers.h). Kept only so that rows written on
+  // other branches at the same time still compile (issue 14); remove then.
+  int number;
   const char* name;         // the -s name
   const char* description;  // one line for -h
   // The entry point; see solver.h.
@@ -106,8 +109,9 @@ struct SolverInfo {
 const std::vector<SolverInfo>& solver_table();
 // Throws Error for a kind with no row.
 const SolverInfo& solver_info(SolverKind kind);
-// Looks up a number such as "0" or a name such as "cdper"; nullptr if unknown.
-const SolverInfo* find_solver(const std::string& number_or_name);
+// Looks up a name such as "cdper", case-insensitively; nullptr if unknown.
+// Numbers are LIBLINEAR's (liblinear_numbers.h), not rows of this table.
+const SolverInfo* find_solver(const std::string& name);
 
 // LIBLINEAR's solver_type of a primal L2-regularized model trained with
 // `loss`: L2R_L2LOSS_SVC, L2R_L1LOSS_SVC_DUAL (the hinge loss's only L2R
@@ -121,7 +125,14 @@ const char* liblinear_solver_type(LossKind loss);
 // L1R_L2LOSS_SVR (model.h lists them). Throws Error for a pair with none.
 const char* model_solver_type(const SolverInfo& row, LossKind loss, RegularizerKind regularizer);
 
-// The valid solver-loss pairs, for messages: "-s 0-3: l2svm lr; -s 4-5: l2svm; ...".
+// What the row's solver reports as its gradient norm (Reporter::set_norm_name):
+// "|grad f|" for TRON, none ("") for Pegasos, "PG spread" (max - min projected
+// gradient of an epoch) for dual CD, "|D'|" for the CD family and CMLS, whose stopping vector holds
+// each coordinate's last partial derivative.
+std::string stopping_norm_name(const SolverInfo& row);
+
+// The valid solver-loss pairs, for messages: "-s cdper/cd/...: l2svm lr; -s cmls/cmlsper: l2svm;
+// ...".
 std::string valid_pairs();
 
 }  // namespace cdl

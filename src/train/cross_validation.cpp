@@ -1,8 +1,11 @@
 #include "train/cross_validation.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <exception>
+#include <mutex>
 #include <numeric>
 #include <optional>
 #include <random>
@@ -13,6 +16,15 @@
 #include "util/parallel.h"
 
 namespace cdl {
+namespace {
+
+std::string format_number(double value) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%g", value);
+  return buffer;
+}
+
+}  // namespace
 
 std::vector<std::size_t> assign_folds(const ClassMap& classes, std::size_t folds, bool stratified,
                                       std::uint64_t seed) {
@@ -34,7 +46,8 @@ std::vector<std::size_t> assign_folds(const ClassMap& classes, std::size_t folds
 }
 
 CrossValidation cross_validate(const CscMatrix& x, const ClassMap& classes, const Params& params,
-                               Reporter& reporter, const std::vector<LinearModel>* warm) {
+                               Reporter& reporter, const std::vector<LinearModel>* warm,
+                               bool fold_lines) {
   const std::size_t l = x.num_rows;
   auto folds = static_cast<std::size_t>(params.cv_folds);
   if (folds > l) {
@@ -49,31 +62,75 @@ CrossValidation cross_validate(const CscMatrix& x, const ClassMap& classes, cons
   out.models.resize(folds);
   std::vector<int> predicted(l);
   std::vector<std::ostringstream> logs(folds);
+  // Per-iteration lines only with -V, under a fold header; otherwise a
+  // fold's own output is its warnings, and one line per fold follows it.
+  const Reporter::Level fold_level = params.verbose ? reporter.level() : Reporter::Level::kQuiet;
+  const bool print_lines = fold_lines && reporter.level() != Reporter::Level::kQuiet;
   // The folds share x (and its rows, if the solver needs them): a fold's
   // training problem holds its test rows out with C_j = 0, which gives the
   // same model as training on a copy without them, at no copy's memory.
   std::optional<CsrMatrix> rows;
   if (solver_info(params.solver).needs_rows) rows = to_csr(x);
+  // Each fold's output goes out as soon as it and every fold before it are
+  // done, so that progress is live and in fold order whatever the threads.
+  std::vector<char> done(folds, 0);
+  std::size_t flushed = 0;
+  std::mutex flush_mutex;
+  const auto flush_ready = [&] {
+    for (; flushed < folds && done[flushed] != 0; ++flushed) {
+      reporter.stream() << logs[flushed].str() << std::flush;
+    }
+  };
   const auto run_fold = [&](std::size_t f) {
+    const auto start = std::chrono::steady_clock::now();
     std::vector<std::uint8_t> held_out(l);
     for (std::size_t r = 0; r < l; ++r) held_out[r] = fold_of[r] == f;
     Params fold_params = params;
     fold_params.seed = derive_seed(params.seed, f + 1);
     fold_params.threads = 1;  // the folds are the parallel work
-    InitialWeights start;
-    if (warm != nullptr) start = initial_weights((*warm)[f], classes, x.num_cols, params.bias);
-    Reporter log(logs[f], reporter.level());
-    out.models[f] = train(x, classes, fold_params, log, warm ? &start : nullptr, &held_out,
-                          rows ? &*rows : nullptr);
-    const std::vector<int> fold_predicted = out.models[f].predict(x);
-    for (std::size_t r = 0; r < l; ++r) {
-      if (held_out[r]) predicted[r] = fold_predicted[r];
+    InitialWeights start_w;
+    if (warm != nullptr) start_w = initial_weights((*warm)[f], classes, x.num_cols, params.bias);
+    Reporter log(logs[f], fold_level);
+    if (params.verbose) {
+      log.info("fold " + std::to_string(f + 1) + "/" + std::to_string(folds) +
+               ", C = " + format_number(params.C));
     }
+    const auto finish = [&](char state) {
+      const std::lock_guard<std::mutex> lock(flush_mutex);
+      done[f] = state;
+      flush_ready();
+    };
+    try {
+      out.models[f] = train(x, classes, fold_params, log, warm ? &start_w : nullptr, &held_out,
+                            rows ? &*rows : nullptr);
+    } catch (...) {
+      finish(2);
+      throw;
+    }
+    const std::vector<int> fold_predicted = out.models[f].predict(x);
+    std::size_t held = 0;
+    std::size_t right = 0;
+    for (std::size_t r = 0; r < l; ++r) {
+      if (!held_out[r]) continue;
+      predicted[r] = fold_predicted[r];
+      ++held;
+      right += fold_predicted[r] == classes.labels[classes.class_of[r]];
+    }
+    if (print_lines) {
+      const double ms =
+          1000 * std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      char line[160];
+      std::snprintf(line, sizeof line, "fold %zu/%zu: accuracy %.4g%% (%zu/%zu), %.1f ms", f + 1,
+                    folds,
+                    held > 0 ? 100.0 * static_cast<double>(right) / static_cast<double>(held) : 0.0,
+                    right, held, ms);
+      logs[f] << line << '\n';
+    }
+    finish(1);
   };
   const std::vector<std::exception_ptr> errors =
       run_tasks(folds, params.threads > 0 ? params.threads : hardware_threads(), run_fold);
   for (std::size_t f = 0; f < folds; ++f) {
-    reporter.stream() << logs[f].str();
     if (errors[f]) std::rethrow_exception(errors[f]);
   }
   std::size_t correct = 0;
@@ -102,7 +159,8 @@ CSearch search_C(const CscMatrix& x, const ClassMap& classes, const Params& para
     Params step = params;
     step.C = C;
     const bool can_warm = !warm.empty() && solver_info(params.solver).warm_start;
-    CrossValidation cv = cross_validate(x, classes, step, reporter, can_warm ? &warm : nullptr);
+    CrossValidation cv =
+        cross_validate(x, classes, step, reporter, can_warm ? &warm : nullptr, params.verbose);
     on_step(C, cv.accuracy);
     if (cv.accuracy > best.best_accuracy) best = {C, cv.accuracy};
     warm = std::move(cv.models);

@@ -27,12 +27,17 @@ struct CrossValidation {
 
 // params.cv_folds-fold cross validation (more folds than instances: one per
 // instance, with a warning). Folds train on params.threads threads at once
-// (0: one per core); each fold's progress output is buffered and printed in
-// fold order, and every fold draws from its own seed, so the result does not
-// depend on the thread count. With `warm`, one model per fold, each fold
-// starts from its model (initial_weights()).
+// (0: one per core); each fold's output is buffered and printed as soon as it
+// and every fold before it are done (live, in fold order), and every fold
+// draws from its own seed, so the result does not depend on the thread
+// count. A fold's output is its warnings and, with `fold_lines` and a
+// reporter that is not quiet, one line (accuracy on the fold, time); with
+// params.verbose (-V) also a "fold f/F" header and its per-iteration lines.
+// With `warm`, one model per fold, each fold starts from its model
+// (initial_weights()).
 CrossValidation cross_validate(const CscMatrix& x, const ClassMap& classes, const Params& params,
-                               Reporter& reporter, const std::vector<LinearModel>* warm = nullptr);
+                               Reporter& reporter, const std::vector<LinearModel>* warm = nullptr,
+                               bool fold_lines = true);
 
 // The largest C of the search.
 constexpr double kMaxSearchC = 1024;

@@ -44,8 +44,10 @@ TraceReporter::TraceReporter(Reporter& inner, const std::string& path, const Tes
       svr_epsilon_(svr_epsilon),
       lasso_gap_(lasso_gap) {
   std::string header = multiclass_ ? "class\t" : "";
-  header += "iteration\tseconds\tobjective\tgradient_norm";
-  if (test_ != nullptr) header += "\ttest_accuracy";
+  header += "iteration\tseconds\tobjective\tgrad_f_norm";
+  // For more than two classes each row's accuracy is its one-vs-rest
+  // problem's (sign(w'x) against "this class or not"), so named.
+  if (test_ != nullptr) header += multiclass_ ? "\tovr_test_accuracy" : "\ttest_accuracy";
   if (dual_columns_) header += "\tprimal\tdual\tgap\tnnz_ops";
   if (intercept_columns_) header += dual_columns_ ? "\tintercept_gap" : "\tprimal\tdual\tgap";
   if (lasso_gap_) header += "\tduality_gap";
@@ -110,5 +112,18 @@ void TraceReporter::summary(const std::string& solver_name, const SolveResult& r
 void TraceReporter::warning(const std::string& message) { inner_.warning(message); }
 
 void TraceReporter::info(const std::string& message) { inner_.info(message); }
+
+void TraceReporter::model_accuracy(double accuracy) {
+  char buffer[96];
+  std::snprintf(buffer, sizeof buffer, "# multi-class test accuracy\t%.4f\n", 100.0 * accuracy);
+  out_.write(buffer);
+  std::snprintf(buffer, sizeof buffer, "multi-class test accuracy %.4f%%", 100.0 * accuracy);
+  inner_.info(buffer);
+}
+
+void TraceReporter::set_norm_name(const std::string& name) {
+  Reporter::set_norm_name(name);
+  inner_.set_norm_name(name);
+}
 
 }  // namespace cdl

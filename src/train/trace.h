@@ -1,15 +1,19 @@
 // --trace: one tab-separated row per outer iteration of every binary problem,
 //
-//   [class]  iteration  seconds  objective  gradient_norm  [test_accuracy]
+//   [class]  iteration  seconds  objective  grad_f_norm  [test_accuracy]
 //
 // under a header row. seconds is the solver's cumulative training time, which
 // excludes reading, writing and the trace's own work; objective and
-// gradient_norm are f(w) and ||grad f(w)|| recomputed from scratch for the
-// w of that iteration (evaluate.h), not the solver's running values. With a
-// test set, test_accuracy is the accuracy of sign(w'x) on it for the binary
-// problem (for two classes, the model's test accuracy). The class column,
-// the positive label of each one-vs-rest problem, appears for more than two
-// classes. For a dual solver (dual_columns), four more columns follow:
+// grad_f_norm are f(w) and ||grad f(w)|| (the true gradient, which the screen
+// calls |grad f|; CD's screen |D'| is another quantity) recomputed from
+// scratch for the w of that iteration (evaluate.h), not the solver's running
+// values. With a test set, test_accuracy is the accuracy of sign(w'x) on it
+// for the binary problem (for two classes, the model's test accuracy). For
+// more than two classes a class column, the positive label of each
+// one-vs-rest problem, comes first, the accuracy column is called
+// ovr_test_accuracy (its one-vs-rest problem's), and model_accuracy() adds
+// the multi-class model's as a last "# multi-class test accuracy" line.
+// For a dual solver (dual_columns), four more columns follow:
 //
 //   primal  dual  gap  nnz_ops
 //
@@ -18,7 +22,7 @@
 // touched by coordinate steps so far (the cost axis of Perekrestenko, Cevher
 // & Jaggi 2017, Figure 2). //
 // For a solver with an unregularized intercept (SolverInfo::intercept;
-// intercept_columns), objective and gradient_norm are P(w, w0) and its
+// intercept_columns), objective and grad_f_norm are P(w, w0) and its
 // subgradient norm over (w, w0) (intercept_gap.h), the test accuracy counts
 // w0, and three more columns follow: primal, dual and gap, the
 // post-processed duality gap the solver computed for its stopping rule
@@ -62,7 +66,12 @@ class TraceReporter final : public Reporter {
   void summary(const std::string& solver_name, const SolveResult& result) override;
   void warning(const std::string& message) override;
   void info(const std::string& message) override;
+  void set_norm_name(const std::string& name) override;
   bool wants_w() const override { return true; }
+
+  // The multi-class model's test accuracy, after training: a last comment
+  // line in the file, and a line of progress.
+  void model_accuracy(double accuracy);
 
   // Writes the file into place; throws IoError.
   void finish() { out_.finish(); }  // see AtomicFileWriter

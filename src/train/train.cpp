@@ -11,6 +11,7 @@
 
 #include "objective/objective.h"
 #include "select/random.h"
+#include "solvers/liblinear_numbers.h"
 #include "util/error.h"
 #include "util/parallel.h"
 
@@ -33,6 +34,7 @@ SolveResult train_binary(const Problem& problem, const Params& params, std::uint
   const SolverInfo& row = solver_info(params.solver);
   Params scaled = params;
   if (row.eps_scale == EpsScale::kMinorityShare) scaled.eps = *params.eps * minority_share(problem);
+  reporter.set_norm_name(stopping_norm_name(row));
   const SolveResult result =
       row.solve({problem, scaled, seed, reporter, row.warm_start ? w0 : nullptr});
   reporter.summary(row.name, result);
@@ -80,6 +82,11 @@ LinearModel train(const CscMatrix& x, const ClassMap& classes, const Params& par
   LinearModel model;
   model.solver_type =
       model_solver_type(solver_info(params.solver), params.loss.value(), params.regularizer);
+  // -s N writes what LIBLINEAR's -s N writes (a dual solver's type, say).
+  if (params.liblinear_number) {
+    const LiblinearNumber* entry = find_liblinear_number(*params.liblinear_number);
+    if (entry != nullptr) model.solver_type = entry->solver_type;
+  }
   model.labels = classes.labels;
   model.bias = params.bias;
   model.num_features = x.num_cols - (params.bias >= 0 ? 1 : 0);

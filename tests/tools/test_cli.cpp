@@ -1,10 +1,12 @@
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "cli.h"
+#include "solvers/liblinear_numbers.h"
 #include "solvers/params.h"
 #include "util/error.h"
 
@@ -79,18 +81,72 @@ TEST(TrainArgs, ExplicitModelPath) {
   EXPECT_EQ(c.model_path, "out/my.model");
 }
 
-TEST(TrainArgs, SolverByNumberAndByName) {
+TEST(TrainArgs, SolverByNameCaseInsensitively) {
   const std::vector<std::pair<const char*, SolverKind>> solvers = {
       {"cdper", SolverKind::kCdPer},       {"cd", SolverKind::kCd},
       {"cdperone", SolverKind::kCdPerOne}, {"online", SolverKind::kOnlineCd},
       {"cmls", SolverKind::kCmls},         {"cmlsper", SolverKind::kCmlsPer},
       {"tron", SolverKind::kTron},         {"pegasos", SolverKind::kPegasos},
   };
-  for (std::size_t k = 0; k < solvers.size(); ++k) {
-    SCOPED_TRACE(solvers[k].first);
-    EXPECT_EQ(train("-s " + std::to_string(k) + " f").params.solver, solvers[k].second);
-    EXPECT_EQ(train(std::string("-s ") + solvers[k].first + " f").params.solver, solvers[k].second);
+  for (const auto& [name, kind] : solvers) {
+    SCOPED_TRACE(name);
+    EXPECT_EQ(train(std::string("-s ") + name + " f").params.solver, kind);
+    std::string upper = name;
+    for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    EXPECT_EQ(train("-s " + upper + " f").params.solver, kind);
+    EXPECT_FALSE(train(std::string("-s ") + name + " f").params.liblinear_number.has_value());
   }
+}
+
+// -s N is LIBLINEAR's problem N: the solver, loss and regularizer of the
+// table, whatever -s said before.
+TEST(TrainArgs, SolverByLiblinearNumber) {
+  const Params lr = train("-s 0 f").params;
+  EXPECT_EQ(lr.liblinear_number, 0);
+  EXPECT_EQ(lr.solver, SolverKind::kTron);
+  EXPECT_EQ(lr.loss, LossKind::kLogistic);
+  EXPECT_EQ(lr.regularizer, RegularizerKind::kL2);
+  const Params svm = train("-s pegasos -s 2 f").params;
+  EXPECT_EQ(svm.liblinear_number, 2);
+  EXPECT_EQ(svm.solver, SolverKind::kTron);
+  EXPECT_EQ(svm.loss, LossKind::kL2Svm);
+  EXPECT_EQ(train("-s 2 -s cdper f").params.solver, SolverKind::kCdPer);
+  EXPECT_FALSE(train("-s 2 -s cdper f").params.liblinear_number.has_value());
+  // -l that agrees is accepted, one that disagrees is a usage error.
+  EXPECT_EQ(train("-s 0 -l lr f").params.loss, LossKind::kLogistic);
+  EXPECT_EQ(train_error("-l l2svm -s 0 f"),
+            "-l l2svm: -s 0 is LIBLINEAR's L2-regularized logistic regression (primal), whose "
+            "loss is lr; drop -l, or choose a solver by name");
+  EXPECT_EQ(train_error("-s 2 -l lr f"),
+            "-l lr: -s 2 is LIBLINEAR's L2-regularized L2-loss support vector classification "
+            "(primal), whose loss is l2svm; drop -l, or choose a solver by name");
+}
+
+// Every number in LIBLINEAR's table either resolves to a solver row that
+// trains its loss and regularizer, or is refused naming the problem.
+TEST(TrainArgs, EveryLiblinearNumberResolvesOrIsRefusedByName) {
+  for (const LiblinearNumber& entry : liblinear_numbers()) {
+    SCOPED_TRACE(entry.number);
+    const std::string args = "-s " + std::to_string(entry.number) + " f";
+    const std::string error = train_error(args);
+    if (error.empty()) {
+      const Params p = train(args).params;
+      const SolverInfo& row = solver_info(p.solver);
+      EXPECT_STREQ(row.name, entry.solver);
+      EXPECT_STREQ(loss_info(*p.loss).name, entry.loss);
+      EXPECT_STREQ(regularizer_info(p.regularizer).name, entry.regularizer);
+      EXPECT_EQ(validate_error(resolve_defaults(p)), "");
+    } else {
+      EXPECT_EQ(error, "LIBLINEAR's -s " + std::to_string(entry.number) + " (" + entry.problem +
+                           ") is not solved by cdtrain yet");
+    }
+  }
+  // The numbers this build solves today.
+  for (const char* number : {"0", "2"})
+    EXPECT_EQ(train_error(std::string("-s ") + number + " f"), "");
+  EXPECT_EQ(train_error("-s 4 f"),
+            "LIBLINEAR's -s 4 (support vector classification by Crammer and Singer) is not "
+            "solved by cdtrain yet");
 }
 
 TEST(TrainArgs, LossByName) {
@@ -167,9 +223,11 @@ TEST(TrainArgs, RejectsBadMaxIterAndSeed) {
 
 TEST(TrainArgs, RejectsUnknownSolverAndLoss) {
   const std::string solvers =
-      "one of 0/cdper, 1/cd, 2/cdperone, 3/online, 4/cmls, 5/cmlsper, 6/tron, 7/pegasos, 8/dcd, "
-      "9/pdcd, 10/rcd-pair";
-  EXPECT_EQ(train_error("-s 99 f"), "-s: expected " + solvers + ", got '99'");
+      "a LIBLINEAR number (0-7, 11-13) or one of cdper, cd, cdperone, online, cmls, cmlsper, "
+      "tron, pegasos, dcd, pdcd, rcd-pair";
+  EXPECT_EQ(train_error("-s 9 f"),
+            "-s 9: LIBLINEAR has no solver 9 (its numbers are 0-7, 11-13); cdtrain's own solvers "
+            "go by name (cdtrain -h)");
   EXPECT_EQ(train_error("-s foo f"), "-s: expected " + solvers + ", got 'foo'");
   EXPECT_EQ(train_error("-l foo f"), "-l: expected one of l2svm, l1svm, lr, sq, svr2, got 'foo'");
 }
@@ -251,7 +309,8 @@ TEST(PredictArgs, Rejections) {
 // ---- validate and resolve_defaults ----
 
 TEST(Validate, AcceptsTheImplementedSolvers) {
-  for (const char* solver : {"0", "1", "2", "3"}) {
+  for (const char* solver :
+       {"0", "2", "cdper", "cd", "cdperone", "online", "cmls", "cmlsper", "tron", "pegasos"}) {
     SCOPED_TRACE(solver);
     EXPECT_EQ(validate_error(resolve_defaults(train(std::string("-s ") + solver + " f").params)),
               "");
@@ -260,8 +319,9 @@ TEST(Validate, AcceptsTheImplementedSolvers) {
 
 TEST(Validate, AcceptsEveryValidSolverLossPair) {
   for (const char* args :
-       {"-l l2svm f", "-l lr f", "-s 1 -l lr f", "-s 2 -l lr f", "-s 3 -l lr f", "-s 4 -l l2svm f",
-        "-s 5 f", "-s 6 -l l2svm f", "-s tron -l lr f", "-s 7 -l l1svm f", "-s pegasos f"}) {
+       {"-l l2svm f", "-l lr f", "-s cd -l lr f", "-s cdperone -l lr f", "-s online -l lr f",
+        "-s cmls -l l2svm f", "-s cmlsper f", "-s tron -l l2svm f", "-s tron -l lr f",
+        "-s pegasos -l l1svm f", "-s pegasos f"}) {
     SCOPED_TRACE(args);
     EXPECT_EQ(validate_error(resolve_defaults(train(args).params)), "");
   }
@@ -269,15 +329,15 @@ TEST(Validate, AcceptsEveryValidSolverLossPair) {
 
 TEST(Validate, RejectsInvalidPairsListingTheValidOnes) {
   const std::string pairs =
-      "valid pairs: -s 0-3: l2svm lr sq svr2; -s 4-5: l2svm; -s 6: l2svm lr; -s 7: l1svm; -s 8: "
-      "l2svm l1svm; -s 9-10: l1svm";
+      "valid pairs: -s cdper/cd/cdperone/online: l2svm lr sq svr2; -s cmls/cmlsper: l2svm; -s "
+      "tron: l2svm lr; -s pegasos: l1svm; -s dcd: l2svm l1svm; -s pdcd/rcd-pair: l1svm";
   EXPECT_EQ(validate_error(train("-l l1svm f").params),
             "solver cdper does not train loss l1svm; " + pairs);
-  EXPECT_EQ(validate_error(train("-s 4 -l lr f").params),
+  EXPECT_EQ(validate_error(train("-s cmls -l lr f").params),
             "solver cmls does not train loss lr; " + pairs);
-  EXPECT_EQ(validate_error(train("-s 6 -l l1svm f").params),
+  EXPECT_EQ(validate_error(train("-s tron -l l1svm f").params),
             "solver tron does not train loss l1svm; " + pairs);
-  EXPECT_EQ(validate_error(train("-s 7 -l l2svm f").params),
+  EXPECT_EQ(validate_error(train("-s pegasos -l l2svm f").params),
             "solver pegasos does not train loss l2svm; " + pairs);
 }
 
@@ -293,9 +353,9 @@ TEST(ResolveDefaults, FillsLossEpsAndMaxIterPerSolver) {
   EXPECT_EQ(pegasos.loss, LossKind::kL1Svm);
   EXPECT_FALSE(pegasos.max_iter.has_value());  // set from the data size
   EXPECT_EQ(pegasos_updates(pegasos, 1000), kDefaultPegasosPasses * 1000);
-  EXPECT_EQ(pegasos_updates(resolve_defaults(train("-s 7 -k 3 f").params), 1000),
+  EXPECT_EQ(pegasos_updates(resolve_defaults(train("-s pegasos -k 3 f").params), 1000),
             kDefaultPegasosPasses * 334);
-  EXPECT_EQ(pegasos_updates(resolve_defaults(train("-s 7 --max-iter 9 f").params), 1000), 9);
+  EXPECT_EQ(pegasos_updates(resolve_defaults(train("-s pegasos --max-iter 9 f").params), 1000), 9);
 }
 
 TEST(ResolveDefaults, KeepsExplicitValues) {
@@ -320,7 +380,7 @@ TEST(TrainHelp, MentionsEveryFlagSolverAndDefault) {
     EXPECT_NE(help.find(loss), std::string::npos) << loss;
   }
   for (const char* default_text :
-       {"(default 0, cdper)", "(default: l2svm; l1svm for pegasos)", "(default 1)",
+       {"(case-insensitive; default cdper)", "(default: l2svm; l1svm for pegasos)", "(default 1)",
         "(default 0.001; 0.01 for tron)", "(default -1: none)", "(default 0.01)", "(default 0.5)",
         "(default 1000)", "(default 500 passes over the data)"}) {
     EXPECT_NE(help.find(default_text), std::string::npos) << default_text;

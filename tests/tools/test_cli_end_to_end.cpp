@@ -97,9 +97,30 @@ TEST(EndToEnd, TrainPrintsProgressUnlessQuiet) {
   test::ScratchDir dir;
   const auto loud = test::run_tool("cdtrain", data("heart_scale") + " " + dir.file("a.model"));
   ASSERT_EQ(loud.status, 0) << loud.err;
-  EXPECT_EQ(loud.err.rfind("iter ", 0), 0u) << loud.err;
-  EXPECT_NE(loud.err.find("\niter "), std::string::npos);
+  // A header naming what runs, the iterations with the quantity each prints
+  // named for what it is, the summary and the total time, reading vs training.
+  EXPECT_EQ(
+      loud.err.rfind("cdtrain: training, solver cdper, loss l2svm, regularizer l2\niter 1 ", 0), 0u)
+      << loud.err;
+  EXPECT_TRUE(std::regex_search(
+      loud.err, std::regex("\niter 2  f [0-9.e+]+  \\|D'\\| [0-9.e+-]+  time [0-9.]+ms\n")))
+      << loud.err;
+  EXPECT_EQ(loud.err.find("|g|"), std::string::npos) << loud.err;
   EXPECT_NE(loud.err.find("full Newton steps"), std::string::npos) << loud.err;
+  EXPECT_NE(loud.err.find("line-search evaluations"), std::string::npos) << loud.err;
+  EXPECT_TRUE(std::regex_search(
+      loud.err, std::regex("\ntotal time [0-9.]+m?s: reading [0-9.]+m?s, training [0-9.]+m?s\n$")))
+      << loud.err;
+  // TRON's norm is the true gradient's; Pegasos has none.
+  const auto tron =
+      test::run_tool("cdtrain", "-s tron " + data("heart_scale") + " " + dir.file("t.model"));
+  EXPECT_NE(tron.err.find("  |grad f| "), std::string::npos) << tron.err;
+  EXPECT_EQ(tron.err.find("|D'|"), std::string::npos) << tron.err;
+  const auto pegasos = test::run_tool(
+      "cdtrain", "-s pegasos --max-iter 540 " + data("heart_scale") + " " + dir.file("p.model"));
+  ASSERT_EQ(pegasos.status, 0) << pegasos.err;
+  EXPECT_NE(pegasos.err.find("\niter 1  f "), std::string::npos) << pegasos.err;
+  EXPECT_EQ(pegasos.err.find("|"), std::string::npos) << pegasos.err;
 
   const auto quiet =
       test::run_tool("cdtrain", "-q " + data("heart_scale") + " " + dir.file("b.model"));
@@ -232,8 +253,10 @@ std::vector<FailingTrain> failing_train_cases(const test::ScratchDir& dir) {
       {"-c -1 " + heart + " %M", 2, "-c: expected a positive number, got '-1'"},
       {"-e 0 " + heart + " %M", 2, "-e: expected a positive number, got '0'"},
       {"-x " + heart + " %M", 2, "unknown option '-x'"},
-      {"-s 6 -l l1svm " + heart + " %M", 2, "solver tron does not train loss l1svm; valid pairs"},
-      {"-s 7 -l lr " + heart + " %M", 2, "solver pegasos does not train loss lr; valid pairs"},
+      {"-s tron -l l1svm " + heart + " %M", 2,
+       "solver tron does not train loss l1svm; valid pairs"},
+      {"-s pegasos -l lr " + heart + " %M", 2,
+       "solver pegasos does not train loss lr; valid pairs"},
       {dir.file("missing.svm") + " %M", 1, dir.file("missing.svm") + ": "},
       {dir.file("") + " %M", 1, dir.file("")},
       {malformed + " %M", 1, malformed + ":2: "},
@@ -245,7 +268,7 @@ TEST(EndToEnd, TrainUsageErrorsExitTwoWithUsage) {
   for (const std::string& args :
        {"-c abc " + data("heart_scale"), "-c -1 " + data("heart_scale"),
         "-e 0 " + data("heart_scale"), "-x " + data("heart_scale"), std::string("-c"),
-        std::string(""), "-s 4 -l lr " + data("heart_scale")}) {
+        std::string(""), "-s cmls -l lr " + data("heart_scale")}) {
     SCOPED_TRACE(args);
     const auto r = run_in(dir, "cdtrain", args);
     EXPECT_EQ(r.status, 2);

@@ -40,10 +40,16 @@ struct LossCase {
 
 TEST(LossesEndToEnd, EachLossWritesItsSolverTypeAndPredictsHeartScale) {
   const std::vector<LossCase> cases = {
-      {"", "L2R_L2LOSS_SVC"},          {"-l lr", "L2R_LR"},
-      {"-s 7", "L2R_L1LOSS_SVC_DUAL"}, {"-s pegasos -l l1svm", "L2R_L1LOSS_SVC_DUAL"},
-      {"-s 6", "L2R_L2LOSS_SVC"},      {"-s 6 -l lr", "L2R_LR"},
-      {"-s 4", "L2R_L2LOSS_SVC"},      {"-s 1 -l lr", "L2R_LR"},
+      {"", "L2R_L2LOSS_SVC"},
+      {"-l lr", "L2R_LR"},
+      {"-s pegasos", "L2R_L1LOSS_SVC_DUAL"},
+      {"-s pegasos -l l1svm", "L2R_L1LOSS_SVC_DUAL"},
+      {"-s tron", "L2R_L2LOSS_SVC"},
+      {"-s TRON -l lr", "L2R_LR"},
+      {"-s cmls", "L2R_L2LOSS_SVC"},
+      {"-s cd -l lr", "L2R_LR"},
+      {"-s 0", "L2R_LR"},
+      {"-s 2", "L2R_L2LOSS_SVC"},
   };
   test::ScratchDir dir;
   for (const auto& c : cases) {
@@ -165,7 +171,8 @@ INSTANTIATE_TEST_SUITE_P(Fixtures, LiblinearProbabilities,
 TEST(LossesEndToEnd, ProbabilitiesOfAnSvmModelAreRefused) {
   test::ScratchDir dir;
   const std::string l1_model = dir.file("l1.model");
-  const auto trained = test::run_tool("cdtrain", "-q -s 7 " + data("heart_scale") + " " + l1_model);
+  const auto trained =
+      test::run_tool("cdtrain", "-q -s pegasos " + data("heart_scale") + " " + l1_model);
   ASSERT_EQ(trained.status, 0) << trained.err;
   struct Case {
     std::string model;
@@ -192,8 +199,9 @@ TEST(LossesEndToEnd, ProbabilitiesOfAnSvmModelAreRefused) {
 
 TEST(LossesEndToEnd, InvalidSolverLossPairsAreUsageErrors) {
   test::ScratchDir dir;
-  for (const char* flags : {"-s 4 -l lr", "-s 5 -l l1svm", "-s 6 -l l1svm", "-s 7 -l l2svm",
-                            "-s 7 -l lr", "-s 0 -l l1svm", "-s cd -l l1svm"}) {
+  for (const char* flags :
+       {"-s cmls -l lr", "-s cmlsper -l l1svm", "-s tron -l l1svm", "-s pegasos -l l2svm",
+        "-s pegasos -l lr", "-s cdper -l l1svm", "-s cd -l l1svm"}) {
     SCOPED_TRACE(flags);
     const std::string model = dir.file("bad.model");
     const auto r =
@@ -203,8 +211,9 @@ TEST(LossesEndToEnd, InvalidSolverLossPairsAreUsageErrors) {
     EXPECT_EQ(r.err.rfind("cdtrain: error: ", 0), 0u) << r.err;
     EXPECT_NE(r.err.find("valid pairs"), std::string::npos) << r.err;
     // The message lists every valid pair.
-    for (const char* pair : {"-s 0-3: l2svm lr", "-s 4-5: l2svm", "-s 6: l2svm lr", "-s 7: l1svm",
-                             "-s 8: l2svm l1svm", "-s 9-10: l1svm"}) {
+    for (const char* pair : {"-s cdper/cd/cdperone/online: l2svm lr sq svr2",
+                             "-s cmls/cmlsper: l2svm", "-s tron: l2svm lr", "-s pegasos: l1svm",
+                             "-s dcd: l2svm l1svm", "-s pdcd/rcd-pair: l1svm"}) {
       EXPECT_NE(r.err.find(pair), std::string::npos) << r.err;
     }
     EXPECT_NE(r.err.find(kTrainUsage), std::string::npos) << r.err;
@@ -216,7 +225,8 @@ TEST(LossesEndToEnd, InvalidSolverLossPairsAreUsageErrors) {
 TEST(LossesEndToEnd, PegasosBatchSize) {
   test::ScratchDir dir;
   const std::string model = dir.file("k.model");
-  for (const char* flags : {"-s 7 -k 0", "-s 7 -k -1", "-s 7 -k x", "-s pegasos -k"}) {
+  for (const char* flags :
+       {"-s pegasos -k 0", "-s pegasos -k -1", "-s pegasos -k x", "-s pegasos -k"}) {
     SCOPED_TRACE(flags);
     const auto r =
         test::run_tool("cdtrain", std::string(flags) + " " + data("heart_scale") + " " + model);

@@ -101,7 +101,7 @@ TEST(DcdEndToEnd, TraceHasDualColumnsWithANonnegativeGap) {
   std::getline(in, line);
   EXPECT_EQ(
       line,
-      "iteration\tseconds\tobjective\tgradient_norm\tprimal\tdual\tgap\tnnz_ops\tintercept_gap");
+      "iteration\tseconds\tobjective\tgrad_f_norm\tprimal\tdual\tgap\tnnz_ops\tintercept_gap");
   int rows = 0;
   while (std::getline(in, line)) {
     std::istringstream fields(line);
@@ -152,7 +152,7 @@ TEST(DcdEndToEnd, AdaptiveRulesTrainThroughTheSelectFlag) {
     ASSERT_EQ(a.status, 0) << a.err;
     const std::string trace = test::read_file(dir.file("a.trace"));
     EXPECT_EQ(trace.substr(0, trace.find('\n')),
-              "iteration\tseconds\tobjective\tgradient_norm\tprimal\tdual\tgap\tnnz_ops\t"
+              "iteration\tseconds\tobjective\tgrad_f_norm\tprimal\tdual\tgap\tnnz_ops\t"
               "intercept_gap");
     EXPECT_NEAR(last_primal(trace), optimum, 2e-6);
     const auto b = test::run_tool("cdtrain", flags + data("heart_scale") + " " + dir.file("b"));

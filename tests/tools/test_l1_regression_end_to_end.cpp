@@ -95,7 +95,7 @@ TEST(RegressionEndToEnd, LassoTraceHasTheDualityGap) {
   const auto run = run_script(dir, "$CDTRAIN -q -r l1 -l sq -c 0.01 -e 1e-6 --trace t.tsv " +
                                        test::fixture_path("diabetes.svm") + " m && cat t.tsv");
   ASSERT_EQ(run.status, 0) << run.err;
-  EXPECT_EQ(run.out.rfind("iteration\tseconds\tobjective\tgradient_norm\tduality_gap\n", 0), 0u)
+  EXPECT_EQ(run.out.rfind("iteration\tseconds\tobjective\tgrad_f_norm\tduality_gap\n", 0), 0u)
       << run.out;
   std::istringstream rows(run.out);
   std::string line;

@@ -156,8 +156,14 @@ TEST(ModelSelectionEndToEnd, SearchCPrintsEveryStepAndTheBestAndWritesNoModel) {
   const double C = std::pow(2.0, parsed.log2c[first_max]);
   EXPECT_NEAR(std::stod(parsed.best_C), C, 1e-5 * C);
 
-  // Progress goes to stderr, one cross validation's folds after another.
-  EXPECT_NE(r.err.find("iter "), std::string::npos);
+  // Without -V, stderr has the header, the total time line and nothing per
+  // iteration (LIBLINEAR prints 27 lines here; we must stay near that).
+  EXPECT_EQ(r.err.find("iter "), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("\nfold "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("cdtrain: searching C by 5-fold cross validation, solver cdper"),
+            std::string::npos)
+      << r.err;
+  EXPECT_LE(lines_of(r.out).size() + lines_of(r.err).size(), 40u);
 }
 
 TEST(ModelSelectionEndToEnd, SearchCStartsAtTheGivenCAndHonoursFoldsAndQuiet) {
@@ -210,18 +216,63 @@ TEST(ModelSelectionEndToEnd, SearchCFromAboveTheLargestCIsRefusedOrSearchesAtLea
 
 TEST(ModelSelectionEndToEnd, ProgressIsPrintedInFoldOrderForAnyThreadCount) {
   test::ScratchDir dir;
-  const auto one = cdtrain_in(dir, "-v 5 -n 1 " + data("heart_scale"));
-  const auto three = cdtrain_in(dir, "-v 5 -n 3 " + data("heart_scale"));
+  const auto one = cdtrain_in(dir, "-V -v 5 -n 1 " + data("heart_scale"));
+  const auto three = cdtrain_in(dir, "-V -v 5 -n 3 " + data("heart_scale"));
   ASSERT_EQ(one.status, 0) << one.err;
   ASSERT_EQ(three.status, 0) << three.err;
   EXPECT_EQ(one.out, three.out);
   // Equal but for the timings.
-  const std::regex seconds("[0-9]+\\.[0-9]+s\\b");
+  const std::regex seconds("[0-9]+\\.[0-9]+ ?m?s\\b");
   EXPECT_EQ(std::regex_replace(one.err, seconds, "Ts"),
             std::regex_replace(three.err, seconds, "Ts"));
   std::size_t summaries = 0;
-  for (const std::string& line : lines_of(one.err)) summaries += line.rfind("cdper: ", 0) == 0;
+  std::size_t headers = 0;
+  std::size_t fold_lines = 0;
+  for (const std::string& line : lines_of(one.err)) {
+    summaries += line.rfind("cdper: ", 0) == 0;
+    headers += line.rfind("fold ", 0) == 0 && line.find(", C = 1") != std::string::npos;
+    fold_lines += line.rfind("fold ", 0) == 0 && line.find(": accuracy ") != std::string::npos;
+  }
   EXPECT_EQ(summaries, 5u);
+  EXPECT_EQ(headers, 5u);
+  EXPECT_EQ(fold_lines, 5u);
+  // Each fold's header comes before its iterations, folds in order.
+  std::size_t last = 0;
+  for (int f = 1; f <= 5; ++f) {
+    const std::size_t at = one.err.find("fold " + std::to_string(f) + "/5, C = 1\n");
+    ASSERT_NE(at, std::string::npos) << one.err;
+    EXPECT_GT(at, last);
+    EXPECT_EQ(one.err.compare(at + 16, 5, "iter "), 0) << one.err.substr(at, 40);
+    last = at;
+  }
+}
+
+// Without -V, -v prints one line per fold with its accuracy, which add up to
+// the accuracy LIBLINEAR's line reports; no per-iteration line.
+TEST(ModelSelectionEndToEnd, CrossValidationPrintsOneLinePerFold) {
+  test::ScratchDir dir;
+  const auto r = cdtrain_in(dir, "-v 5 " + data("heart_scale"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err.find("iter "), std::string::npos) << r.err;
+  const std::regex fold("fold ([0-9])/5: accuracy [0-9.]+% \\(([0-9]+)/([0-9]+)\\), [0-9.]+ ms");
+  std::size_t right = 0;
+  std::size_t total = 0;
+  int expected = 1;
+  for (const std::string& line : lines_of(r.err)) {
+    std::smatch m;
+    if (!std::regex_match(line, m, fold)) continue;
+    EXPECT_EQ(std::stoi(m[1]), expected++);
+    right += std::stoul(m[2]);
+    total += std::stoul(m[3]);
+  }
+  EXPECT_EQ(expected, 6) << r.err;
+  EXPECT_EQ(total, 270u);
+  char line[64];
+  std::snprintf(line, sizeof line, "Cross Validation Accuracy = %g%%\n",
+                100.0 * static_cast<double>(right) / 270.0);
+  EXPECT_EQ(r.out, line);
+  EXPECT_EQ(r.err.rfind("cdtrain: 5-fold cross validation, solver cdper, loss l2svm", 0), 0u)
+      << r.err;
 }
 
 TEST(ModelSelectionEndToEnd, CrossValidationDoesNotDependOnTheThreadCount) {
@@ -300,18 +351,48 @@ TEST(ModelSelectionEndToEnd, InitialModelAtTheOptimumStopsAtOnce) {
   }
 }
 
-TEST(ModelSelectionEndToEnd, InitialModelOfOtherDataTrainsToTheSameOptimum) {
-  // A dna.scale model (3 classes, 180 features) as the start for heart_scale
-  // (labels 1 and -1, 13 features): label 1's column, cut to 13 features.
+// -i with a model of other labels, another class count or another bias
+// setting would start from weights that mean something else: refused (exit
+// 2), naming the mismatch, and no model is written.
+TEST(ModelSelectionEndToEnd, InitialModelOfAnotherProblemIsRefusedNamingTheMismatch) {
   test::ScratchDir dir;
   ASSERT_EQ(cdtrain_in(dir, "-q -s tron " + data("dna.scale") + " dna.model").status, 0);
+  ASSERT_EQ(cdtrain_in(dir, "-q -s tron -B 1 " + data("heart_scale") + " bias.model").status, 0);
+  ASSERT_EQ(cdtrain_in(dir, "-q -s tron " + data("heart_scale") + " heart.model").status, 0);
+  std::string relabeled = test::read_file(dir.file("heart.model"));
+  const std::size_t at = relabeled.find("label 1 -1\n");
+  ASSERT_NE(at, std::string::npos);
+  relabeled.replace(at, 11, "label 5 7\n");
+  dir.write("five_seven.model", relabeled);
+  struct Case {
+    std::string args;
+    std::string message;
+  };
+  for (const Case& c : {
+           Case{"-i dna.model",
+                "-i dna.model: the model has 3 classes (1 2 3), the training data "
+                "2 (-1 1)"},
+           Case{"-i five_seven.model",
+                "-i five_seven.model: the model's labels are 5 7, the training data's -1 1"},
+           Case{"-i bias.model", "-i bias.model: the model has bias 1, this run -B -1"},
+           Case{"-B 2 -i bias.model", "-i bias.model: the model has bias 1, this run -B 2"},
+           Case{"-B 1 -i heart.model", "-i heart.model: the model has bias -1, this run -B 1"},
+       }) {
+    SCOPED_TRACE(c.args);
+    const auto r =
+        cdtrain_in(dir, "-q -s tron " + c.args + " " + data("heart_scale") + " out.model");
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(dir.file("out.model")));
+  }
+  // The same problem's model is taken (and reaches the same optimum).
   const auto warm =
-      cdtrain_in(dir, "-q -s tron -e 1e-8 -i dna.model " + data("heart_scale") + " warm.model");
+      cdtrain_in(dir, "-q -s tron -e 1e-8 -B 1 -i bias.model " + data("heart_scale") + " w.model");
   ASSERT_EQ(warm.status, 0) << warm.err;
-  const auto cold = cdtrain_in(dir, "-q -s tron -e 1e-8 " + data("heart_scale") + " cold.model");
+  const auto cold = cdtrain_in(dir, "-q -s tron -e 1e-8 -B 1 " + data("heart_scale") + " c.model");
   ASSERT_EQ(cold.status, 0) << cold.err;
-  const LinearModel a = load_model(dir.file("warm.model"));
-  const LinearModel b = load_model(dir.file("cold.model"));
+  const LinearModel a = load_model(dir.file("w.model"));
+  const LinearModel b = load_model(dir.file("c.model"));
   ASSERT_EQ(a.w.size(), b.w.size());
   for (std::size_t i = 0; i < a.w.size(); ++i) EXPECT_NEAR(a.w[i], b.w[i], 1e-5) << i;
 }
@@ -387,7 +468,7 @@ TEST(ModelSelectionEndToEnd, RefusedCombinationsExitTwo) {
     std::string message;  // part of the error
   };
   for (const Case& c : {
-           Case{"-s 7 -i some.model " + heart, "-i"},
+           Case{"-s pegasos -i some.model " + heart, "-i"},
            Case{"-s pegasos -l l1svm -i some.model " + heart, "-i"},
            Case{"--trace t.tsv -v 5 " + heart, "--trace"},
            Case{"--trace t.tsv -C " + heart, "--trace"},

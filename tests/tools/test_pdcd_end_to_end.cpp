@@ -74,7 +74,7 @@ TEST(PdcdEndToEnd, TraceHasThePostProcessedGap) {
   std::istringstream in(test::read_file(dir.file("t.tsv")));
   std::string line;
   std::getline(in, line);
-  EXPECT_EQ(line, "iteration\tseconds\tobjective\tgradient_norm\ttest_accuracy\tprimal\tdual\tgap");
+  EXPECT_EQ(line, "iteration\tseconds\tobjective\tgrad_f_norm\ttest_accuracy\tprimal\tdual\tgap");
   double objective = 0, primal = 0, dual = 0, gap = 0, first_gap = -1, accuracy = 0;
   std::size_t rows = 0;
   while (std::getline(in, line)) {

@@ -88,7 +88,10 @@ TEST_P(Interrupt, RemovesTemporaryFilesAndKeepsTheOldModel) {
   EXPECT_EQ(WTERMSIG(status), GetParam());
   EXPECT_EQ(files_in(dir.file("work")), std::vector<std::string>{"a9a.model"});
   EXPECT_EQ(read_file(dir.file("work/a9a.model")), old_model);
-  EXPECT_EQ(read_file(dir.file("stderr")), "cdtrain: interrupted; no output file was written\n");
+  // The header that names what ran, then the interruption.
+  EXPECT_EQ(read_file(dir.file("stderr")),
+            "cdtrain: training, solver pegasos, loss l1svm, regularizer l2\n"
+            "cdtrain: interrupted; no output file was written\n");
 }
 
 // A tool started with SIGHUP ignored (nohup) keeps it ignored.

@@ -30,7 +30,7 @@ namespace {
 namespace fs = std::filesystem;
 using test::load;
 
-const char kHeader[] = "iteration\tseconds\tobjective\tgradient_norm";
+const char kHeader[] = "iteration\tseconds\tobjective\tgrad_f_norm";
 
 struct Row {
   int label = 0;  // the class column, 0 without one
@@ -52,6 +52,7 @@ std::vector<std::string> split(const std::string& text, char separator) {
 struct Trace {
   std::string header;
   std::vector<Row> rows;
+  double model_accuracy = -1;  // the multi-class model's, from the last line; -1 without it
 };
 
 // Parses a trace file, checking that every row has the header's columns.
@@ -63,10 +64,14 @@ Trace parse_trace(const std::string& text) {
   const std::vector<std::string> lines = split(text, '\n');
   trace.header = lines[0];
   const bool has_class = trace.header.rfind("class\t", 0) == 0;
-  const bool has_test = trace.header.size() >= 14 &&
-                        trace.header.compare(trace.header.size() - 14, 14, "\ttest_accuracy") == 0;
+  const bool has_test = trace.header.size() >= 13 &&
+                        trace.header.compare(trace.header.size() - 13, 13, "test_accuracy") == 0;
+  if (has_test && lines.size() > 1 && lines.back().rfind("# multi-class test accuracy\t", 0) == 0) {
+    trace.model_accuracy = std::stod(lines.back().substr(28));
+  }
   const std::size_t columns = 4 + has_class + has_test;
   for (std::size_t k = 1; k < lines.size(); ++k) {
+    if (k + 1 == lines.size() && trace.model_accuracy >= 0) break;
     const std::vector<std::string> fields = split(lines[k], '\t');
     EXPECT_EQ(fields.size(), columns) << "line " << k + 1 << ": " << lines[k];
     if (fields.size() != columns) continue;
@@ -333,7 +338,7 @@ TEST(TraceReporter, MultiClassTestAccuracyIsEachProblemsBinaryAccuracy) {
   const TestSet view{test_set.x, test_set.labels};
   TracedRun run;
   traced_train(data, resolved(SolverKind::kTron), &view, run);
-  EXPECT_EQ(run.trace.header, std::string("class\t") + kHeader + "\ttest_accuracy");
+  EXPECT_EQ(run.trace.header, std::string("class\t") + kHeader + "\tovr_test_accuracy");
   const std::size_t nr_w = run.model.nr_w();
   ASSERT_EQ(nr_w, 3u);
   for (std::size_t k = 0; k < 3; ++k) {
@@ -454,7 +459,13 @@ TEST(TraceEndToEnd, MultiClassWithTestSet) {
                                                dir.file("m"));
   ASSERT_EQ(r.status, 0) << r.err;
   const Trace trace = parse_trace(test::read_file(dir.file("t.tsv")));
-  EXPECT_EQ(trace.header, std::string("class\t") + kHeader + "\ttest_accuracy");
+  // Each row's accuracy is its one-vs-rest problem's, and the header says so.
+  EXPECT_EQ(trace.header, std::string("class\t") + kHeader + "\tovr_test_accuracy");
+  // The multi-class model's accuracy ends the file, and equals cdpredict's.
+  const auto predicted =
+      test::run_tool("cdpredict", data("dna.scale.t") + " " + dir.file("m") + " " + dir.file("p"));
+  ASSERT_EQ(predicted.status, 0) << predicted.err;
+  EXPECT_NEAR(trace.model_accuracy, printed_accuracy(predicted.out), 5e-4);
   std::vector<int> labels;
   for (const Row& row : trace.rows) {
     if (labels.empty() || labels.back() != row.label) labels.push_back(row.label);
@@ -468,10 +479,10 @@ TEST(TraceEndToEnd, EverySolverWritesAtLeastOneRow) {
     if (info.dual || info.intercept) continue;  // more columns: test_dcd/pdcd_end_to_end.cpp
     test::ScratchDir dir;
     const std::string extra = info.kind == SolverKind::kPegasos ? "-l l1svm --max-iter 540 " : "";
-    const auto r = test::run_tool("cdtrain", "-q -s " + std::to_string(info.number) + " " + extra +
-                                                 "--trace " + dir.file("t.tsv") + " -t " +
-                                                 data("heart_scale") + " " + data("heart_scale") +
-                                                 " " + dir.file("m"));
+    const auto r =
+        test::run_tool("cdtrain", "-q -s " + std::string(info.name) + " " + extra + "--trace " +
+                                      dir.file("t.tsv") + " -t " + data("heart_scale") + " " +
+                                      data("heart_scale") + " " + dir.file("m"));
     ASSERT_EQ(r.status, 0) << info.name << ": " << r.err;
     const Trace trace = parse_trace(test::read_file(dir.file("t.tsv")));
     EXPECT_EQ(trace.header, std::string(kHeader) + "\ttest_accuracy") << info.name;

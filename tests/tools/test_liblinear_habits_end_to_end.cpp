@@ -1,0 +1,253 @@
+// End-to-end tests of a LIBLINEAR user's habits (issue 14): its -s numbers,
+// refusals of numbers and options that cannot act, -i of another problem,
+// swapped arguments, --version and cdpredict --info. Peer results are the
+// stored LIBLINEAR 2.3 outputs of tests/fixtures (README there).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "model/model.h"
+#include "solvers/liblinear_numbers.h"
+#include "test_util.h"
+
+namespace cdl {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string data(const std::string& name) { return test::data_path(name); }
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
+// The first column of LIBLINEAR's -b 1 output (its labels), without the header.
+std::vector<std::string> labels_of_probabilities(const std::string& text) {
+  std::vector<std::string> out;
+  const std::vector<std::string> lines = lines_of(text);
+  for (std::size_t k = 1; k < lines.size(); ++k)
+    out.push_back(lines[k].substr(0, lines[k].find(' ')));
+  return out;
+}
+
+double printed_accuracy(const std::string& out) {
+  std::smatch m;
+  EXPECT_TRUE(std::regex_search(out, m, std::regex("Accuracy = ([0-9.]+)%"))) << out;
+  return m.empty() ? -1 : std::stod(m[1]);
+}
+
+struct PeerCase {
+  std::string flags;        // ours and LIBLINEAR's
+  std::string train;        // data set
+  std::string test;         // data set predicted
+  std::string peer_labels;  // fixture with LIBLINEAR's predictions
+  bool probabilities;       // the fixture is -b 1 output
+  std::string solver_type;
+  bool exact;  // predictions equal LIBLINEAR's; otherwise accuracy within 0.3 points
+};
+
+// -s 0 and -s 2 mean what they mean to LIBLINEAR: the model says the same
+// solver_type, and the predictions equal liblinear-predict's (heart_scale)
+// or its accuracy within 0.3 points (dna, three classes).
+TEST(LiblinearHabits, NumbersZeroAndTwoMatchLiblinear) {
+  test::ScratchDir dir;
+  for (const PeerCase& c : {
+           PeerCase{"-s 0", "heart_scale", "heart_scale", "heart_scale_lr.liblinear.probabilities",
+                    true, "L2R_LR", true},
+           PeerCase{"-s 2", "heart_scale", "heart_scale", "heart_scale.liblinear.predictions",
+                    false, "L2R_L2LOSS_SVC", true},
+           PeerCase{"-s 0", "dna.scale", "dna.scale.t", "dna_lr.liblinear.probabilities", true,
+                    "L2R_LR", false},
+           PeerCase{"-s 2 -B 1", "dna.scale", "dna.scale.t", "dna_bias.liblinear.predictions",
+                    false, "L2R_L2LOSS_SVC", false},
+       }) {
+    SCOPED_TRACE(c.flags + " " + c.train);
+    const std::string model = dir.file("m");
+    const auto trained =
+        test::run_tool("cdtrain", "-q " + c.flags + " " + data(c.train) + " " + model);
+    ASSERT_EQ(trained.status, 0) << trained.err;
+    EXPECT_EQ(load_model(model).solver_type, c.solver_type);
+    const auto predicted =
+        test::run_tool("cdpredict", data(c.test) + " " + model + " " + dir.file("p"));
+    ASSERT_EQ(predicted.status, 0) << predicted.err;
+    const std::vector<std::string> ours = lines_of(test::read_file(dir.file("p")));
+    const std::string peer_text = test::read_file(test::fixture_path(c.peer_labels));
+    const std::vector<std::string> peer =
+        c.probabilities ? labels_of_probabilities(peer_text) : lines_of(peer_text);
+    ASSERT_EQ(ours.size(), peer.size());
+    std::size_t agree = 0;
+    std::size_t peer_right = 0;
+    const std::vector<std::string> truth = lines_of(test::read_file(data(c.test)));
+    for (std::size_t k = 0; k < ours.size(); ++k) {
+      agree += ours[k] == peer[k];
+      peer_right += truth[k].substr(0, truth[k].find(' ')) == peer[k];
+    }
+    if (c.exact) {
+      EXPECT_EQ(agree, ours.size());
+    } else {
+      const double peer_accuracy =
+          100.0 * static_cast<double>(peer_right) / static_cast<double>(peer.size());
+      EXPECT_NEAR(printed_accuracy(predicted.out), peer_accuracy, 0.3);
+    }
+  }
+}
+
+// A number whose problem this build does not solve is a usage error naming
+// the problem; one LIBLINEAR lacks says what the numbers are.
+TEST(LiblinearHabits, UnsolvedAndUnknownNumbersAreUsageErrors) {
+  test::ScratchDir dir;
+  for (const LiblinearNumber& entry : liblinear_numbers()) {
+    SCOPED_TRACE(entry.number);
+    const std::string model = dir.file("m");
+    const auto r = test::run_tool("cdtrain", "-q -s " + std::to_string(entry.number) + " " +
+                                                 data("heart_scale") + " " + model);
+    if (r.status == 0) {
+      EXPECT_EQ(load_model(model).solver_type, entry.solver_type);
+      fs::remove(model);
+      continue;
+    }
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_NE(r.err.find("cdtrain: error: LIBLINEAR's -s " + std::to_string(entry.number) + " (" +
+                         entry.problem + ") is not solved by cdtrain yet\n"),
+              std::string::npos)
+        << r.err;
+    EXPECT_FALSE(fs::exists(model));
+  }
+  const auto nine = test::run_tool("cdtrain", "-s 9 " + data("heart_scale") + " " + dir.file("m"));
+  EXPECT_EQ(nine.status, 2);
+  EXPECT_NE(nine.err.find("LIBLINEAR has no solver 9 (its numbers are 0-7, 11-13)"),
+            std::string::npos)
+      << nine.err;
+  const auto disagree =
+      test::run_tool("cdtrain", "-s 0 -l l2svm " + data("heart_scale") + " " + dir.file("m"));
+  EXPECT_EQ(disagree.status, 2);
+  EXPECT_NE(disagree.err.find("-s 0 is LIBLINEAR's L2-regularized logistic regression (primal), "
+                              "whose loss is lr"),
+            std::string::npos)
+      << disagree.err;
+  EXPECT_FALSE(fs::exists(dir.file("m")));
+}
+
+// Names are case-insensitive, and the header names the solver and problem.
+TEST(LiblinearHabits, HeaderNamesSolverAndProblem) {
+  test::ScratchDir dir;
+  const auto named =
+      test::run_tool("cdtrain", "-s CdPer " + data("heart_scale") + " " + dir.file("a"));
+  ASSERT_EQ(named.status, 0) << named.err;
+  EXPECT_EQ(named.err.rfind("cdtrain: training, solver cdper, loss l2svm, regularizer l2\n", 0), 0u)
+      << named.err;
+  const auto numbered = test::run_tool("cdtrain", "-v 3 -s 0 " + data("heart_scale"));
+  ASSERT_EQ(numbered.status, 0) << numbered.err;
+  EXPECT_EQ(
+      numbered.err.rfind("cdtrain: 3-fold cross validation, solver tron, loss lr, regularizer "
+                         "l2 (LIBLINEAR's -s 0: L2-regularized logistic regression (primal))\n",
+                         0),
+      0u)
+      << numbered.err;
+  const auto help = test::run_tool("cdtrain", "-h");
+  EXPECT_NE(help.out.find("LIBLINEAR's numbers (-s N)"), std::string::npos);
+  EXPECT_NE(help.out.find("  0   L2-regularized logistic regression (primal): tron -l lr\n"),
+            std::string::npos)
+      << help.out;
+}
+
+// -C stops at the largest C with a warning when the best is there, and
+// prints its best line.
+TEST(LiblinearHabits, SearchSaysWhenItStoppedAtTheLargestC) {
+  test::ScratchDir dir;
+  // One C, the largest: the best is necessarily there.
+  const auto r = test::run_tool("cdtrain", "-C -c 1024 " + data("heart_scale"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("warning: the best C is the largest the search tries (1024)"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.out.find("Best C = 1024  CV accuracy = "), std::string::npos) << r.out;
+}
+
+// Options that cannot act on this run are usage errors saying why.
+TEST(LiblinearHabits, OptionsThatCannotActAreRefused) {
+  test::ScratchDir dir;
+  struct Case {
+    std::string args;
+    std::string message;
+  };
+  for (const Case& c : {
+           Case{"-k 5", "-k sets Pegasos's instances per update; solver cdper does not use it"},
+           Case{"-s tron --sigma 0.1", "--sigma sets CD's line search (Algorithm 2); solver tron"},
+           Case{"-s pegasos --beta 0.3",
+                "--beta sets CD's line search (Algorithm 2); solver pegasos"},
+           Case{"--stratified", "--stratified shapes the folds of -v or -C; this run has none"},
+           Case{"-V", "-V adds per-iteration lines to -v and -C, which this run lacks"},
+           Case{"-q -V -v 5", "-V and -q contradict each other"},
+       }) {
+    SCOPED_TRACE(c.args);
+    const auto r =
+        test::run_tool("cdtrain", c.args + " " + data("heart_scale") + " " + dir.file("m"));
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(dir.file("m")));
+  }
+  // -n on one binary solve has nothing to parallelize: a warning.
+  const auto threads =
+      test::run_tool("cdtrain", "-q -n 4 " + data("heart_scale") + " " + dir.file("m"));
+  EXPECT_EQ(threads.status, 0) << threads.err;
+  EXPECT_NE(
+      threads.err.find("warning: -n 4: a problem of two classes without -v or -C is one solve"),
+      std::string::npos)
+      << threads.err;
+}
+
+// A model given as the training data gets the hint cdpredict gives for a
+// data file given as the model.
+TEST(LiblinearHabits, ModelFileAsTrainingDataGetsAHint) {
+  test::ScratchDir dir;
+  const std::string model = test::fixture_path("heart_scale.liblinear.model");
+  const auto r = test::run_tool("cdtrain", model + " " + dir.file("out"));
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find(model + ":1: "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("this looks like a model file, not training data"), std::string::npos)
+      << r.err;
+  EXPECT_FALSE(fs::exists(dir.file("out")));
+}
+
+TEST(LiblinearHabits, VersionOfBothTools) {
+  const auto train = test::run_tool("cdtrain", "--version");
+  const auto predict = test::run_tool("cdpredict", "--version");
+  EXPECT_EQ(train.status, 0);
+  EXPECT_EQ(predict.status, 0);
+  EXPECT_TRUE(
+      std::regex_match(train.out, std::regex("cdtrain \\(cdlinear\\) [0-9]+\\.[0-9]+\\.[0-9]+\n")))
+      << train.out;
+  // One version string for both.
+  EXPECT_EQ(train.out.substr(7), predict.out.substr(9));
+}
+
+// --info describes a model, counting its nonzero weights itself.
+TEST(LiblinearHabits, PredictInfoDescribesTheModel) {
+  const std::string path = test::fixture_path("dna_bias.liblinear.model");
+  const auto r = test::run_tool("cdpredict", "--info " + path);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const LinearModel model = load_model(path);
+  std::size_t nonzero = 0;
+  for (double w : model.w) nonzero += w != 0;
+  EXPECT_EQ(r.out, "model: " + path +
+                       "\nsolver_type: L2R_L2LOSS_SVC (classification)\nclasses: 3 (labels 3 1 "
+                       "2)\nfeatures: 180\nbias: 1 (one more weight per class vector)\nweight "
+                       "vectors: 3\nnonzero weights: " +
+                       std::to_string(nonzero) + " of 543\n");
+  const auto bad = test::run_tool("cdpredict", "--info " + data("heart_scale"));
+  EXPECT_EQ(bad.status, 1);
+  EXPECT_NE(bad.err.find("this looks like a data file, not a model"), std::string::npos) << bad.err;
+  const auto extra = test::run_tool("cdpredict", "--info " + path + " x");
+  EXPECT_EQ(extra.status, 2);
+}
+
+}  // namespace
+}  // namespace cdl
