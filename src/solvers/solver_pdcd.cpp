@@ -65,6 +65,7 @@
 
 #include "objective/intercept_gap.h"
 #include "select/selection_rule.h"
+#include "solvers/intercept_epoch.h"
 #include "solvers/pdcd.h"
 #include "solvers/progress.h"
 #include "solvers/solver.h"
@@ -159,26 +160,17 @@ SolveResult solve_pdcd(const SolverInput& input) {
     result.iterations = epoch;
     progress.pause();
     last = post_process(problem, state.alpha());
-    IterationInfo info{epoch, last.primal, last.gap, 0.0, &last.w};
-    info.intercept = true;
-    info.primal = last.primal;
-    info.dual = last.dual;
-    info.gap = last.gap;
-    progress.report(info);
-    const double tolerance = params.gap_tol ? *params.gap_tol : params.eps.value() * last.primal;
-    if (last.gap <= tolerance) {
+    if (report_intercept_epoch(progress, epoch, last, params)) {
       result.status = Status::kConverged;
       break;
     }
   }
   result.seconds = progress.seconds();
   if (result.iterations == 0) last = post_process(problem, state.alpha());
-  result.objective = last.primal;
-  result.grad_norm = intercept_subgradient_norm(problem, last.w);
-  result.w = std::move(last.w);
   char line[160];
   std::snprintf(line, sizeof line, "duality gap %.6e (primal %.10e, dual %.10e), sigma %g",
                 last.gap, last.primal, last.dual, sigma);
+  take_intercept_point(result, problem, std::move(last));
   input.reporter.info(line);
   return result;
 }
