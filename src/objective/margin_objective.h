@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "objective/column_prefetch.h"
 #include "objective/evaluate.h"
 #include "objective/objective.h"
 #include "objective/vector_math.h"
@@ -143,24 +144,12 @@ class MarginObjective final : public CoordinateObjective {
     return objective_value<Loss>(problem_, regularizer_.value(w_), margin_);
   }
 
-  // Prefetch hints for coordinate i, in the order a look-ahead needs them:
-  // its column's bounds and per-coordinate values, then the start of its
-  // column data, then the margins of its first rows.
+  // Prefetch hints for coordinate i (column_prefetch.h), on the margins.
   void prefetch_coordinate(std::size_t i) const {
-    __builtin_prefetch(&x_.col_ptr[i]);
-    __builtin_prefetch(&w_[i], 1);
-    __builtin_prefetch(&bounds_[i]);
+    column_prefetch::coordinate(x_, w_.data(), bounds_.data(), i);
   }
-  void prefetch_column(std::size_t i) const {
-    const std::size_t k = begin(i);
-    __builtin_prefetch(&x_.row_idx[k]);
-    __builtin_prefetch(&x_.values[k]);
-  }
-  void prefetch_rows(std::size_t i) const {
-    const Index* rows = x_.row_idx.data();
-    const std::size_t stop = std::min(end(i), begin(i) + kPrefetchRows);
-    for (std::size_t k = begin(i); k < stop; ++k) __builtin_prefetch(&margin_[rows[k]], 1);
-  }
+  void prefetch_column(std::size_t i) const { column_prefetch::column(x_, i); }
+  void prefetch_rows(std::size_t i) const { column_prefetch::rows(x_, margin_.data(), i); }
 
   std::vector<double> gradient() const override {
     if (std::all_of(w_.begin(), w_.end(), [](double wi) { return wi == 0; })) {
@@ -192,9 +181,6 @@ class MarginObjective final : public CoordinateObjective {
     const double table[3] = {cost_neg_, cost_pos_, 0.0};
     return table[positive_[j]];
   }
-  // Rows prefetched per column ahead: the short columns of text whole, the
-  // first lines of a long one (the hardware prefetcher follows its indices).
-  static constexpr std::size_t kPrefetchRows = 16;
 
   const Problem& problem_;
   const Regularizer regularizer_;

@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "objective/column_prefetch.h"
 #include "objective/loss.h"
 #include "objective/objective.h"
 #include "objective/vector_math.h"
@@ -143,23 +144,12 @@ class RegressionObjective final : public CoordinateObjective {
     return regression_objective_value(problem_, loss_, regularizer_.value(w_), score_);
   }
 
-  // The same prefetch hints as MarginObjective's, so the CD loop treats both
-  // alike.
+  // Prefetch hints for coordinate i (column_prefetch.h), on the scores.
   void prefetch_coordinate(std::size_t i) const {
-    __builtin_prefetch(&x_.col_ptr[i]);
-    __builtin_prefetch(&w_[i], 1);
-    __builtin_prefetch(&bounds_[i]);
+    column_prefetch::coordinate(x_, w_.data(), bounds_.data(), i);
   }
-  void prefetch_column(std::size_t i) const {
-    const std::size_t k = begin(i);
-    __builtin_prefetch(&x_.row_idx[k]);
-    __builtin_prefetch(&x_.values[k]);
-  }
-  void prefetch_rows(std::size_t i) const {
-    const Index* rows = x_.row_idx.data();
-    const std::size_t stop = std::min(end(i), begin(i) + kPrefetchRows);
-    for (std::size_t k = begin(i); k < stop; ++k) __builtin_prefetch(&score_[rows[k]], 1);
-  }
+  void prefetch_column(std::size_t i) const { column_prefetch::column(x_, i); }
+  void prefetch_rows(std::size_t i) const { column_prefetch::rows(x_, score_.data(), i); }
 
   std::vector<double> gradient() const override {
     std::vector<double> g(w_.size());
@@ -178,7 +168,6 @@ class RegressionObjective final : public CoordinateObjective {
     double* score = score_.data();
     for (std::size_t k = begin(i), stop = end(i); k < stop; ++k) score[rows[k]] += z * values[k];
   }
-  static constexpr std::size_t kPrefetchRows = 16;
 
   const Problem& problem_;
   const Regularizer regularizer_;
