@@ -59,6 +59,21 @@ std::string label_list(const std::vector<int>& labels) {
   return out;
 }
 
+// Writes the model and the trace, if any. Both files are written out before
+// either is renamed into place, and the renames happen with the signals held
+// back, so that a full disk or an interrupt leaves neither file. (Only a
+// failed rename of the model, after the trace's, would leave the trace alone.)
+void save(const std::string& model_path, const cdl::LinearModel& model,
+          std::optional<cdl::TraceReporter>& trace) {
+  cdl::AtomicFileWriter model_file(model_path);
+  cdl::write_model(model, [&model_file](const std::string& chunk) { model_file.write(chunk); });
+  model_file.finish();
+  if (trace) trace->finish();
+  const cdl::DeferredSignals deferred;
+  if (trace) trace->commit();
+  model_file.commit();
+}
+
 // -i's model must be of this problem: the same labels (so the same class
 // count) and the same bias setting; otherwise its weights mean something else.
 void check_initial_model(const std::string& path, const cdl::LinearModel& model,
@@ -130,17 +145,7 @@ void train_and_save(const cdl::TrainCommand& command, const cdl::Params& params,
                                             : static_cast<double>(correct) /
                                                   static_cast<double>(predicted.size()));
   }
-  // Both files are written out before either is renamed into place, and the
-  // renames happen with the signals held back, so that a full disk or an
-  // interrupt leaves neither file. (Only a failed rename of the model, after
-  // the trace's, would leave the trace alone.)
-  cdl::AtomicFileWriter model_file(command.model_path);
-  cdl::write_model(model, [&model_file](const std::string& chunk) { model_file.write(chunk); });
-  model_file.finish();
-  if (trace) trace->finish();
-  const cdl::DeferredSignals deferred;
-  if (trace) trace->commit();
-  model_file.commit();
+  save(command.model_path, model, trace);
 }
 
 // A regression run (-l sq, -l svr2): the targets as they are, one problem.
@@ -175,13 +180,7 @@ void run_regression(const cdl::TrainCommand& command, const cdl::Params& params,
   cdl::Reporter& active = trace ? static_cast<cdl::Reporter&>(*trace) : reporter;
   const cdl::LinearModel model = cdl::train_regression(data.features, data.labels, params, active,
                                                        initial ? &*initial : nullptr);
-  cdl::AtomicFileWriter model_file(command.model_path);
-  cdl::write_model(model, [&model_file](const std::string& chunk) { model_file.write(chunk); });
-  model_file.finish();
-  if (trace) trace->finish();
-  const cdl::DeferredSignals deferred;
-  if (trace) trace->commit();
-  model_file.commit();
+  save(command.model_path, model, trace);
 }
 
 // Usage errors of a regression run: the options that need classes.

@@ -45,16 +45,19 @@ std::vector<std::size_t> assign_folds(const ClassMap& classes, std::size_t folds
   return fold_of;
 }
 
+std::size_t fold_count(const Params& params, std::size_t rows, Reporter& reporter) {
+  const auto folds = static_cast<std::size_t>(params.cv_folds);
+  if (folds <= rows) return folds;
+  reporter.warning(std::to_string(folds) + " folds of " + std::to_string(rows) +
+                   " instances: using " + std::to_string(rows) + " (leave-one-out)");
+  return rows;
+}
+
 CrossValidation cross_validate(const CscMatrix& x, const ClassMap& classes, const Params& params,
                                Reporter& reporter, const std::vector<LinearModel>* warm,
                                bool fold_lines) {
   const std::size_t l = x.num_rows;
-  auto folds = static_cast<std::size_t>(params.cv_folds);
-  if (folds > l) {
-    reporter.warning(std::to_string(folds) + " folds of " + std::to_string(l) +
-                     " instances: using " + std::to_string(l) + " (leave-one-out)");
-    folds = l;
-  }
+  const std::size_t folds = fold_count(params, l, reporter);
   const std::vector<std::size_t> fold_of =
       assign_folds(classes, folds, params.stratified, derive_seed(params.seed, 0x5eed));
 

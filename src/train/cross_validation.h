@@ -13,6 +13,10 @@
 
 namespace cdl {
 
+// -v's fold count for `rows` instances: at most one fold per instance
+// (leave-one-out), with a warning when -v asks for more.
+std::size_t fold_count(const Params& params, std::size_t rows, Reporter& reporter);
+
 // The fold, 0..folds-1, of every instance. The instances are shuffled with
 // `seed`; without `stratified` fold f takes the f-th of `folds` equal slices
 // of the shuffle, with it the shuffled instances of each class in turn are

@@ -61,12 +61,7 @@ RegressionValidation cross_validate_regression(const CscMatrix& x,
                                                const std::vector<double>& targets,
                                                const Params& params, Reporter& reporter) {
   const std::size_t l = x.num_rows;
-  auto folds = static_cast<std::size_t>(params.cv_folds);
-  if (folds > l) {
-    reporter.warning(std::to_string(folds) + " folds of " + std::to_string(l) +
-                     " instances: using " + std::to_string(l) + " (leave-one-out)");
-    folds = l;
-  }
+  const std::size_t folds = fold_count(params, l, reporter);
   // One class: the folds are equal slices of the shuffle, as for classes.
   ClassMap single;
   single.labels = {0};
