@@ -17,9 +17,8 @@ using R = RegularizerKind;
 constexpr double kCdEps = 0.001;
 
 // The CD algorithm (solver_cd.cpp) with one selection rule.
-SolverInfo cd_row(int number, const char* name, const char* description, const char* rule) {
-  return {number,
-          name,
+SolverInfo cd_row(const char* name, const char* description, const char* rule) {
+  return {name,
           description,
           solve_cd,
           rule,
@@ -34,18 +33,27 @@ SolverInfo cd_row(int number, const char* name, const char* description, const c
           liblinear_solver_type};
 }
 
-SolverInfo cmls_row(int number, const char* name, const char* description, const char* rule) {
-  return {number,      name,     description, solve_cmls,           rule,
-          {L::kL2Svm}, {R::kL2}, kCdEps,      EpsScale::kNone,      kDefaultMaxIter,
-          false,       true,     false,       liblinear_solver_type};
+SolverInfo cmls_row(const char* name, const char* description, const char* rule) {
+  return {name,
+          description,
+          solve_cmls,
+          rule,
+          {L::kL2Svm},
+          {R::kL2},
+          kCdEps,
+          EpsScale::kNone,
+          kDefaultMaxIter,
+          false,
+          true,
+          false,
+          liblinear_solver_type};
 }
 
 // A solver of the L1-SVM with an unregularized intercept; its default eps
 // is on the relative duality gap.
-SolverInfo intercept_row(int number, const char* name, const char* description,
+SolverInfo intercept_row(const char* name, const char* description,
                          SolveResult (*solve)(const SolverInput&)) {
-  return {number,
-          name,
+  return {name,
           description,
           solve,
           "perm",
@@ -76,9 +84,8 @@ const char* dual_solver_type(LossKind loss) {
 // Dual coordinate descent (solver_dcd.cpp). eps 0.1 is LIBLINEAR's default
 // for its dual solvers; the README shows that it gives a converged model's
 // test accuracy.
-SolverInfo dcd_row(int number) {
-  SolverInfo row{number,
-                 "dcd",
+SolverInfo dcd_row() {
+  SolverInfo row{"dcd",
                  "dual coordinate descent (Hsieh et al. 2008), shrinking",
                  solve_dcd,
                  "perm",
@@ -104,14 +111,13 @@ std::vector<SolverInfo> with_kinds(std::vector<SolverInfo> rows) {
 
 const std::vector<SolverInfo>& solver_table() {
   static const std::vector<SolverInfo> table = with_kinds({
-      cd_row(0, "cdper", "CD with a new random feature order every iteration", "perm"),
-      cd_row(1, "cd", "coordinate descent in cyclic order (Algorithms 1-2)", "cyclic"),
-      cd_row(2, "cdperone", "CD with one random feature order", "perm-once"),
-      cd_row(3, "online", "online CD, uniformly random features (Alg. 3)", "uniform"),
-      cmls_row(4, "cmls", "CMLS (Zhang & Oles 2001), Algorithm 6", "cyclic"),
-      cmls_row(5, "cmlsper", "CMLS with a new random order every iteration", "perm"),
-      {6,
-       "tron",
+      cd_row("cdper", "CD with a new random feature order every iteration", "perm"),
+      cd_row("cd", "coordinate descent in cyclic order (Algorithms 1-2)", "cyclic"),
+      cd_row("cdperone", "CD with one random feature order", "perm-once"),
+      cd_row("online", "online CD, uniformly random features (Alg. 3)", "uniform"),
+      cmls_row("cmls", "CMLS (Zhang & Oles 2001), Algorithm 6", "cyclic"),
+      cmls_row("cmlsper", "CMLS with a new random order every iteration", "perm"),
+      {"tron",
        "trust region Newton method (Lin, Weng & Keerthi)",
        solve_tron,
        nullptr,
@@ -124,8 +130,7 @@ const std::vector<SolverInfo>& solver_table() {
        true,
        false,
        liblinear_solver_type},
-      {7,
-       "pegasos",
+      {"pegasos",
        "Pegasos stochastic subgradient, Algorithm 4",
        solve_pegasos,
        nullptr,
@@ -138,11 +143,11 @@ const std::vector<SolverInfo>& solver_table() {
        false,
        true,
        liblinear_solver_type},
-      dcd_row(8),
-      intercept_row(9, "pdcd",
+      dcd_row(),
+      intercept_row("pdcd",
                     "primal-dual CD with an unregularized intercept (Fercoq & Bianchi, Alg. 2)",
                     solve_pdcd),
-      intercept_row(10, "rcd-pair", "random pair CD with an unregularized intercept (Necoara)",
+      intercept_row("rcd-pair", "random pair CD with an unregularized intercept (Necoara)",
                     solve_rcd_pair),
   });
   return table;

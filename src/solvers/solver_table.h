@@ -68,10 +68,6 @@ enum class EpsScale {
 };
 
 struct SolverInfo {
-  // This project's old -s number, no longer read anywhere: -s N now means
-  // LIBLINEAR's N (liblinear_numbers.h). Kept only so that rows written on
-  // other branches at the same time still compile (issue 14); remove then.
-  int number;
   const char* name;         // the -s name
   const char* description;  // one line for -h
   // The entry point; see solver.h.
