@@ -4,7 +4,10 @@
 # made by `svm-train -t 0 -c 1 -e 0.00001`; see tests/fixtures/README.md) on
 # the four data sets of issue 13, the large ones too slow for the unit tests:
 #
-#   bash tools/check_pdcd.sh [-r] [-e EPS] [-m MAX_ITER] [DATA_DIR]
+#   bash tools/check_pdcd.sh [-r] [-e EPS] [-m MAX_ITER] [-d SETS] [DATA_DIR]
+#
+# SETS is a space-separated subset of the four names (default all four), so
+# that a9a can be checked alone at a tighter -e: `-e 1e-6 -d a9a`.
 #
 # DATA_DIR (default ../shared/data, then data/) holds heart_scale,
 # breast-cancer_scale, rcv1_small(.xz) and a9a(.xz); .xz files are read
@@ -22,12 +25,14 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 solvers="pdcd"
 eps=0.0001
 max_iter=20000
-while getopts "re:m:" opt; do
+sets="heart_scale breast-cancer_scale rcv1_small a9a"
+while getopts "re:m:d:" opt; do
   case $opt in
     r) solvers="pdcd rcd-pair" ;;
     e) eps=$OPTARG ;;
     m) max_iter=$OPTARG ;;
-    *) echo "usage: $0 [-r] [-e EPS] [-m MAX_ITER] [DATA_DIR]" >&2; exit 2 ;;
+    d) sets=$OPTARG ;;
+    *) echo "usage: $0 [-r] [-e EPS] [-m MAX_ITER] [-d SETS] [DATA_DIR]" >&2; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
@@ -41,7 +46,7 @@ trap 'rm -rf "$work"' EXIT
 
 status=0
 printf '%-10s %-20s %9s %14s %14s %9s %10s %10s %8s %8s %s\n' solver data epochs primal libsvm rel_diff w0 libsvm_w0 acc libsvm_acc result
-for name in heart_scale breast-cancer_scale rcv1_small a9a; do
+for name in $sets; do
   if [ -f "$data_dir/$name" ]; then
     cp "$data_dir/$name" "$work/$name"
   elif [ -f "$data_dir/$name.xz" ]; then
