@@ -88,6 +88,16 @@ inline double row_dot(const CsrMatrix& m, std::size_t j, const std::vector<doubl
   return sum;
 }
 
+// ||x_j||^2 for row j of `m`. O(nonzeros of the row).
+inline double row_squared_norm(const CsrMatrix& m, std::size_t j) {
+  double sum = 0;
+  for (auto k = m.row_ptr[j]; k < m.row_ptr[j + 1]; ++k) {
+    const double value = m.values[static_cast<std::size_t>(k)];
+    sum += value * value;
+  }
+  return sum;
+}
+
 // out += scale * x_j for row j of `m`. O(nonzeros of the row).
 inline void add_row(const CsrMatrix& m, std::size_t j, double scale, std::vector<double>& out) {
   for (auto k = m.row_ptr[j]; k < m.row_ptr[j + 1]; ++k) {

@@ -34,11 +34,7 @@ DualState::DualState(const Problem& problem, LossKind loss, bool track_margins)
   row_norm_.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
     const double c = problem.cost(i);
-    double sq = 0;
-    for (auto k = rows_->row_ptr[i]; k < rows_->row_ptr[i + 1]; ++k) {
-      const double v = rows_->values[static_cast<std::size_t>(k)];
-      sq += v * v;
-    }
+    const double sq = row_squared_norm(*rows_, i);
     cost_[i] = c;
     row_norm_[i] = std::sqrt(sq);
     if (c <= 0) {

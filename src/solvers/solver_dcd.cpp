@@ -106,12 +106,7 @@ SolveResult dcd_loop(const Problem& problem, const CsrMatrix& x, SelectionRule& 
   for (std::size_t j = 0; j < l; ++j) {
     if (problem.cost(j) > 0 && problem.held_out != nullptr) kept.push_back(j);
     const double y = problem.y[j] > 0 ? 1.0 : -1.0;
-    double squares = 0;
-    for (auto k = x.row_ptr[j]; k < x.row_ptr[j + 1]; ++k) {
-      const double v = x.values[static_cast<std::size_t>(k)];
-      squares += v * v;
-    }
-    row[j] = {0.0, squares + (y > 0 ? diag_pos : diag_neg), y};
+    row[j] = {0.0, row_squared_norm(x, j) + (y > 0 ? diag_pos : diag_neg), y};
     active[j] = problem.cost(j) > 0;
     countable += active[j];
   }

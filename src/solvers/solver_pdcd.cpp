@@ -72,18 +72,6 @@
 #include "util/error.h"
 
 namespace cdl {
-namespace {
-
-double row_norm2(const CsrMatrix& rows, std::size_t j) {
-  double sum = 0;
-  for (auto k = rows.row_ptr[j]; k < rows.row_ptr[j + 1]; ++k) {
-    const double value = rows.values[static_cast<std::size_t>(k)];
-    sum += value * value;
-  }
-  return sum;
-}
-
-}  // namespace
 
 double default_pd_sigma(const Problem& problem) {
   const CsrMatrix& rows = *problem.rows;
@@ -91,7 +79,7 @@ double default_pd_sigma(const Problem& problem) {
   std::size_t count = 0;
   for (std::size_t j = 0; j < problem.num_rows(); ++j) {
     if (problem.cost(j) <= 0) continue;
-    sum += row_norm2(rows, j);
+    sum += row_squared_norm(rows, j);
     ++count;
   }
   const double mean = count > 0 ? sum / static_cast<double>(count) : 0.0;
@@ -109,7 +97,7 @@ PrimalDualCd::PrimalDualCd(const Problem& problem, double sigma, double tau_fact
   }
   tau_.reserve(active_.size());
   for (std::size_t j : active_) {
-    const double bound = row_norm2(*problem.rows, j) + sigma;
+    const double bound = row_squared_norm(*problem.rows, j) + sigma;
     // An empty row with sigma = 0 has no curvature and a zero gradient
     // part; any step is exact for it.
     tau_.push_back(bound > 0 ? tau_factor / bound : tau_factor);

@@ -55,14 +55,7 @@ SolveResult solve_pegasos(const Problem& problem, const Params& params, std::uin
   const double max_norm2 = 1.0 / lambda;  // the ball ||w||^2 <= 1/lambda
 
   std::vector<double> row_norm2(problem.num_rows());
-  for (std::size_t j = 0; j < row_norm2.size(); ++j) {
-    double sum = 0;
-    for (auto k = rows.row_ptr[j]; k < rows.row_ptr[j + 1]; ++k) {
-      const double value = rows.values[static_cast<std::size_t>(k)];
-      sum += value * value;
-    }
-    row_norm2[j] = sum;
-  }
+  for (std::size_t j = 0; j < row_norm2.size(); ++j) row_norm2[j] = row_squared_norm(rows, j);
 
   std::vector<double> v(n, 0.0);
   double scale = 1.0;  // w = scale * v

@@ -45,15 +45,6 @@
 namespace cdl {
 namespace {
 
-double row_norm2(const CsrMatrix& rows, std::size_t j) {
-  double sum = 0;
-  for (auto k = rows.row_ptr[j]; k < rows.row_ptr[j + 1]; ++k) {
-    const double value = rows.values[static_cast<std::size_t>(k)];
-    sum += value * value;
-  }
-  return sum;
-}
-
 // x_i'x_j by merging the two sorted rows.
 double rows_dot(const CsrMatrix& rows, std::size_t i, std::size_t j) {
   auto a = rows.row_ptr[i];
@@ -99,7 +90,7 @@ SolveResult solve_rcd_pair(const SolverInput& input) {
     if (problem.cost(j) > 0) active.push_back(j);
   }
   std::vector<double> norm2(active.size());
-  for (std::size_t k = 0; k < active.size(); ++k) norm2[k] = row_norm2(rows, active[k]);
+  for (std::size_t k = 0; k < active.size(); ++k) norm2[k] = row_squared_norm(rows, active[k]);
   std::vector<double> alpha(problem.num_rows(), 0.0);
   std::vector<double> w(problem.num_features(), 0.0);
   const SolverInfo& row = solver_info(params.solver);
