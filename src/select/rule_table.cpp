@@ -3,6 +3,7 @@
 
 #include "select/cyclic_order.h"
 #include "select/dual_rules.h"
+#include "select/lasso_rules.h"
 #include "select/permutation_order.h"
 #include "select/random_order.h"
 #include "select/selection_rule.h"
@@ -31,21 +32,22 @@ const std::vector<RuleInfo>& rule_table() {
       {"importance", "n draws per epoch, p_i ~ L_i ||x_i|| (dual) or ||column i|| (primal)", true,
        make_importance_rule, kAnyCoordinates, DualNeeds::kState},
       {"support-uniform", "uniform over {i : kappa_i != 0}, every step (Perekrestenko (16))", true,
-       make_support_uniform_rule, kDualCoordinates, DualNeeds::kMargins},
+       make_support_uniform_rule, kDualCoordinates, DualNeeds::kMargins,
+       make_lasso_support_uniform_rule},
       {"adaptive", "p_i ~ |kappa_i| ||x_i||, every step (Perekrestenko (17))", true,
-       make_adaptive_rule, kDualCoordinates, DualNeeds::kMargins},
+       make_adaptive_rule, kDualCoordinates, DualNeeds::kMargins, make_lasso_adaptive_rule},
       {"ada-uniform", "half support-uniform, half adaptive, every step (Perekrestenko (18))", true,
-       make_ada_uniform_rule, kDualCoordinates, DualNeeds::kMargins},
+       make_ada_uniform_rule, kDualCoordinates, DualNeeds::kMargins, make_lasso_ada_uniform_rule},
       {"ada-gap", "p_i = G_i / G, every step (Perekrestenko Theorem 3.7)", true, make_ada_gap_rule,
-       kDualCoordinates, DualNeeds::kMargins},
+       kDualCoordinates, DualNeeds::kMargins, make_lasso_ada_gap_rule},
       {"gap-per-epoch", "p_i = G_i / G, fixed for each epoch (Perekrestenko 3.4)", true,
-       make_gap_per_epoch_rule, kDualCoordinates, DualNeeds::kState},
+       make_gap_per_epoch_rule, kDualCoordinates, DualNeeds::kState, make_lasso_gap_per_epoch_rule},
       {"gs-s", "greedy: largest |projected gradient| (primer (18))", false, make_gs_s_rule,
-       kDualCoordinates, DualNeeds::kMargins},
+       kDualCoordinates, DualNeeds::kMargins, make_lasso_gs_s_rule},
       {"gs-r", "greedy: largest clipped Newton step |d_i| (primer (19))", false, make_gs_r_rule,
-       kDualCoordinates, DualNeeds::kMargins},
+       kDualCoordinates, DualNeeds::kMargins, make_lasso_gs_r_rule},
       {"gs-q", "greedy: largest decrease of the dual objective (primer (20))", false,
-       make_gs_q_rule, kDualCoordinates, DualNeeds::kMargins},
+       make_gs_q_rule, kDualCoordinates, DualNeeds::kMargins, make_lasso_gs_q_rule},
   };
   return table;
 }
@@ -83,6 +85,7 @@ std::string rule_choices(unsigned kind) {
 std::unique_ptr<SelectionRule> make_rule(const std::string& name, const RuleContext& context) {
   const RuleInfo* rule = find_rule(name);
   if (rule == nullptr) throw Error("unknown selection rule '" + name + "'");
+  if (context.lasso != nullptr && rule->make_lasso != nullptr) return rule->make_lasso(context);
   return rule->make(context);
 }
 

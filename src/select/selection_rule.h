@@ -47,6 +47,7 @@
 namespace cdl {
 
 class DualState;
+struct Problem;
 
 // What the solver reports after each coordinate step.
 struct StepFeedback {
@@ -64,6 +65,12 @@ struct RuleContext {
   // The dual CD state, for rules on the dual (num_coordinates is then the
   // number of rows); null for primal solvers. Not owned; outlives the rule.
   const DualState* dual = nullptr;
+  // The Lasso's problem (targets and costs) when the run is the Lasso
+  // (-r l1 -l sq on primal CD), for the rules that weigh features by its
+  // state (objective/lasso_state.h, select/lasso_rules.h); null otherwise.
+  // w0 is the solver's starting point (null: 0). Not owned.
+  const Problem* lasso = nullptr;
+  const std::vector<double>* w0 = nullptr;
 };
 
 struct CoordinateBatch {
@@ -101,6 +108,11 @@ class SelectionRule {
   virtual bool visits_all() const { return true; }
 
   virtual bool wants_feedback() const { return false; }
+  // Whether the solver may leave coordinates out of later epochs on its own
+  // (the primal L1 solver's shrinking). A rule that weighs coordinates by the
+  // state (the Lasso's gaps, greedy scores) says no: it would keep picking a
+  // coordinate that the solver skips, and the epoch would be lost.
+  virtual bool solver_may_shrink() const { return true; }
   virtual void feedback(const StepFeedback& /*step*/) {}
 
   // See "Active set" above.
@@ -136,6 +148,10 @@ struct RuleInfo {
   std::unique_ptr<SelectionRule> (*make)(const RuleContext& context);
   unsigned coordinates = kAnyCoordinates;
   DualNeeds dual_needs = DualNeeds::kNone;
+  // The rule on the Lasso's features (select/lasso_rules.h), for rules whose
+  // make serves the dual: make_rule() calls it when RuleContext::lasso is
+  // set, and validate() accepts the rule on primal CD for the Lasso only.
+  std::unique_ptr<SelectionRule> (*make_lasso)(const RuleContext& context) = nullptr;
 
   bool applies_to(unsigned kind) const { return (coordinates & kind) != 0; }
 };

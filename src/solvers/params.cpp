@@ -28,7 +28,24 @@ std::string dual_solvers() {
   return out;
 }
 
+// The rules that primal CD takes on the Lasso besides the primal ones.
+std::string lasso_rule_choices() {
+  std::string out;
+  for (const RuleInfo& rule : rule_table()) {
+    if (rule.make_lasso != nullptr && !rule.applies_to(kPrimalCoordinates)) {
+      out += (out.empty() ? "" : ", ") + std::string(rule.name);
+    }
+  }
+  return out;
+}
+
 }  // namespace
+
+bool is_lasso(const Params& params) {
+  const SolverInfo& solver = solver_info(params.solver);
+  return !solver.dual && !solver.intercept && params.regularizer == RegularizerKind::kL1 &&
+         params.loss.value_or(solver.losses.front()) == LossKind::kSquared;
+}
 
 unsigned solver_coordinates(const SolverInfo& solver) {
   // Dual CD picks instances; every other solver that picks coordinates picks
@@ -126,9 +143,19 @@ void validate(const Params& params) {
       throw ConfigError("--select: unknown rule '" + *params.select + "'; use " + rule_choices());
     }
     const unsigned kind = solver_coordinates(solver);
-    if (!rule->applies_to(kind)) {
-      throw ConfigError("--select: rule " + *params.select + " does not apply to solver " +
-                        solver.name + "; its rules are " + rule_choices(kind));
+    const bool lasso = is_lasso(params);
+    if (!rule->applies_to(kind) && !(lasso && rule->make_lasso != nullptr)) {
+      std::string message = "--select: rule " + *params.select + " does not apply to solver " +
+                            solver.name + "; its rules are " + rule_choices(kind) +
+                            (lasso ? ", " + lasso_rule_choices() : std::string());
+      if (kind == kPrimalCoordinates && rule->make_lasso != nullptr) {
+        message += "; on primal CD, rule " + *params.select +
+                   " is defined for the Lasso only (-r l1 -l sq): it weighs features by the "
+                   "Lasso's coordinate gaps, dual residuals or exact steps, and this run is -r " +
+                   std::string(regularizer_info(params.regularizer).name) + " -l " +
+                   loss_info(params.loss.value_or(solver.losses.front())).name;
+      }
+      throw ConfigError(message);
     }
     if (rule->dual_needs != DualNeeds::kNone && params.shrink.value_or(false)) {
       throw ConfigError("--shrink: rule " + *params.select +

@@ -95,6 +95,9 @@ std::int64_t pegasos_updates(const Params& params, std::size_t num_rows);
 // (select/selection_rule.h). validate() refuses a rule that does not serve
 // them, listing the ones that do.
 unsigned solver_coordinates(const SolverInfo& solver);
+// Whether the run is the Lasso on primal CD (-r l1 -l sq), whose --select
+// rules include the Lasso's adaptive and greedy ones (select/lasso_rules.h).
+bool is_lasso(const Params& params);
 // "solver cdper, loss l2svm, regularizer l2", followed by LIBLINEAR's
 // problem when a number chose them: what progress headers print.
 std::string describe_run(const Params& params);

@@ -47,6 +47,8 @@
 //   the previous outer iteration, a coordinate with w_i = 0 and
 //   |g| < 1 - M/l is left out of the next ones; when the stopping test passes
 //   on the remaining coordinates, all come back for another full iteration.
+//   Not with a rule that weighs coordinates by the state (the Lasso's
+//   adaptive and greedy rules, SelectionRule::solver_may_shrink()).
 //
 // Stopping rule: the minimum-norm subgradient of f along coordinate i,
 //   v_i = g + sign(w_i) for w_i != 0 and S(g, 1) for w_i = 0
@@ -117,6 +119,7 @@ SolveResult cd_l1_loop(Objective& objective, const Regularizer& regularizer, Sel
   const double sigma = params.sigma;
   const double beta = params.beta;
   const bool feedback = rule.wants_feedback();
+  const bool may_shrink = rule.solver_may_shrink();
   const std::size_t n = objective.num_features();
   const double rows = static_cast<double>(std::max<std::size_t>(num_rows, 1));
 
@@ -148,7 +151,7 @@ SolveResult cd_l1_loop(Objective& objective, const Regularizer& regularizer, Sel
         const double h = std::max(derivs.d2 - regularizer.l2, kMinSecondDerivative);
         const double v = regularizer.min_norm_subgradient(wi, derivs.d1);
         ++result.inner_iterations;
-        if (wi == 0 && std::fabs(g) < shrink_below) {
+        if (may_shrink && wi == 0 && std::fabs(g) < shrink_below) {
           active[i] = 0;
           ++inactive;
           violation[i] = 0;

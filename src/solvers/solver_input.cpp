@@ -6,7 +6,12 @@ namespace cdl {
 std::unique_ptr<SelectionRule> make_selection_rule(const SolverInput& input) {
   const SolverInfo& row = solver_info(input.params.solver);
   const std::string rule = input.params.select ? *input.params.select : row.rule;
-  return make_rule(rule, {input.problem.num_features(), input.seed, &input.problem.x});
+  RuleContext context{input.problem.num_features(), input.seed, &input.problem.x};
+  if (is_lasso(input.params)) {
+    context.lasso = &input.problem;
+    context.w0 = input.w0;
+  }
+  return make_rule(rule, context);
 }
 
 std::vector<double> starting_w(const SolverInput& input) {

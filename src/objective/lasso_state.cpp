@@ -1,0 +1,150 @@
+#include "objective/lasso_state.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "objective/regularizer.h"
+#include "util/error.h"
+
+namespace cdl {
+
+LassoState::LassoState(const Problem& problem, const std::vector<double>* w0, bool track_gradients)
+    : problem_(problem),
+      track_gradients_(track_gradients),
+      w_(problem.num_features(), 0.0),
+      cost_(problem.num_rows()),
+      r_(problem.num_rows()),
+      g_(problem.num_features()),
+      h_(problem.num_features(), 0.0),
+      mark_(problem.num_features(), 0) {
+  if (w0 != nullptr) {
+    if (w0->size() != w_.size()) throw Error("initial w has the wrong number of features");
+    w_ = *w0;
+  }
+  for (std::size_t j = 0; j < cost_.size(); ++j) cost_[j] = problem.cost(j);
+  const CscMatrix& x = problem.x;
+  for (std::size_t i = 0; i < h_.size(); ++i) {
+    for (auto k = x.col_ptr[i]; k < x.col_ptr[i + 1]; ++k) {
+      const auto t = static_cast<std::size_t>(k);
+      h_[i] += 2.0 * cost_[x.row_idx[t]] * x.values[t] * x.values[t];
+    }
+  }
+  if (track_gradients_) rows_ = to_csr(x);
+  refresh();
+  bound_ = 0;
+  for (std::size_t j = 0; j < r_.size(); ++j) bound_ += cost_[j] * r_[j] * r_[j];
+  for (double wi : w_) bound_ += std::fabs(wi);
+}
+
+double LassoState::column_norm(std::size_t i) const {
+  const CscMatrix& x = problem_.x;
+  double sq = 0;
+  for (auto k = x.col_ptr[i]; k < x.col_ptr[i + 1]; ++k) {
+    const double v = x.values[static_cast<std::size_t>(k)];
+    sq += v * v;
+  }
+  return std::sqrt(sq);
+}
+
+double LassoState::gap(std::size_t i) const {
+  const double g = g_[i];
+  const double wi = w_[i];
+  return std::max(bound_ * std::max(std::fabs(g) - 1.0, 0.0) + std::fabs(wi) + wi * g, 0.0);
+}
+
+double LassoState::residue(std::size_t i) const {
+  const double g = g_[i];
+  const double wi = w_[i];
+  const double a = std::fabs(g);
+  if (a < 1.0) return std::fabs(wi);
+  // The subdifferential of g_i^* at u = -g: {-B sign(g)} for |g| > 1, the
+  // segment between 0 and -B sign(g) at |g| = 1.
+  const double end = -bound_ * (g > 0 ? 1.0 : -1.0);
+  if (a > 1.0) return std::fabs(wi - end);
+  const double lo = std::min(0.0, end);
+  const double hi = std::max(0.0, end);
+  return wi < lo ? lo - wi : wi > hi ? wi - hi : 0.0;
+}
+
+double LassoState::subgradient(std::size_t i) const {
+  const double g = g_[i];
+  const double wi = w_[i];
+  if (wi > 0) return g + 1.0;
+  if (wi < 0) return g - 1.0;
+  return soft_threshold(g, 1.0);
+}
+
+double LassoState::newton_step(std::size_t i) const {
+  const double h = h_[i];
+  if (!(h > 0)) return 0.0;
+  return soft_threshold(h * w_[i] - g_[i], 1.0) / h - w_[i];
+}
+
+double LassoState::decrease(std::size_t i) const {
+  const double d = newton_step(i);
+  const double wi = w_[i];
+  if (d == 0) return 0.0;
+  const double to = wi + d;
+  if (to == 0) {
+    // The step to 0: -(g d + h/2 d^2 - |w_i|) at d = -w_i.
+    return std::max(g_[i] * wi - 0.5 * h_[i] * wi * wi + std::fabs(wi), 0.0);
+  }
+  // Elsewhere d solves g + h d + s = 0 with s = sign(w_i + d), so the
+  // decrease is h/2 d^2 + |w_i| - s w_i, free of the cancellation of
+  // g d + |w_i + d| - |w_i| (O(|d|) terms for an O(d^2) result) near the
+  // optimum.
+  const double s = to > 0 ? 1.0 : -1.0;
+  return 0.5 * h_[i] * d * d + (std::fabs(wi) - s * wi);
+}
+
+void LassoState::step(std::size_t i, double z) {
+  changed_.clear();
+  if (z == 0) return;
+  w_[i] += z;
+  ++steps_;
+  const CscMatrix& x = problem_.x;
+  for (auto k = x.col_ptr[i]; k < x.col_ptr[i + 1]; ++k) {
+    const auto t = static_cast<std::size_t>(k);
+    const std::size_t j = x.row_idx[t];
+    const double move = z * x.values[t];
+    r_[j] += move;
+    if (!track_gradients_ || cost_[j] == 0) continue;
+    const double scale = 2.0 * cost_[j] * move;
+    for (auto q = rows_.row_ptr[j]; q < rows_.row_ptr[j + 1]; ++q) {
+      const auto u = static_cast<std::size_t>(q);
+      const std::size_t c = rows_.col_idx[u];
+      g_[c] += scale * rows_.values[u];
+      if (mark_[c] != steps_) {
+        mark_[c] = steps_;
+        changed_.push_back(c);
+      }
+    }
+  }
+  if (track_gradients_ && mark_[i] != steps_) {
+    mark_[i] = steps_;
+    changed_.push_back(i);
+  }
+}
+
+void LassoState::refresh() {
+  const CscMatrix& x = problem_.x;
+  for (std::size_t j = 0; j < r_.size(); ++j) r_[j] = -problem_.y[j];
+  for (std::size_t i = 0; i < w_.size(); ++i) {
+    if (w_[i] == 0) continue;
+    for (auto k = x.col_ptr[i]; k < x.col_ptr[i + 1]; ++k) {
+      const auto t = static_cast<std::size_t>(k);
+      r_[x.row_idx[t]] += w_[i] * x.values[t];
+    }
+  }
+  for (std::size_t i = 0; i < g_.size(); ++i) {
+    double g = 0;
+    for (auto k = x.col_ptr[i]; k < x.col_ptr[i + 1]; ++k) {
+      const auto t = static_cast<std::size_t>(k);
+      const std::size_t j = x.row_idx[t];
+      g += cost_[j] * r_[j] * x.values[t];
+    }
+    g_[i] = 2.0 * g;
+  }
+}
+
+}  // namespace cdl

@@ -1,0 +1,98 @@
+// The per-coordinate state of the Lasso that the adaptive and greedy
+// selection rules read on primal CD (--select ada-gap, gap-per-epoch,
+// adaptive, support-uniform, ada-uniform, gs-s, gs-r, gs-q with -r l1 -l sq).
+//
+// Problem: f(w) = ||w||_1 + sum_j C_j (y_j - w'x_j)^2 (no 1/2), with
+// C_j = Problem::cost(j). Rows scaled by sqrt(C_j) make it the
+// adaptive-sampling paper's (20), ||A w - y'||^2 + lambda ||w||_1, with
+// lambda = 1 (Perekrestenko, Cevher & Jaggi 2017, Section 4.1), so every
+// quantity below is in f's own units, as lasso_duality_gap() (evaluate.h).
+//
+// For each feature i, with the residual r_j = w'x_j - y_j:
+//   g_i = 2 sum_j C_j x_ji r_j        D'_i(0) of the loss part (the paper's a_i'w, w = 2r)
+//   h_i = 2 sum_j C_j x_ji^2          its exact second derivative (L_i of the primer)
+//   gap_i = B [|g_i| - 1]_+ + |w_i| + w_i g_i                          the paper's (21)
+//   B = f(w_start) = ||w_start||_1 + sum_j C_j (y_j - w_start'x_j)^2   the "Lipschitzing"
+//       radius (the paper's B = (f(A alpha0) + lambda ||alpha0||_1) / lambda): CD's
+//       steps never increase f, so ||w||_1 <= f(w) <= B for every iterate, and
+//       restricting |w_i| <= B changes no iterate but makes g_i^* B-Lipschitz.
+//   kappa_i = the distance from w_i to the subdifferential of
+//       g_i^*(u) = B [|u| - 1]_+ at u = -g_i (the paper's dual residual,
+//       Section 2): |w_i| when |g_i| < 1, |w_i + B sign(g_i)| when |g_i| > 1,
+//       and the distance to the segment between 0 and -B sign(g_i) at |g_i| = 1.
+//   d_i = S(h_i w_i - g_i, 1) / h_i - w_i    the exact coordinate minimizer's step
+//       (Regularizer::prox_step; 0 for an empty column).
+// Each gap_i >= 0 while |w_i| <= B (Fenchel-Young); rounding is clamped at 0.
+//
+// What is kept: w, the residual r (O(l)), and with track_gradients all g_i.
+// A step on w_i moves r over column i, and so g_k for every feature k that
+// shares a row with column i: the step walks the CSR rows of column i,
+// O(sum over j in column i of nnz(row j)), and lists the features it changed
+// (changed()), so that a rule re-weighs those only. Without tracking, g is
+// recomputed by refresh() in O(nnz). Tracked g drifts by rounding over many
+// steps; refresh() recomputes r and g exactly, and the rules call it at the
+// start of every epoch.
+#ifndef CDL_OBJECTIVE_LASSO_STATE_H_
+#define CDL_OBJECTIVE_LASSO_STATE_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "data/problem.h"
+#include "data/sparse_matrix.h"
+
+namespace cdl {
+
+class LassoState {
+ public:
+  // Keeps a reference to `problem` (which must outlive the state) and makes
+  // its own CSR copy when track_gradients is set. w0: the starting point
+  // (null: 0), of problem.num_features() entries.
+  LassoState(const Problem& problem, const std::vector<double>* w0, bool track_gradients);
+
+  std::size_t size() const { return w_.size(); }
+  bool tracks_gradients() const { return track_gradients_; }
+  double bound() const { return bound_; }
+  double w(std::size_t i) const { return w_[i]; }
+  double gradient(std::size_t i) const { return g_[i]; }
+  double curvature(std::size_t i) const { return h_[i]; }
+  double column_norm(std::size_t i) const;
+
+  double gap(std::size_t i) const;
+  double residue(std::size_t i) const;  // kappa_i
+  // The minimum-norm subgradient of f along i (the primer's GS-s score (18)).
+  double subgradient(std::size_t i) const;
+  double newton_step(std::size_t i) const;  // d_i
+  // The decrease of f by the step d_i, -(g_i d + h_i/2 d^2 + |w_i + d| - |w_i|)
+  // (the primer's GS-q score (20) with L_i = h_i; exact for the Lasso),
+  // computed as h_i/2 d^2 + |w_i| - sign(w_i + d) w_i where w_i + d != 0.
+  double decrease(std::size_t i) const;
+
+  // w_i += z: moves r and, when tracked, g. O(nnz of column i) untracked,
+  // O(sum over its rows of their nnz) tracked.
+  void step(std::size_t i, double z);
+  // The features whose g the last step changed (tracked only; i itself is
+  // listed when z != 0).
+  const std::vector<std::size_t>& changed() const { return changed_; }
+  // Recomputes r and every g_i from w. O(nnz + l).
+  void refresh();
+
+ private:
+  const Problem& problem_;
+  bool track_gradients_;
+  CsrMatrix rows_;  // empty unless track_gradients
+  std::vector<double> w_;
+  std::vector<double> cost_;  // C_j, 0 for held-out rows
+  std::vector<double> r_;     // w'x_j - y_j
+  std::vector<double> g_;
+  std::vector<double> h_;
+  double bound_ = 0;
+  std::vector<std::size_t> changed_;
+  std::vector<std::uint64_t> mark_;  // per feature: the step that last listed it
+  std::uint64_t steps_ = 0;
+};
+
+}  // namespace cdl
+
+#endif  // CDL_OBJECTIVE_LASSO_STATE_H_
