@@ -475,11 +475,11 @@ wide() {
   echo "|---|---|---|---|---|---|"
   local cva
   read -r s1t s1m <<<"$(measure $runs liblinear-train -q -s 1 -v 5 "$wide_file")"
-  local s1a; s1a=$(sed -n 's/Cross Validation Accuracy = \([0-9.]*\)%.*/\1/p' "$tmp/best_out")
+  local s1a; s1a=$(sed -n 's/.*Cross Validation Accuracy = \([0-9.]*\)%.*/\1/p' "$tmp/best_out")
   read -r s2t s2m <<<"$(measure $runs liblinear-train -q -s 2 -v 5 "$wide_file")"
-  local s2a; s2a=$(sed -n 's/Cross Validation Accuracy = \([0-9.]*\)%.*/\1/p' "$tmp/best_out")
+  local s2a; s2a=$(sed -n 's/.*Cross Validation Accuracy = \([0-9.]*\)%.*/\1/p' "$tmp/best_out")
   read -r ct cm <<<"$(measure $runs ./cdtrain -q -n 2 -v 5 "$wide_file")"
-  cva=$(sed -n 's/Cross Validation Accuracy = \([0-9.]*\)%.*/\1/p' "$tmp/best_out")
+  cva=$(sed -n 's/.*Cross Validation Accuracy = \([0-9.]*\)%.*/\1/p' "$tmp/best_out")
   wide_row "cdtrain -n 2 -v 5 (CDPER)" "$ct" "$cm" "$s1t" "$s2t" " $cva |"
   wide_row "liblinear-train -s 1 -v 5" "$s1t" "$s1m" "$s1t" "$s2t" " $s1a |"
   wide_row "liblinear-train -s 2 -v 5" "$s2t" "$s2m" "$s1t" "$s2t" " $s2a |"

@@ -104,10 +104,13 @@ SearchOutput parse_search(const std::string& out) {
     parsed.rates.push_back(match[2]);
   }
   std::smatch match;
-  const std::regex best("Best C = ([0-9.e+-]+)  CV accuracy = ([0-9.]+)%");
+  // Named by the solver and problem, as the stderr header names them.
+  const std::regex best(
+      "solver [a-z-]+, loss [a-z0-9]+, regularizer l[12]( \\(LIBLINEAR's -s [0-9]+: .*\\))?: "
+      "Best C = ([0-9.e+-]+)  CV accuracy = ([0-9.]+)%");
   if (std::regex_match(lines.back(), match, best)) {
-    parsed.best_C = match[1];
-    parsed.best_accuracy = match[2];
+    parsed.best_C = match[2];
+    parsed.best_accuracy = match[3];
   } else {
     ADD_FAILURE() << "not the best line: '" << lines.back() << "'";
   }
@@ -267,8 +270,9 @@ TEST(ModelSelectionEndToEnd, CrossValidationPrintsOneLinePerFold) {
   }
   EXPECT_EQ(expected, 6) << r.err;
   EXPECT_EQ(total, 270u);
-  char line[64];
-  std::snprintf(line, sizeof line, "Cross Validation Accuracy = %g%%\n",
+  char line[128];
+  std::snprintf(line, sizeof line,
+                "solver cdper, loss l2svm, regularizer l2: Cross Validation Accuracy = %g%%\n",
                 100.0 * static_cast<double>(right) / 270.0);
   EXPECT_EQ(r.out, line);
   EXPECT_EQ(r.err.rfind("cdtrain: 5-fold cross validation, solver cdper, loss l2svm", 0), 0u)
@@ -292,7 +296,9 @@ TEST(ModelSelectionEndToEnd, CrossValidationDoesNotDependOnTheThreadCount) {
       test::ScratchDir dir;
       const auto one = cdtrain_in(dir, args + "-n 1 " + data(name));
       ASSERT_EQ(one.status, 0) << one.err;
-      EXPECT_TRUE(std::regex_match(one.out, std::regex("Cross Validation Accuracy = [0-9.]+%\n")))
+      EXPECT_TRUE(std::regex_match(
+          one.out, std::regex("solver [a-z]+, loss l2svm, regularizer l2: Cross Validation "
+                              "Accuracy = [0-9.]+%\n")))
           << one.out;
       for (const char* threads : {"-n 2 ", "-n 3 ", ""}) {
         const auto other = cdtrain_in(dir, args + threads + data(name));
@@ -315,7 +321,7 @@ TEST(ModelSelectionEndToEnd, StratifiedCrossValidationMatchesInProcess) {
   params.seed = 3;
   Quiet quiet;
   EXPECT_EQ(r.out,
-            "Cross Validation Accuracy = " +
+            "solver tron, loss l2svm, regularizer l2: Cross Validation Accuracy = " +
                 percent(cross_validate(dna.file.features, dna.classes, params, quiet).accuracy) +
                 "%\n");
 }
@@ -327,7 +333,9 @@ TEST(ModelSelectionEndToEnd, MoreFoldsThanInstancesWarnsOnStderr) {
   const auto r = cdtrain_in(dir, "-q -v 10 " + small);
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.err, "warning: 10 folds of 6 instances: using 6 (leave-one-out)\n");
-  EXPECT_TRUE(std::regex_match(r.out, std::regex("Cross Validation Accuracy = [0-9.]+%\n")))
+  EXPECT_TRUE(std::regex_match(
+      r.out, std::regex("solver cdper, loss l2svm, regularizer l2: Cross Validation Accuracy = "
+                        "[0-9.]+%\n")))
       << r.out;
 }
 
@@ -452,7 +460,7 @@ TEST(ModelSelectionEndToEnd, ClassWeightsApplyToCrossValidation) {
   Quiet quiet;
   EXPECT_EQ(
       r.out,
-      "Cross Validation Accuracy = " +
+      "solver cdper, loss l2svm, regularizer l2: Cross Validation Accuracy = " +
           percent(cross_validate(heart.file.features, heart.classes, params, quiet).accuracy) +
           "%\n");
 }
