@@ -44,6 +44,14 @@ void search(const cdl::TrainCommand& command, const cdl::Params& params,
         std::printf("log2c=%7.2f\trate=%g\n", std::log2(C), 100.0 * accuracy);
         std::fflush(stdout);
       });
+  if (best.stopped_unchanged) {
+    std::fflush(stdout);
+    char last[32];
+    std::snprintf(last, sizeof last, "%g", best.last_C);
+    reporter.info("cdtrain: no fold's model changed at the last " +
+                  std::to_string(cdl::kSearchUnchangedStop) +
+                  " values of C; the search stops at C = " + last + ", as LIBLINEAR's does");
+  }
   if (best.best_C >= cdl::kMaxSearchC * (1 - 1e-12)) {
     std::fflush(stdout);
     reporter.warning("the best C is the largest the search tries (" +

@@ -4,7 +4,9 @@
 // stored LIBLINEAR 2.3 outputs of tests/fixtures (README there).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
+#include <map>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -267,6 +269,57 @@ TEST(LiblinearHabits, SearchSaysWhenItStoppedAtTheLargestC) {
             std::string::npos)
       << r.err;
   EXPECT_NE(r.out.find("Best C = 1024  CV accuracy = "), std::string::npos) << r.out;
+}
+
+// -C stops as LIBLINEAR's search does once no fold's model has changed at 3
+// consecutive values of C (the first C counting as unchanged). -V shows each
+// fold's solve; a CD solve that makes no outer iteration returns its warm
+// start unchanged, and one that makes any moves it, so the place to stop
+// can be read off the -V lines and compared with where the search stopped.
+TEST(LiblinearHabits, SearchCStopsWhenTheModelsStopChanging) {
+  const auto r = test::run_tool("cdtrain", "-C -V -n 1 " + data("heart_scale"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::regex header("fold [0-9]+/5, C = ([0-9.e+-]+)");
+  const std::regex summary("cdper: ([0-9]+) outer iterations, .*");
+  std::vector<std::string> order;     // the Cs, in order
+  std::map<std::string, bool> moved;  // C -> some fold's solve iterated
+  std::string current;
+  for (const std::string& line : lines_of(r.err)) {
+    std::smatch m;
+    if (std::regex_match(line, m, header)) {
+      current = m[1];
+      if (order.empty() || order.back() != current) order.push_back(current);
+      moved.emplace(current, false);
+    } else if (std::regex_match(line, m, summary)) {
+      ASSERT_FALSE(current.empty()) << line;
+      if (std::stoi(m[1]) > 0) moved[current] = true;
+    }
+  }
+  ASSERT_FALSE(order.empty()) << r.err;
+  std::size_t stop = order.size() - 1;  // where the rule stops, else the last C
+  int unchanged = 0;
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    unchanged = k > 0 && moved[order[k]] ? 0 : unchanged + 1;
+    if (unchanged == 3) {
+      stop = k;
+      break;
+    }
+  }
+  // The search went exactly as far as the rule says (heart_scale's folds
+  // stop moving at C = 64, all five starting within eps of their optimum).
+  EXPECT_EQ(order.size(), stop + 1) << r.err;
+  const std::vector<std::string> out = lines_of(r.out);
+  ASSERT_GE(out.size(), 2u);
+  char expected_row[32];
+  std::snprintf(expected_row, sizeof expected_row, "log2c=%7.2f",
+                std::log2(std::stod(order[stop])));
+  EXPECT_EQ(out[out.size() - 2].rfind(expected_row, 0), 0u) << r.out;
+  EXPECT_NE(r.err.find("cdtrain: no fold's model changed at the last 3 values of C; the search "
+                       "stops at C = " +
+                       order[stop] + ", as LIBLINEAR's does\n"),
+            std::string::npos)
+      << r.err;
+  EXPECT_LT(std::stod(order[stop]), 1024.0);
 }
 
 // Options that cannot act on this run are usage errors saying why.
