@@ -32,6 +32,12 @@
 #                                    cache) and peak memory against LIBLINEAR on
 #                                    the wide and rcv1-like files (a few minutes;
 #                                    CDL_BENCH_HUGE=1 adds a 200M-nonzero file)
+#   bash tools/bench.sh pipe         a pipe (`cat FILE | cdtrain - m`) and a
+#                                    process substitution (`cdtrain <(cat FILE)
+#                                    m`) against the file, -e 1000 and whole
+#                                    runs, on the wide and rcv1-like files,
+#                                    rounds interleaved (CDL_PIPE_ROUNDS, default
+#                                    9; ~10 minutes on a loaded machine)
 #
 # Needs liblinear-train/-predict (apt-get install liblinear-tools), GNU time
 # (apt-get install time) and the tools built by `make tools`. The large file
@@ -285,6 +291,80 @@ reading() {
   echo
 }
 
+# Reading from a pipe against reading the file (issue 14: the same model, at
+# the same speed within 10%). Each round runs, in turn, the file, `cat FILE |
+# cdtrain - m` and `cdtrain <(cat FILE) m` (cat counted in both), and
+# liblinear-train -e 1000 as the peer; every command goes through `bash -c`,
+# so that each pays the same shell start. The order rotates from round to
+# round, so that a burst of load elsewhere does not always hit the same
+# command. Reported: the best and the median wall time of the rounds, their
+# ratios to the file's, and the median CPU time (user + sys of every process,
+# cat's included). Every model must equal the file's
+# byte for byte (checked after each run).
+pipe_rows() {  # file, rounds, label, cdtrain options...
+  local f=$1 rounds=$2 label=$3; shift 3
+  local opts="$*"
+  local -a modes=(file pipe sub)
+  [ "$label" = "-e 1000" ] && modes+=(peer)
+  local -A cmd=(
+    [file]="./cdtrain -q $opts $f $tmp/m_file"
+    [pipe]="cat $f | ./cdtrain -q $opts - $tmp/m_pipe"
+    [sub]="./cdtrain -q $opts <(cat $f) $tmp/m_sub"
+    [peer]="liblinear-train -q -s 2 -e 1000 $f $tmp/ll.model"
+  )
+  local -A walls=() cpus=()
+  local round k
+  for ((round = 0; round < rounds; round++)); do
+    for ((k = 0; k < ${#modes[@]}; k++)); do
+      local mode=${modes[$(((k + round) % ${#modes[@]}))]}
+      /usr/bin/time -f "%e %U %S" -o "$tmp/time" bash -c "${cmd[$mode]}" >/dev/null 2>&1
+      read -r t u sy <"$tmp/time"
+      walls[$mode]+="$t "
+      cpus[$mode]+="$(awk -v u="$u" -v s="$sy" 'BEGIN{print u + s}') "
+      if [ "$mode" = pipe ] || [ "$mode" = sub ]; then
+        [ -f "$tmp/m_file" ] || { ./cdtrain -q $opts "$f" "$tmp/m_file" >/dev/null 2>&1; }
+        cmp -s "$tmp/m_file" "$tmp/m_$mode" || { echo "bench: pipe: $mode model differs from the file's ($f $opts)" >&2; exit 1; }
+      fi
+    done
+  done
+  local name; name=$(basename "$f")
+  local mode
+  for mode in "${modes[@]}"; do
+    # best and median wall, median CPU
+    local med=$(((rounds + 1) / 2))
+    echo "$(tr ' ' '\n' <<<"${walls[$mode]}" | sed '/^$/d' | sort -n | sed -n "1p;${med}p" | tr '\n' ' ')" \
+      "$(tr ' ' '\n' <<<"${cpus[$mode]}" | sed '/^$/d' | sort -n | sed -n "${med}p")" >"$tmp/stat_$mode"
+  done
+  read -r fb fm fc <"$tmp/stat_file"
+  local o=${label:+$label }
+  local -A text=([file]="\`cdtrain ${o}FILE m\`" [pipe]="\`cat FILE \\| cdtrain ${o}- m\`"
+    [sub]="\`cdtrain ${o}<(cat FILE) m\`" [peer]="\`liblinear-train -s 2 -e 1000 FILE m\`")
+  for mode in "${modes[@]}"; do
+    read -r b m c <"$tmp/stat_$mode"
+    T=${text[$mode]} awk -v n="$name" -v b="$b" -v m="$m" -v c="$c" -v fb="$fb" -v fm="$fm" -v fc="$fc" \
+      -v same="$([ "$mode" = peer ] && echo '' || echo yes)" \
+      'BEGIN{printf "| %s | %s | %.2f | %.2f | %.3f | %.3f | %.2f (%.3f) | %s |\n", n, ENVIRON["T"], b, m, b / fb, m / fm, c, c / fc, same}'
+  done
+}
+
+pipe() {
+  make_wide
+  make_rcv1like
+  local rounds=${CDL_PIPE_ROUNDS:-9}
+  echo "### Pipes (\`bash tools/bench.sh pipe\`)"
+  echo
+  echo "Each of $rounds rounds runs every command once, in an order that rotates; wall seconds"
+  echo "(best and median of the rounds), their ratios to the file's, and the median CPU seconds (user +"
+  echo "sys of all processes, \`cat\` included). \"same model\": byte for byte the file's."
+  echo
+  echo "| file | command | best s | median s | best / file | median / file | CPU s (/ file) | same model |"
+  echo "|---|---|---|---|---|---|---|---|"
+  pipe_rows "$wide_file" "$rounds" "-e 1000" -e 1000
+  pipe_rows "$bench_dir/rcv1like_500mb.svm" "$(( (rounds + 1) / 2 ))" "-e 1000" -e 1000
+  pipe_rows "$wide_file" "$(( (rounds + 1) / 2 ))" ""
+  echo
+}
+
 echo "Machine: $(nproc) cores, $(awk '/MemTotal/{printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(awk -F': ' '/model name/{print $2; exit}' /proc/cpuinfo); LIBLINEAR $(dpkg-query -W -f '${Version}' liblinear-tools 2>/dev/null || echo '?')"
 echo
 # Malformed training files: does each tool refuse the file (exit status and
@@ -475,11 +555,11 @@ wide() {
   echo "|---|---|---|---|---|---|"
   local cva
   read -r s1t s1m <<<"$(measure $runs liblinear-train -q -s 1 -v 5 "$wide_file")"
-  local s1a; s1a=$(sed -n 's/Cross Validation Accuracy = \([0-9.]*\)%.*/\1/p' "$tmp/best_out")
+  local s1a; s1a=$(sed -n 's/.*Cross Validation Accuracy = \([0-9.]*\)%.*/\1/p' "$tmp/best_out")
   read -r s2t s2m <<<"$(measure $runs liblinear-train -q -s 2 -v 5 "$wide_file")"
-  local s2a; s2a=$(sed -n 's/Cross Validation Accuracy = \([0-9.]*\)%.*/\1/p' "$tmp/best_out")
+  local s2a; s2a=$(sed -n 's/.*Cross Validation Accuracy = \([0-9.]*\)%.*/\1/p' "$tmp/best_out")
   read -r ct cm <<<"$(measure $runs ./cdtrain -q -n 2 -v 5 "$wide_file")"
-  cva=$(sed -n 's/Cross Validation Accuracy = \([0-9.]*\)%.*/\1/p' "$tmp/best_out")
+  cva=$(sed -n 's/.*Cross Validation Accuracy = \([0-9.]*\)%.*/\1/p' "$tmp/best_out")
   wide_row "cdtrain -n 2 -v 5 (CDPER)" "$ct" "$cm" "$s1t" "$s2t" " $cva |"
   wide_row "liblinear-train -s 1 -v 5" "$s1t" "$s1m" "$s1t" "$s2t" " $s1a |"
   wide_row "liblinear-train -s 2 -v 5" "$s2t" "$s2m" "$s1t" "$s2t" " $s2a |"
@@ -568,6 +648,7 @@ case $section in
   huge) load before; huge; load after ;;
   dual) load before; dual; load after ;;
   reading) load before; reading; load after ;;
-  all) small; large; solvers; robust; load before; sweep; wide; reading; dual; l1; load after ;;
-  *) echo "usage: $0 [all|small|large|solvers|robust|sweep|wide|huge|reading|dual|l1]" >&2; exit 2 ;;
+  pipe) load before; pipe; load after ;;
+  all) small; large; solvers; robust; load before; sweep; wide; reading; pipe; dual; l1; load after ;;
+  *) echo "usage: $0 [all|small|large|solvers|robust|sweep|wide|huge|reading|pipe|dual|l1]" >&2; exit 2 ;;
 esac

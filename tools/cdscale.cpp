@@ -29,6 +29,7 @@
 #include "tool_main.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
+#include "version.h"
 
 namespace cdl {
 namespace {
@@ -54,6 +55,7 @@ std::string scale_help() {
          "           svm-scale -s) instead of data_file's own, e.g. a test file with the\n"
          "           training file's ranges; the bounds (-l, -u, -y) come from the file.\n"
          "           Features the file has no range for are left out, with a warning.\n"
+         "--version : print the version and exit\n"
          "Features that are constant in the data are left out, as svm-scale leaves them.\n"
          "Example: cdscale -l 0 -s range train > train.scale; cdscale -r range test > "
          "test.scale\n";
@@ -61,6 +63,7 @@ std::string scale_help() {
 
 struct ScaleCommand {
   bool help = false;
+  bool version = false;  // --version
   double lower = -1;
   double upper = 1;
   bool lower_given = false;
@@ -99,6 +102,9 @@ ScaleCommand parse_scale_args(const std::vector<std::string>& args) {
     }
     if (arg == "-h" || arg == "--help") {
       command.help = true;
+      return command;
+    } else if (arg == "--version") {
+      command.version = true;
       return command;
     } else if (arg == "-l") {
       command.lower = number_argument(arg, argument(1));
@@ -324,6 +330,10 @@ int main(int argc, char** argv) {
         cdl::parse_scale_args(std::vector<std::string>(argv + 1, argv + argc));
     if (command.help) {
       std::cout << cdl::scale_help();
+      return 0;
+    }
+    if (command.version) {
+      std::cout << "cdscale (cdlinear) " << cdl::kVersion << '\n';
       return 0;
     }
     return cdl::run(command);

@@ -25,8 +25,16 @@
 
 namespace {
 
-// -C: one "log2c=... rate=..." line per C, then the best, as LIBLINEAR, and
-// a warning when the best is the largest C (the search stopped there).
+// The start of each stdout summary line ("Cross Validation ...", "Best C =
+// ..."): the solver and problem that ran, as the stderr header names them.
+// The value stays the line's last word, so that LIBSVM's grid.py (which
+// takes the first stdout line containing "Cross" and reads its last word,
+// minus the '%') and tools/grid.sh still read it.
+std::string summary_prefix(const cdl::Params& params) { return cdl::describe_run(params) + ": "; }
+
+// -C: one "log2c=... rate=..." line per C, as LIBLINEAR, then the best,
+// named by the solver and problem, and a warning when the best is the largest
+// C (the search stopped there).
 void search(const cdl::TrainCommand& command, const cdl::Params& params,
             const cdl::LabeledCsc& data, const cdl::ClassMap& classes, cdl::Reporter& reporter) {
   const double start =
@@ -36,13 +44,22 @@ void search(const cdl::TrainCommand& command, const cdl::Params& params,
         std::printf("log2c=%7.2f\trate=%g\n", std::log2(C), 100.0 * accuracy);
         std::fflush(stdout);
       });
+  if (best.stopped_unchanged) {
+    std::fflush(stdout);
+    char last[32];
+    std::snprintf(last, sizeof last, "%g", best.last_C);
+    reporter.info("cdtrain: no fold's model changed at the last " +
+                  std::to_string(cdl::kSearchUnchangedStop) +
+                  " values of C; the search stops at C = " + last + ", as LIBLINEAR's does");
+  }
   if (best.best_C >= cdl::kMaxSearchC * (1 - 1e-12)) {
     std::fflush(stdout);
     reporter.warning("the best C is the largest the search tries (" +
                      std::to_string(static_cast<int>(cdl::kMaxSearchC)) +
                      "); the search stopped there, and a larger C might do better");
   }
-  std::printf("Best C = %g  CV accuracy = %g%%\n", best.best_C, 100.0 * best.best_accuracy);
+  std::printf("%sBest C = %g  CV accuracy = %g%%\n", summary_prefix(params).c_str(), best.best_C,
+              100.0 * best.best_accuracy);
 }
 
 // The -t test set in the training data's columns: features the training data
@@ -157,13 +174,19 @@ void run_regression(const cdl::TrainCommand& command, const cdl::Params& params,
     throw cdl::ParseError(cdl::input_name(command.training_path), data.lines.line_of(e.row()),
                           e.reason());
   }
+  const std::string run = cdl::describe_run(params);
   if (params.cv_folds > 0) {
+    reporter.info("cdtrain: " + std::to_string(params.cv_folds) + "-fold cross validation, " + run);
     const cdl::RegressionValidation cv =
         cdl::cross_validate_regression(data.features, data.labels, params, reporter);
-    std::printf("Cross Validation Mean squared error = %g\n", cv.mean_squared_error);
-    std::printf("Cross Validation Squared correlation coefficient = %g\n", cv.squared_correlation);
+    const std::string prefix = summary_prefix(params);
+    std::printf("%sCross Validation Mean squared error = %g\n", prefix.c_str(),
+                cv.mean_squared_error);
+    std::printf("%sCross Validation Squared correlation coefficient = %g\n", prefix.c_str(),
+                cv.squared_correlation);
     return;
   }
+  reporter.info("cdtrain: training, " + run);
   std::optional<std::vector<double>> initial;
   if (!command.initial_model.empty()) {
     initial = cdl::initial_regression_weights(cdl::load_model(command.initial_model),
@@ -301,6 +324,33 @@ cdl::LabeledCsc read_training_data(const cdl::TrainCommand& command,
   }
 }
 
+// A classification run: training, -v or -C, with the header that names the
+// solver and problem.
+void run_classification(const cdl::TrainCommand& command, const cdl::Params& params,
+                        const cdl::LabeledCsc& data, cdl::Reporter& reporter) {
+  const cdl::ClassMap classes = cdl::map_classes(data.labels);
+  check_training_data(command, params, data, classes, reporter);
+  if (params.threads > 1 && params.cv_folds == 0 && classes.labels.size() <= 2) {
+    reporter.warning("-n " + std::to_string(params.threads) +
+                     ": a problem of two classes without -v or -C is one solve, which runs "
+                     "on one thread; -n has nothing to run at once");
+  }
+  const std::string run = cdl::describe_run(params);
+  if (command.find_C) {
+    reporter.info("cdtrain: searching C by " + std::to_string(params.cv_folds) +
+                  "-fold cross validation, " + run);
+    search(command, params, data, classes, reporter);
+  } else if (params.cv_folds > 0) {
+    reporter.info("cdtrain: " + std::to_string(params.cv_folds) + "-fold cross validation, " + run);
+    const double accuracy = cdl::cross_validate(data.features, classes, params, reporter).accuracy;
+    std::printf("%sCross Validation Accuracy = %g%%\n", summary_prefix(params).c_str(),
+                100.0 * accuracy);
+  } else {
+    reporter.info("cdtrain: training, " + run);
+    train_and_save(command, params, data, classes, reporter);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -333,34 +383,11 @@ int main(int argc, char** argv) {
     cdl::Reporter reporter(
         std::cerr, params.quiet ? cdl::Reporter::Level::kQuiet : cdl::Reporter::Level::kNormal);
     if (!cache_use.warning.empty()) reporter.warning(cache_use.warning);
+    const Clock::time_point training_start = Clock::now();
     if (regression) {
       run_regression(command, params, data, reporter);
-      return 0;
-    }
-    const cdl::ClassMap classes = cdl::map_classes(data.labels);
-    check_training_data(command, params, data, classes, reporter);
-    if (params.threads > 1 && params.cv_folds == 0 && classes.labels.size() <= 2) {
-      reporter.warning("-n " + std::to_string(params.threads) +
-                       ": a problem of two classes without -v or -C is one solve, which runs "
-                       "on one thread; -n has nothing to run at once");
-    }
-    const std::string run = cdl::describe_run(params);
-    const Clock::time_point training_start = Clock::now();
-    if (command.find_C) {
-      reporter.info("cdtrain: searching C by " + std::to_string(params.cv_folds) +
-                    "-fold cross validation, " + run);
-      search(command, params, data, classes, reporter);
-    } else if (params.cv_folds > 0) {
-      reporter.info("cdtrain: " + std::to_string(params.cv_folds) + "-fold cross validation, " +
-                    run);
-      const double accuracy =
-          cdl::cross_validate(data.features, classes, params, reporter).accuracy;
-      // Exactly LIBLINEAR's line, which scripts parse; the header on stderr
-      // names what ran.
-      std::printf("Cross Validation Accuracy = %g%%\n", 100.0 * accuracy);
     } else {
-      reporter.info("cdtrain: training, " + run);
-      train_and_save(command, params, data, classes, reporter);
+      run_classification(command, params, data, reporter);
     }
     std::fflush(stdout);
     char total[160];

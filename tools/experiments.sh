@@ -178,7 +178,7 @@ newton() {
   echo "${p:-n/a}"
 }
 
-# best_c TAG ARGS...: the C of "Best C = X  CV accuracy = Y%" from
+# best_c TAG ARGS...: the C of "SOLVER...: Best C = X  CV accuracy = Y%" from
 # `cdtrain -C -q ARGS`, printed as "X Y"; nothing if the search failed or
 # ran out of time.
 best_c() {
@@ -186,7 +186,7 @@ best_c() {
   local cmd=("$cdtrain" -C -q "$@")
   [ $have_timeout = 1 ] && cmd=(timeout "$search_limit" "${cmd[@]}")
   "${cmd[@]}" >"$tmp/$tag.out" 2>"$tmp/$tag.err" || true
-  sed -n 's/^Best C = \([^ ]*\)  CV accuracy = \([^%]*\)%.*/\1 \2/p' "$tmp/$tag.out" | tail -n 1
+  sed -n 's/^.*Best C = \([^ ]*\)  CV accuracy = \([^%]*\)%.*/\1 \2/p' "$tmp/$tag.out" | tail -n 1
 }
 
 label_of() {

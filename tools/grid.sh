@@ -12,7 +12,8 @@
 #
 #   ./cdtrain -q -v FOLDS -s SOLVER -l LOSS -c C TRAIN
 #
-# reads the line "Cross Validation Accuracy = X%" that cdtrain prints, and
+# reads the accuracy from the line "SOLVER...: Cross Validation Accuracy = X%"
+# that cdtrain prints (as LIBSVM's grid.py does: the last word of the line), and
 # finally prints a Markdown table of the accuracies (a row per C, a column per
 # loss) and the best pair. With -v, cdtrain writes no model. Afterwards train
 # the final model with the best pair; the command printed last does so from
@@ -92,8 +93,9 @@ for k in $log2cs; do
       echo "$output" >&2
       exit 1
     fi
-    # "Cross Validation Accuracy = 84.8148%"  ->  84.8148
-    a=$(printf '%s\n' "$output" | sed -n 's/^Cross Validation Accuracy = \([0-9.]*\)%.*/\1/p')
+    # "solver cdper, loss lr, regularizer l2: Cross Validation Accuracy = 84.8148%"
+    #   ->  84.8148, the last word without its '%'
+    a=$(printf '%s\n' "$output" | sed -n 's/.*Cross Validation Accuracy = \([0-9.]*\)%$/\1/p')
     [ -n "$a" ] || { echo "$prog: error: no accuracy in cdtrain's output:" >&2; echo "$output" >&2; exit 1; }
     acc[$k,$loss]=$a
     echo "C = $c ($loss): $a%" >&2   # progress, on stderr

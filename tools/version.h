@@ -1,4 +1,4 @@
-// The one version string of cdtrain and cdpredict (--version). Raise it when
+// The one version string of cdtrain, cdpredict and cdscale (--version). Raise it when
 // the command line or the model file changes in a way users can see.
 #ifndef CDL_TOOLS_VERSION_H_
 #define CDL_TOOLS_VERSION_H_

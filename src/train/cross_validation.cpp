@@ -157,6 +157,7 @@ CSearch search_C(const CscMatrix& x, const ClassMap& classes, const Params& para
                  Reporter& reporter, const std::function<void(double, double)>& on_step) {
   CSearch best;
   std::vector<LinearModel> warm;
+  int unchanged = 0;  // consecutive values of C at which no fold's model moved
   // As LIBLINEAR: a start above the largest C searches that C alone.
   for (double C = std::min(start, kMaxSearchC); C <= kMaxSearchC * (1 + 1e-12); C *= 2) {
     Params step = params;
@@ -165,8 +166,27 @@ CSearch search_C(const CscMatrix& x, const ClassMap& classes, const Params& para
     CrossValidation cv =
         cross_validate(x, classes, step, reporter, can_warm ? &warm : nullptr, params.verbose);
     on_step(C, cv.accuracy);
-    if (cv.accuracy > best.best_accuracy) best = {C, cv.accuracy};
+    if (cv.accuracy > best.best_accuracy) {
+      best.best_C = C;
+      best.best_accuracy = cv.accuracy;
+    }
+    best.last_C = C;
+    bool moved = false;
+    for (std::size_t f = 0; f < warm.size() && !moved; ++f) {
+      const std::vector<double>& before = warm[f].w;
+      const std::vector<double>& after = cv.models[f].w;
+      double squares = 0;
+      for (std::size_t k = 0; k < before.size() && k < after.size(); ++k) {
+        squares += (after[k] - before[k]) * (after[k] - before[k]);
+      }
+      moved = before.size() != after.size() || std::sqrt(squares) > 1e-15;
+    }
+    unchanged = moved ? 0 : unchanged + 1;
     warm = std::move(cv.models);
+    if (unchanged == kSearchUnchangedStop && C < kMaxSearchC * (1 - 1e-12)) {
+      best.stopped_unchanged = true;
+      break;
+    }
   }
   return best;
 }

@@ -54,12 +54,26 @@ double search_start_C(const CscMatrix& x, LossKind loss);
 struct CSearch {
   double best_C = 0;
   double best_accuracy = -1;
+  // The search stopped before the largest C because no fold's model had
+  // changed at kSearchUnchangedStop consecutive values of C (last_C is the
+  // last C searched).
+  bool stopped_unchanged = false;
+  double last_C = 0;
 };
+
+// As LIBLINEAR's search: it stops once no fold's model has changed (by more
+// than 1e-15 in Euclidean norm, all classes' weights together) at this many
+// consecutive values of C, the first C counting as unchanged. A warm-started
+// solve that takes no step (its start already passes the stopping test, as
+// at large C, where the test's ||grad f(0)|| grows with C) returns its start,
+// and every larger C would do the same.
+constexpr int kSearchUnchangedStop = 3;
 
 // -C: cross validation at C = start, 2 start, 4 start, ... up to kMaxSearchC
 // (a start above it is lowered to it),
 // each fold warm-started from its model at the previous C (except Pegasos,
-// which always starts from 0). `on_step(C, accuracy)` is called after each C.
+// which always starts from 0), and stopping early as LIBLINEAR's does
+// (kSearchUnchangedStop). `on_step(C, accuracy)` is called after each C.
 // The best C is the first with the highest accuracy.
 CSearch search_C(const CscMatrix& x, const ClassMap& classes, const Params& params, double start,
                  Reporter& reporter, const std::function<void(double, double)>& on_step);

@@ -1,15 +1,18 @@
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdint>
 #include <filesystem>
+#include <fstream>
 #include <optional>
 #include <ostream>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "data/input_file.h"
 #include "data/libsvm_reader.h"
 #include "test_util.h"
 #include "util/error.h"
@@ -393,6 +396,27 @@ TEST(LibsvmReader, FifoIsReadLikeTheFile) {
     EXPECT_EQ(piped.labels, rows.labels);
     expect_same_matrix(piped.features, to_csc(rows.features));
   }
+}
+
+// Opening a pipe asks for a 1 MiB pipe buffer (64 KiB by default), so that
+// the writer runs ahead in larger steps and both sides wake up less often;
+// it is a hint, granted up to the system's limit for unprivileged users.
+TEST(LibsvmReader, PipeBufferIsEnlarged) {
+  int ends[2];
+  ASSERT_EQ(::pipe(ends), 0);
+  const int before = ::fcntl(ends[0], F_GETPIPE_SZ);
+  {
+    const InputStream in("/dev/fd/" + std::to_string(ends[0]));
+    EXPECT_FALSE(in.regular());
+  }
+  const int after = ::fcntl(ends[0], F_GETPIPE_SZ);
+  long limit = 0;
+  std::ifstream("/proc/sys/fs/pipe-max-size") >> limit;
+  // Above the limit, the request fails and the buffer stays as it was.
+  const long expected = ::geteuid() == 0 || limit >= (1L << 20) ? 1L << 20 : before;
+  EXPECT_GE(after, expected) << "before " << before << ", limit " << limit;
+  ::close(ends[0]);
+  ::close(ends[1]);
 }
 
 // Devices are refused: reading /dev/zero would never end.

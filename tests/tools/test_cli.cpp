@@ -120,6 +120,15 @@ TEST(TrainArgs, SolverByLiblinearNumber) {
   EXPECT_EQ(train_error("-s 2 -l lr f"),
             "-l lr: -s 2 is LIBLINEAR's L2-regularized L2-loss support vector classification "
             "(primal), whose loss is l2svm; drop -l, or choose a solver by name");
+  // Likewise -r, including -r l2 (the default) with a number that fixes L1.
+  EXPECT_EQ(train("-s 5 -r l1 f").params.regularizer, RegularizerKind::kL1);
+  EXPECT_EQ(train("-r l2 -s 0 f").params.regularizer, RegularizerKind::kL2);
+  EXPECT_EQ(train_error("-s 5 -r l2 f"),
+            "-r l2: -s 5 is LIBLINEAR's L1-regularized L2-loss support vector classification, "
+            "whose regularizer is l1; drop -r, or choose a solver by name");
+  EXPECT_EQ(train_error("-r l1 -s 11 f"),
+            "-r l1: -s 11 is LIBLINEAR's L2-regularized L2-loss support vector regression "
+            "(primal), whose regularizer is l2; drop -r, or choose a solver by name");
 }
 
 // Every number in LIBLINEAR's table either resolves to a solver row that

@@ -192,7 +192,9 @@ TEST(EndToEnd, CrossValidationPrintsAccuracyAndWritesNoModel) {
   test::ScratchDir dir;
   const auto r = run_in(dir, "cdtrain", "-q -v 5 " + data("heart_scale"));
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_TRUE(std::regex_match(r.out, std::regex("Cross Validation Accuracy = [0-9.]+%\n")))
+  EXPECT_TRUE(std::regex_match(
+      r.out, std::regex("solver cdper, loss l2svm, regularizer l2: Cross Validation Accuracy = "
+                        "[0-9.]+%\n")))
       << r.out;
   EXPECT_TRUE(entries(dir).empty());
 

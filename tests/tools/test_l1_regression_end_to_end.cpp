@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -82,10 +83,27 @@ TEST(RegressionEndToEnd, CrossValidationReportsErrorAndCorrelation) {
   const auto run =
       run_script(dir, "$CDTRAIN -q -l svr2 -v 5 " + test::fixture_path("diabetes.svm"));
   ASSERT_EQ(run.status, 0) << run.err;
-  EXPECT_EQ(run.out.rfind("Cross Validation Mean squared error = ", 0), 0u) << run.out;
-  EXPECT_NE(run.out.find("\nCross Validation Squared correlation coefficient = "),
-            std::string::npos)
+  // Both lines name the solver and problem, and end in their value (the
+  // last word, which LIBSVM's grid.py reads).
+  const std::string run_name = "solver cdper, loss svr2, regularizer l2";
+  EXPECT_TRUE(
+      std::regex_match(run.out, std::regex(run_name +
+                                           ": Cross Validation Mean squared error = "
+                                           "[0-9.e+]+\n" +
+                                           run_name +
+                                           ": Cross Validation Squared correlation coefficient = "
+                                           "[0-9.e+-]+\n")))
       << run.out;
+  const auto numbered =
+      run_script(dir, "$CDTRAIN -s 11 -v 5 " + test::fixture_path("diabetes.svm"));
+  ASSERT_EQ(numbered.status, 0) << numbered.err;
+  const std::string problem =
+      "solver cdper, loss svr2, regularizer l2 (LIBLINEAR's -s 11: L2-regularized L2-loss support "
+      "vector regression (primal))";
+  EXPECT_EQ(numbered.err.rfind("cdtrain: 5-fold cross validation, " + problem + "\n", 0), 0u)
+      << numbered.err;
+  EXPECT_EQ(numbered.out.rfind(problem + ": Cross Validation Mean squared error = ", 0), 0u)
+      << numbered.out;
 }
 
 // A Lasso run's trace has the duality gap (21) as its last column, and the

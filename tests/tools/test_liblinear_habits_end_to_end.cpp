@@ -4,7 +4,9 @@
 // stored LIBLINEAR 2.3 outputs of tests/fixtures (README there).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
+#include <map>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -135,6 +137,37 @@ TEST(LiblinearHabits, UnsolvedAndUnknownNumbersAreUsageErrors) {
   EXPECT_FALSE(fs::exists(dir.file("m")));
 }
 
+// A -r that disagrees with the regularizer of LIBLINEAR's number is a usage
+// error naming both, for the numbers that fix L1 (5, 6) and those that fix L2
+// (0-3, 11); one that agrees is accepted.
+TEST(LiblinearHabits, RegularizerThatDisagreesWithTheNumberIsAUsageError) {
+  test::ScratchDir dir;
+  const std::string model = dir.file("m");
+  for (int number : {0, 1, 2, 3, 5, 6, 11}) {
+    const LiblinearNumber* entry = find_liblinear_number(number);
+    ASSERT_NE(entry, nullptr);
+    const std::string fixed = entry->regularizer;
+    const std::string other = fixed == "l1" ? "l2" : "l1";
+    const std::string s = "-s " + std::to_string(number);
+    SCOPED_TRACE(s);
+    for (const std::string& flags : {s + " -r " + other, "-r " + other + " " + s}) {
+      const auto r = test::run_tool("cdtrain", flags + " " + data("heart_scale") + " " + model);
+      EXPECT_EQ(r.status, 2) << r.err;
+      EXPECT_NE(r.err.find("cdtrain: error: -r " + other + ": " + s + " is LIBLINEAR's " +
+                           entry->problem + ", whose regularizer is " + fixed +
+                           "; drop -r, or choose a solver by name\n"),
+                std::string::npos)
+          << r.err;
+      EXPECT_NE(r.err.find("usage: cdtrain"), std::string::npos) << r.err;
+      EXPECT_FALSE(fs::exists(model));
+    }
+  }
+  const auto agrees =
+      test::run_tool("cdtrain", "-q -s 5 -r l1 " + data("heart_scale") + " " + model);
+  ASSERT_EQ(agrees.status, 0) << agrees.err;
+  EXPECT_EQ(load_model(model).solver_type, "L1R_L2LOSS_SVC");
+}
+
 // Names are case-insensitive, and the header names the solver and problem.
 TEST(LiblinearHabits, HeaderNamesSolverAndProblem) {
   test::ScratchDir dir;
@@ -158,6 +191,73 @@ TEST(LiblinearHabits, HeaderNamesSolverAndProblem) {
       << help.out;
 }
 
+// What LIBSVM's grid.py reads from a -v run (tools/grid.py, LocalWorker):
+// the first stdout line that contains "Cross", its last whitespace-separated
+// word, without that word's last character (the '%').
+std::string grid_py_value(const std::string& out) {
+  for (const std::string& line : lines_of(out)) {
+    if (line.find("Cross") == std::string::npos) continue;
+    std::istringstream words(line);
+    std::string word;
+    std::string last;
+    while (words >> word) last = word;
+    return last.substr(0, last.size() - 1);
+  }
+  return "";
+}
+
+// The one-line summaries of -q -v and -q -C name the solver and problem that
+// ran, as the stderr header does, and end in the value, which grid.py's rule
+// reads: the accuracy the fold lines add up to.
+TEST(LiblinearHabits, QuietSummaryNamesSolverAndProblemAndGridPyReadsIt) {
+  struct Case {
+    std::string flags;
+    std::string name;  // what the header and summary say ran
+  };
+  std::vector<Case> cases = {{"-s cdper -l lr", "solver cdper, loss lr, regularizer l2"},
+                             {"-s pegasos", "solver pegasos, loss l1svm, regularizer l2"}};
+  for (int number : {0, 2, 3, 5}) {
+    const LiblinearNumber* entry = find_liblinear_number(number);
+    ASSERT_NE(entry, nullptr);
+    cases.push_back({"-s " + std::to_string(number),
+                     std::string("solver ") + entry->solver + ", loss " + entry->loss +
+                         ", regularizer " + entry->regularizer + " (LIBLINEAR's -s " +
+                         std::to_string(number) + ": " + entry->problem + ")"});
+  }
+  const std::regex fold("fold [0-9]/5: accuracy [0-9.]+% \\(([0-9]+)/([0-9]+)\\), [0-9.]+ ms");
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.flags);
+    const auto quiet = test::run_tool("cdtrain", "-q -v 5 " + c.flags + " " + data("heart_scale"));
+    ASSERT_EQ(quiet.status, 0) << quiet.err;
+    EXPECT_EQ(quiet.err, "");
+    ASSERT_EQ(lines_of(quiet.out).size(), 1u) << quiet.out;
+    EXPECT_EQ(quiet.out.rfind(c.name + ": Cross Validation Accuracy = ", 0), 0u) << quiet.out;
+    const auto loud = test::run_tool("cdtrain", "-v 5 " + c.flags + " " + data("heart_scale"));
+    ASSERT_EQ(loud.status, 0) << loud.err;
+    EXPECT_EQ(loud.err.rfind("cdtrain: 5-fold cross validation, " + c.name + "\n", 0), 0u)
+        << loud.err;
+    EXPECT_EQ(loud.out, quiet.out);
+    std::size_t right = 0;
+    std::size_t total = 0;
+    for (const std::string& line : lines_of(loud.err)) {
+      std::smatch m;
+      if (!std::regex_match(line, m, fold)) continue;
+      right += std::stoul(m[1]);
+      total += std::stoul(m[2]);
+    }
+    ASSERT_EQ(total, 270u) << loud.err;
+    char accuracy[32];
+    std::snprintf(accuracy, sizeof accuracy, "%g",
+                  100.0 * static_cast<double>(right) / static_cast<double>(total));
+    EXPECT_EQ(grid_py_value(quiet.out), accuracy) << quiet.out;
+  }
+  const auto search = test::run_tool("cdtrain", "-q -C -s 2 -c 0.25 " + data("heart_scale"));
+  ASSERT_EQ(search.status, 0) << search.err;
+  const std::vector<std::string> lines = lines_of(search.out);
+  ASSERT_FALSE(lines.empty());
+  EXPECT_EQ(lines.back().rfind(cases[3].name + ": Best C = ", 0), 0u) << search.out;
+}
+
 // -C stops at the largest C with a warning when the best is there, and
 // prints its best line.
 TEST(LiblinearHabits, SearchSaysWhenItStoppedAtTheLargestC) {
@@ -169,6 +269,57 @@ TEST(LiblinearHabits, SearchSaysWhenItStoppedAtTheLargestC) {
             std::string::npos)
       << r.err;
   EXPECT_NE(r.out.find("Best C = 1024  CV accuracy = "), std::string::npos) << r.out;
+}
+
+// -C stops as LIBLINEAR's search does once no fold's model has changed at 3
+// consecutive values of C (the first C counting as unchanged). -V shows each
+// fold's solve; a CD solve that makes no outer iteration returns its warm
+// start unchanged, and one that makes any moves it, so the place to stop
+// can be read off the -V lines and compared with where the search stopped.
+TEST(LiblinearHabits, SearchCStopsWhenTheModelsStopChanging) {
+  const auto r = test::run_tool("cdtrain", "-C -V -n 1 " + data("heart_scale"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::regex header("fold [0-9]+/5, C = ([0-9.e+-]+)");
+  const std::regex summary("cdper: ([0-9]+) outer iterations, .*");
+  std::vector<std::string> order;     // the Cs, in order
+  std::map<std::string, bool> moved;  // C -> some fold's solve iterated
+  std::string current;
+  for (const std::string& line : lines_of(r.err)) {
+    std::smatch m;
+    if (std::regex_match(line, m, header)) {
+      current = m[1];
+      if (order.empty() || order.back() != current) order.push_back(current);
+      moved.emplace(current, false);
+    } else if (std::regex_match(line, m, summary)) {
+      ASSERT_FALSE(current.empty()) << line;
+      if (std::stoi(m[1]) > 0) moved[current] = true;
+    }
+  }
+  ASSERT_FALSE(order.empty()) << r.err;
+  std::size_t stop = order.size() - 1;  // where the rule stops, else the last C
+  int unchanged = 0;
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    unchanged = k > 0 && moved[order[k]] ? 0 : unchanged + 1;
+    if (unchanged == 3) {
+      stop = k;
+      break;
+    }
+  }
+  // The search went exactly as far as the rule says (heart_scale's folds
+  // stop moving at C = 64, all five starting within eps of their optimum).
+  EXPECT_EQ(order.size(), stop + 1) << r.err;
+  const std::vector<std::string> out = lines_of(r.out);
+  ASSERT_GE(out.size(), 2u);
+  char expected_row[32];
+  std::snprintf(expected_row, sizeof expected_row, "log2c=%7.2f",
+                std::log2(std::stod(order[stop])));
+  EXPECT_EQ(out[out.size() - 2].rfind(expected_row, 0), 0u) << r.out;
+  EXPECT_NE(r.err.find("cdtrain: no fold's model changed at the last 3 values of C; the search "
+                       "stops at C = " +
+                       order[stop] + ", as LIBLINEAR's does\n"),
+            std::string::npos)
+      << r.err;
+  EXPECT_LT(std::stod(order[stop]), 1024.0);
 }
 
 // Options that cannot act on this run are usage errors saying why.
@@ -217,16 +368,23 @@ TEST(LiblinearHabits, ModelFileAsTrainingDataGetsAHint) {
   EXPECT_FALSE(fs::exists(dir.file("out")));
 }
 
-TEST(LiblinearHabits, VersionOfBothTools) {
+TEST(LiblinearHabits, VersionOfEveryTool) {
   const auto train = test::run_tool("cdtrain", "--version");
   const auto predict = test::run_tool("cdpredict", "--version");
+  const auto scale = test::run_tool("cdscale", "--version");
   EXPECT_EQ(train.status, 0);
   EXPECT_EQ(predict.status, 0);
+  EXPECT_EQ(scale.status, 0) << scale.err;
+  EXPECT_EQ(scale.err, "");
   EXPECT_TRUE(
       std::regex_match(train.out, std::regex("cdtrain \\(cdlinear\\) [0-9]+\\.[0-9]+\\.[0-9]+\n")))
       << train.out;
-  // One version string for both.
+  // One version string for all three.
   EXPECT_EQ(train.out.substr(7), predict.out.substr(9));
+  EXPECT_EQ(scale.out, "cdscale" + train.out.substr(7));
+  // It wins over the rest of the command line, as -h does, and -h lists it.
+  EXPECT_EQ(test::run_tool("cdscale", "--version -l x no_such_file").out, scale.out);
+  EXPECT_NE(test::run_tool("cdscale", "-h").out.find("--version"), std::string::npos);
 }
 
 // --info describes a model, counting its nonzero weights itself.

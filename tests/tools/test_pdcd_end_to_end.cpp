@@ -123,7 +123,8 @@ TEST(PdcdEndToEnd, RefusedCombinationsAreUsageErrors) {
 TEST(PdcdEndToEnd, CrossValidationUsesTheIntercept) {
   const auto r = test::run_tool("cdtrain", "-q -s pdcd -v 5 " + data("breast-cancer_scale"));
   ASSERT_EQ(r.status, 0) << r.err;
-  const std::regex line("Cross Validation Accuracy = ([0-9.]+)%\n");
+  const std::regex line(
+      "solver pdcd, loss l1svm, regularizer l2: Cross Validation Accuracy = ([0-9.]+)%\n");
   std::smatch match;
   ASSERT_TRUE(std::regex_match(r.out, match, line)) << r.out;
   // Without w0 this data (-1: 444, 1: 239, w0 = -2.34) is near 65%.
