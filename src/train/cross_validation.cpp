@@ -53,27 +53,14 @@ std::size_t fold_count(const Params& params, std::size_t rows, Reporter& reporte
   return rows;
 }
 
-CrossValidation cross_validate(const CscMatrix& x, const ClassMap& classes, const Params& params,
-                               Reporter& reporter, const std::vector<LinearModel>* warm,
-                               bool fold_lines) {
-  const std::size_t l = x.num_rows;
-  const std::size_t folds = fold_count(params, l, reporter);
-  const std::vector<std::size_t> fold_of =
-      assign_folds(classes, folds, params.stratified, derive_seed(params.seed, 0x5eed));
-
-  CrossValidation out;
-  out.models.resize(folds);
-  std::vector<int> predicted(l);
+void run_folds(const std::vector<std::size_t>& fold_of, std::size_t folds, const Params& params,
+               Reporter& reporter, bool fold_lines, const FoldTask& task) {
+  const std::size_t l = fold_of.size();
   std::vector<std::ostringstream> logs(folds);
   // Per-iteration lines only with -V, under a fold header; otherwise a
   // fold's own output is its warnings, and one line per fold follows it.
   const Reporter::Level fold_level = params.verbose ? reporter.level() : Reporter::Level::kQuiet;
   const bool print_lines = fold_lines && reporter.level() != Reporter::Level::kQuiet;
-  // The folds share x (and its rows, if the solver needs them): a fold's
-  // training problem holds its test rows out with C_j = 0, which gives the
-  // same model as training on a copy without them, at no copy's memory.
-  std::optional<CsrMatrix> rows;
-  if (solver_info(params.solver).needs_rows) rows = to_csr(x);
   // Each fold's output goes out as soon as it and every fold before it are
   // done, so that progress is live and in fold order whatever the threads.
   std::vector<char> done(folds, 0);
@@ -91,8 +78,6 @@ CrossValidation cross_validate(const CscMatrix& x, const ClassMap& classes, cons
     Params fold_params = params;
     fold_params.seed = derive_seed(params.seed, f + 1);
     fold_params.threads = 1;  // the folds are the parallel work
-    InitialWeights start_w;
-    if (warm != nullptr) start_w = initial_weights((*warm)[f], classes, x.num_cols, params.bias);
     Reporter log(logs[f], fold_level);
     if (params.verbose) {
       log.info("fold " + std::to_string(f + 1) + "/" + std::to_string(folds) +
@@ -103,31 +88,19 @@ CrossValidation cross_validate(const CscMatrix& x, const ClassMap& classes, cons
       done[f] = state;
       flush_ready();
     };
+    std::string result;
     try {
-      out.models[f] = train(x, classes, fold_params, log, warm ? &start_w : nullptr, &held_out,
-                            rows ? &*rows : nullptr);
+      result = task(f, held_out, fold_params, log);
     } catch (...) {
       finish(2);
       throw;
     }
-    const std::vector<int> fold_predicted = out.models[f].predict(x);
-    std::size_t held = 0;
-    std::size_t right = 0;
-    for (std::size_t r = 0; r < l; ++r) {
-      if (!held_out[r]) continue;
-      predicted[r] = fold_predicted[r];
-      ++held;
-      right += fold_predicted[r] == classes.labels[classes.class_of[r]];
-    }
     if (print_lines) {
       const double ms =
           1000 * std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      char line[160];
-      std::snprintf(line, sizeof line, "fold %zu/%zu: accuracy %.4g%% (%zu/%zu), %.1f ms", f + 1,
-                    folds,
-                    held > 0 ? 100.0 * static_cast<double>(right) / static_cast<double>(held) : 0.0,
-                    right, held, ms);
-      logs[f] << line << '\n';
+      char time[64];
+      std::snprintf(time, sizeof time, ", %.1f ms", ms);
+      logs[f] << "fold " << f + 1 << '/' << folds << ": " << result << time << '\n';
     }
     finish(1);
   };
@@ -136,6 +109,49 @@ CrossValidation cross_validate(const CscMatrix& x, const ClassMap& classes, cons
   for (std::size_t f = 0; f < folds; ++f) {
     if (errors[f]) std::rethrow_exception(errors[f]);
   }
+}
+
+CrossValidation cross_validate(const CscMatrix& x, const ClassMap& classes, const Params& params,
+                               Reporter& reporter, const std::vector<LinearModel>* warm,
+                               bool fold_lines) {
+  const std::size_t l = x.num_rows;
+  const std::size_t folds = fold_count(params, l, reporter);
+  const std::vector<std::size_t> fold_of =
+      assign_folds(classes, folds, params.stratified, derive_seed(params.seed, 0x5eed));
+
+  CrossValidation out;
+  out.models.resize(folds);
+  std::vector<int> predicted(l);
+  // The folds share x (and its rows, if the solver needs them): a fold's
+  // training problem holds its test rows out with C_j = 0, which gives the
+  // same model as training on a copy without them, at no copy's memory.
+  std::optional<CsrMatrix> rows;
+  if (solver_info(params.solver).needs_rows) rows = to_csr(x);
+  run_folds(fold_of, folds, params, reporter, fold_lines,
+            [&](std::size_t f, const std::vector<std::uint8_t>& held_out, const Params& fold_params,
+                Reporter& log) {
+              InitialWeights start_w;
+              if (warm != nullptr) {
+                start_w = initial_weights((*warm)[f], classes, x.num_cols, params.bias);
+              }
+              out.models[f] = train(x, classes, fold_params, log, warm ? &start_w : nullptr,
+                                    &held_out, rows ? &*rows : nullptr);
+              const std::vector<int> fold_predicted = out.models[f].predict(x);
+              std::size_t held = 0;
+              std::size_t right = 0;
+              for (std::size_t r = 0; r < l; ++r) {
+                if (!held_out[r]) continue;
+                predicted[r] = fold_predicted[r];
+                ++held;
+                right += fold_predicted[r] == classes.labels[classes.class_of[r]];
+              }
+              char line[96];
+              std::snprintf(
+                  line, sizeof line, "accuracy %.4g%% (%zu/%zu)",
+                  held > 0 ? 100.0 * static_cast<double>(right) / static_cast<double>(held) : 0.0,
+                  right, held);
+              return std::string(line);
+            });
   std::size_t correct = 0;
   for (std::size_t r = 0; r < l; ++r) {
     correct += predicted[r] == classes.labels[classes.class_of[r]];

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "data/problem.h"
@@ -23,6 +24,24 @@ std::size_t fold_count(const Params& params, std::size_t rows, Reporter& reporte
 // dealt round-robin, so every fold gets each class's share.
 std::vector<std::size_t> assign_folds(const ClassMap& classes, std::size_t folds, bool stratified,
                                       std::uint64_t seed);
+
+// One fold's work for run_folds(): train with `held_out` rows left out (C_j
+// = 0) under `fold_params` (the fold's own seed, one thread), writing
+// progress to `log`, and return the fold's result for its one line, e.g.
+// "accuracy 81.48% (22/27)".
+using FoldTask =
+    std::function<std::string(std::size_t fold, const std::vector<std::uint8_t>& held_out,
+                              const Params& fold_params, Reporter& log)>;
+
+// Runs `task` for the folds 0..folds-1 of `fold_of` on params.threads
+// threads (0: one per core). Each fold's output is buffered and printed as
+// soon as it and every fold before it are done (live, in fold order): its
+// warnings, with params.verbose (-V) a "fold f/F, C = c" header and its
+// per-iteration lines first, and with `fold_lines` and a reporter that is
+// not quiet "fold f/F: RESULT, T ms". The first fold error is rethrown after
+// the earlier folds' output.
+void run_folds(const std::vector<std::size_t>& fold_of, std::size_t folds, const Params& params,
+               Reporter& reporter, bool fold_lines, const FoldTask& task);
 
 struct CrossValidation {
   double accuracy = 0;              // correct predictions / instances

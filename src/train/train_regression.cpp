@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <exception>
 #include <sstream>
+#include <string>
 
 #include "data/problem.h"
 #include "objective/evaluate.h"
@@ -69,26 +71,25 @@ RegressionValidation cross_validate_regression(const CscMatrix& x,
   const std::vector<std::size_t> fold_of =
       assign_folds(single, folds, false, derive_seed(params.seed, 0x5eed));
   std::vector<double> predicted(l, 0.0);
-  std::vector<std::ostringstream> logs(folds);
-  const auto run_fold = [&](std::size_t f) {
-    std::vector<std::uint8_t> held_out(l);
-    for (std::size_t r = 0; r < l; ++r) held_out[r] = fold_of[r] == f;
-    Params fold_params = params;
-    fold_params.seed = derive_seed(params.seed, f + 1);
-    fold_params.threads = 1;
-    Reporter log(logs[f], reporter.level());
-    const LinearModel model = train_regression(x, targets, fold_params, log, nullptr, &held_out);
-    const std::vector<double> values = decision_values(x, model.w);
-    for (std::size_t r = 0; r < l; ++r) {
-      if (held_out[r]) predicted[r] = values[r];
-    }
-  };
-  const std::vector<std::exception_ptr> errors =
-      run_tasks(folds, params.threads > 0 ? params.threads : hardware_threads(), run_fold);
-  for (std::size_t f = 0; f < folds; ++f) {
-    reporter.stream() << logs[f].str();
-    if (errors[f]) std::rethrow_exception(errors[f]);
-  }
+  run_folds(fold_of, folds, params, reporter, true,
+            [&](std::size_t /*fold*/, const std::vector<std::uint8_t>& held_out,
+                const Params& fold_params, Reporter& log) {
+              const LinearModel model =
+                  train_regression(x, targets, fold_params, log, nullptr, &held_out);
+              const std::vector<double> values = decision_values(x, model.w);
+              RegressionScore fold_score;
+              std::size_t held = 0;
+              for (std::size_t r = 0; r < l; ++r) {
+                if (!held_out[r]) continue;
+                predicted[r] = values[r];
+                fold_score.add(values[r], targets[r]);
+                ++held;
+              }
+              char line[96];
+              std::snprintf(line, sizeof line, "mean squared error %.6g (%zu instances)",
+                            fold_score.mean_squared_error(), held);
+              return std::string(line);
+            });
   RegressionScore score;
   for (std::size_t r = 0; r < l; ++r) score.add(predicted[r], targets[r]);
   return {score.mean_squared_error(), score.squared_correlation()};

@@ -106,6 +106,51 @@ TEST(RegressionEndToEnd, CrossValidationReportsErrorAndCorrelation) {
       << numbered.out;
 }
 
+// Regression -v as classification's (issue 14, part 3): one line per fold,
+// live and in order, whose errors weighted by the fold sizes give the
+// overall mean squared error; per-iteration lines only with -V, each fold
+// under its header.
+TEST(RegressionEndToEnd, CrossValidationPrintsOneLinePerFold) {
+  const ScratchDir dir;
+  const std::string data = test::fixture_path("diabetes.svm");
+  const auto run = run_script(dir, "$CDTRAIN -s 11 -v 5 " + data);
+  ASSERT_EQ(run.status, 0) << run.err;
+  EXPECT_EQ(run.err.find("iter "), std::string::npos) << run.err;
+  const std::regex fold("fold ([0-9])/5: mean squared error ([0-9.e+]+) \\(([0-9]+) instances\\), "
+                        "[0-9.]+ ms");
+  std::istringstream lines(run.err);
+  std::string line;
+  int expected = 1;
+  double squared_errors = 0;
+  double total = 0;
+  while (std::getline(lines, line)) {
+    std::smatch m;
+    if (!std::regex_match(line, m, fold)) continue;
+    EXPECT_EQ(std::stoi(m[1]), expected++);
+    squared_errors += std::stod(m[2]) * std::stod(m[3]);
+    total += std::stod(m[3]);
+  }
+  EXPECT_EQ(expected, 6) << run.err;
+  EXPECT_EQ(total, 442.0);
+  const std::regex overall(".*Cross Validation Mean squared error = ([0-9.e+]+)\n");
+  std::smatch m;
+  const std::string first_line = run.out.substr(0, run.out.find('\n') + 1);
+  ASSERT_TRUE(std::regex_match(first_line, m, overall)) << run.out;
+  EXPECT_NEAR(squared_errors / total, std::stod(m[1]), 1e-5 * std::stod(m[1]));
+
+  const auto verbose = run_script(dir, "$CDTRAIN -s 11 -v 5 -V " + data);
+  ASSERT_EQ(verbose.status, 0) << verbose.err;
+  std::size_t at = 0;
+  for (int f = 1; f <= 5; ++f) {
+    const std::size_t header = verbose.err.find("fold " + std::to_string(f) + "/5, C = 1\n", at);
+    ASSERT_NE(header, std::string::npos) << verbose.err;
+    const std::size_t iteration = verbose.err.find("\niter 1 ", header);
+    const std::size_t summary = verbose.err.find("fold " + std::to_string(f) + "/5: ", header);
+    EXPECT_LT(iteration, summary) << verbose.err;
+    at = summary;
+  }
+}
+
 // A Lasso run's trace has the duality gap (21) as its last column, and the
 // gap ends below where it starts.
 TEST(RegressionEndToEnd, LassoTraceHasTheDualityGap) {
