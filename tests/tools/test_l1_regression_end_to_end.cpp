@@ -116,8 +116,9 @@ TEST(RegressionEndToEnd, CrossValidationPrintsOneLinePerFold) {
   const auto run = run_script(dir, "$CDTRAIN -s 11 -v 5 " + data);
   ASSERT_EQ(run.status, 0) << run.err;
   EXPECT_EQ(run.err.find("iter "), std::string::npos) << run.err;
-  const std::regex fold("fold ([0-9])/5: mean squared error ([0-9.e+]+) \\(([0-9]+) instances\\), "
-                        "[0-9.]+ ms");
+  const std::regex fold(
+      "fold ([0-9])/5: mean squared error ([0-9.e+]+) \\(([0-9]+) instances\\), "
+      "[0-9.]+ ms");
   std::istringstream lines(run.err);
   std::string line;
   int expected = 1;
