@@ -56,7 +56,9 @@
 //   Shrinking, as LIBLINEAR's L1 solvers: with M the largest violation of
 //   the previous outer iteration, a coordinate with w_i = 0 and
 //   |g| < 1 - M/l is left out of the next ones; when the stopping test passes
-//   on the remaining coordinates, all come back for another full iteration.
+//   on the remaining coordinates, all come back for another full iteration,
+//   and for classification also every 10 outer iterations (a coordinate
+//   shrunk early can become a violator later; kClassificationRestoreEvery).
 //
 // Stopping rule: the minimum-norm subgradient of f along coordinate i,
 //   v_i = g + sign(w_i) for w_i != 0 and S(g, 1) for w_i = 0
@@ -91,6 +93,15 @@ namespace {
 // The smallest lambda the line search tries before it leaves a coordinate
 // as it is.
 constexpr double kMinLambda = 1e-18;
+
+// For L1-LR and L1-L2SVM, shrunk coordinates come back after this many
+// outer iterations even if the stopping test has not passed on the active
+// ones. On a9a at -e 1e-4 the active set alone never meets the test (the
+// one-hot groups make CD crawl), and coordinates shrunk in the first
+// iterations stayed at 0 with |g| up to 12.6 for all 1,000 iterations:
+// 21 features off the optimum's pattern, 4 with the restore. A full visit
+// costs two multiply-adds per nonzero with cached terms.
+constexpr std::int64_t kClassificationRestoreEvery = 10;
 
 double l1_norm(const std::vector<double>& v) {
   double out = 0;
@@ -146,7 +157,8 @@ double curvature_bound(const Objective& objective, std::size_t i, double d2, dou
 
 template <class Objective>
 SolveResult cd_l1_loop(Objective& objective, const Regularizer& regularizer, SelectionRule& rule,
-                       const Params& params, double eps, std::size_t num_rows, Reporter& reporter) {
+                       const Params& params, double eps, std::size_t num_rows, Reporter& reporter,
+                       std::int64_t restore_every = 0) {
   const std::int64_t max_iter = params.max_iter.value();
   const double sigma = params.sigma;
   const double beta = params.beta;
@@ -163,6 +175,7 @@ SolveResult cd_l1_loop(Objective& objective, const Regularizer& regularizer, Sel
   std::vector<char> active(n, 1);
   std::size_t inactive = 0;
   double max_violation_old = std::numeric_limits<double>::infinity();
+  std::int64_t since_restore = 0;
 
   Progress progress(reporter);
   while (!converged && !failed && result.iterations < max_iter) {
@@ -253,8 +266,11 @@ SolveResult cd_l1_loop(Objective& objective, const Regularizer& regularizer, Sel
     progress.pause();
     progress.report(result.iterations, objective.value(), result.grad_norm, &objective.w());
     converged = result.grad_norm <= stop_norm;
-    if (converged && inactive > 0) {
-      // The test passed on the active coordinates: check them all.
+    ++since_restore;
+    if (inactive > 0 && (converged || (restore_every > 0 && since_restore >= restore_every))) {
+      // The test passed on the active coordinates (or they have had
+      // restore_every outer iterations): check them all.
+      since_restore = 0;
       std::fill(active.begin(), active.end(), 1);
       inactive = 0;
       max_violation_old = std::numeric_limits<double>::infinity();
@@ -279,7 +295,10 @@ SolveResult run(Objective& objective, const SolverInput& input, const Regularize
   if (input.problem.task == Task::kClassification) eps *= minority_share(input.problem);
   std::size_t counted = 0;
   for (std::size_t j = 0; j < input.problem.num_rows(); ++j) counted += input.problem.counts(j);
-  return cd_l1_loop(objective, regularizer, *rule, input.params, eps, counted, input.reporter);
+  const std::int64_t restore_every =
+      input.problem.task == Task::kClassification ? kClassificationRestoreEvery : 0;
+  return cd_l1_loop(objective, regularizer, *rule, input.params, eps, counted, input.reporter,
+                    restore_every);
 }
 
 }  // namespace
