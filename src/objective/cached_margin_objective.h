@@ -10,8 +10,8 @@
 // keep the CPU from running ahead to the next rows' margins. Here
 // coord_derivs is two multiply-adds per nonzero on one 16-byte row record,
 // and the exp moves to the steps: one per nonzero of a column that moves.
-// (On the wide text shape, 50k x 350k, about 1 in 1,000 visits of an L1-LR
-// run moves its coordinate after the first outer iteration.)
+// A step moves the margins in one pass and computes the terms in a second,
+// so that the rows' cache misses overlap instead of waiting on each exp.
 //
 // The terms are computed by the same expressions as MarginObjective's, in
 // the same order (a_j * x_ji is (y_j C_j loss'(m_j)) x_ji there too), so
