@@ -602,10 +602,31 @@ dual() {
   if [ "${CDL_BENCH_HUGE:-0}" = 1 ] && [ -f "$huge_file" ]; then dual_rows "$huge_file" 1; fi
 }
 
+# Runs command A (up to "--") and command B in turn, $1 times each (A, B, A,
+# B, ...: on a shared machine the load drifts, and alternating gives both the
+# same drift), and prints "best_seconds_A user_seconds_A best_seconds_B
+# user_seconds_B", the user CPU seconds of each one's fastest run.
+measure_pair() {
+  local runs=$1; shift
+  local a=() b=() ta="" ua="" tb="" ub="" t u
+  while [ "$1" != "--" ]; do a+=("$1"); shift; done
+  shift
+  b=("$@")
+  for _ in $(seq "$runs"); do
+    /usr/bin/time -f "%e %U" -o "$tmp/time" "${a[@]}" >/dev/null 2>&1
+    read -r t u <"$tmp/time"
+    if [ -z "$ta" ] || awk -v x="$t" -v y="$ta" 'BEGIN{exit !(x<y)}'; then ta=$t; ua=$u; fi
+    /usr/bin/time -f "%e %U" -o "$tmp/time" "${b[@]}" >/dev/null 2>&1
+    read -r t u <"$tmp/time"
+    if [ -z "$tb" ] || awk -v x="$t" -v y="$tb" 'BEGIN{exit !(x<y)}'; then tb=$t; ub=$u; fi
+  done
+  echo "$ta $ua $tb $ub"
+}
+
 # -r l1 against LIBLINEAR's -s 5 (L1-L2SVM, CDN) and -s 6 (L1-LR, newGLMNET):
-# whole-process time, best of 3, default eps of both (0.01 on the same
-# measure), C = 1; f of both models by bench_cd objective, relative to
-# liblinear-train -s 5/6 -e 0.0001.
+# whole-process time, best of 3 with the two tools' runs alternating, default
+# eps of both (0.01 on the same measure), C = 1; f of both models by bench_cd
+# objective, relative to liblinear-train -s 5/6 -e 0.0001.
 l1() {
   local runs=3 files=()
   make_wide
@@ -613,25 +634,27 @@ l1() {
   if [ "${CDL_L1_FILES:-all}" != wide ]; then make_rcv1like; files+=("$bench_dir/rcv1like_500mb.svm"); fi
   echo "### -r l1 against liblinear-train -s 5 / -s 6 (\`bash tools/bench.sh l1\`)"
   echo
-  echo "Whole-process seconds, best of $runs, default eps (0.01) and C = 1 for both; f* is"
+  echo "Whole-process seconds, best of $runs with the tools' runs alternating (user CPU"
+  echo "seconds of that run in brackets), default eps (0.01) and C = 1 for both; f* is"
   echo "liblinear-train at -e 0.0001; every f by \`bench_cd objective\`."
   echo
   echo "| file | loss | cdtrain -r l1 s | liblinear s | ratio | (f_ours - f*)/f* | (f_ll - f*)/f* | nnz ours / ll |"
   echo "|---|---|---|---|---|---|---|---|"
-  local file pair loss number ct cm lt lm fstar fo fl
+  local file pair loss number ct cu lt lu fstar fo fl
   for file in "${files[@]}"; do
     for pair in "l2svm 5" "lr 6"; do
       read -r loss number <<<"$pair"
       liblinear-train -q -s "$number" -e 0.0001 "$file" "$tmp/opt.model" >/dev/null
       fstar=$(build/bench_cd objective "$file" "$tmp/opt.model")
-      read -r ct cm <<<"$(measure $runs ./cdtrain -q -r l1 -l "$loss" "$file" "$tmp/cd.model")"
-      read -r lt lm <<<"$(measure $runs liblinear-train -q -s "$number" "$file" "$tmp/ll.model")"
+      read -r ct cu lt lu <<<"$(measure_pair $runs ./cdtrain -q -r l1 -l "$loss" "$file" \
+        "$tmp/cd.model" -- liblinear-train -q -s "$number" "$file" "$tmp/ll.model")"
       fo=$(build/bench_cd objective "$file" "$tmp/cd.model")
       fl=$(build/bench_cd objective "$file" "$tmp/ll.model")
-      awk -v n="$(basename "$file")" -v l="$loss" -v ct="$ct" -v lt="$lt" -v fo="$fo" -v fl="$fl" \
+      awk -v n="$(basename "$file")" -v l="$loss" -v ct="$ct" -v lt="$lt" -v cu="$cu" -v lu="$lu" \
+        -v fo="$fo" -v fl="$fl" \
         -v fs="$fstar" -v no="$(awk 'p && $1 != 0 {c++} /^w$/ {p = 1} END {print c + 0}' "$tmp/cd.model")" \
         -v nl="$(awk 'p && $1 != 0 {c++} /^w$/ {p = 1} END {print c + 0}' "$tmp/ll.model")" \
-        'BEGIN{printf "| %s | %s | %.2f | %.2f | %.2f | %.2e | %.2e | %d / %d |\n", n, l, ct, lt, ct/lt, (fo-fs)/fs, (fl-fs)/fs, no, nl}'
+        'BEGIN{printf "| %s | %s | %.2f (%.2f) | %.2f (%.2f) | %.2f | %.2e | %.2e | %d / %d |\n", n, l, ct, cu, lt, lu, ct/lt, (fo-fs)/fs, (fl-fs)/fs, no, nl}'
     done
   done
   echo
