@@ -43,28 +43,13 @@ class MarginObjective final : public CoordinateObjective {
         w_(problem.num_features(), 0.0),
         margin_(problem.num_rows(), 0.0),
         positive_(problem.num_rows()),
-        bounds_(problem.num_features()),
+        bounds_(curvature_bounds(problem, regularizer, Loss::kMaxD2)),
         gradient_at_zero_(cdl::gradient_at_zero<Loss>(problem)) {
     for (std::size_t j = 0; j < margin_.size(); ++j) {
       positive_[j] = problem.counts(j) ? (problem.y[j] > 0 ? kPositive : kNegative) : kHeldOut;
     }
-    // H_i of (14), with the regularizer's curvature in place of 1.
-    std::size_t longest = 0;
-    for (std::size_t i = 0; i < bounds_.size(); ++i) {
-      double curvature = 0;
-      for (auto k = begin(i); k < end(i); ++k) {
-        const double v = x_.values[k];
-        curvature += cost(x_.row_idx[k]) * v * v;
-      }
-      bounds_[i] = regularizer_.curvature(Loss::kMaxD2 * curvature);
-      if (!std::isfinite(bounds_[i])) {
-        throw Error("feature " + std::to_string(i + 1) +
-                    " has values too large to train on (their squares overflow); scale the data");
-      }
-      longest = std::max(longest, end(i) - begin(i));
-    }
     gradient_norm_at_zero_ = norm2(gradient_at_zero_);
-    saved_.resize(longest);
+    saved_.resize(longest_column(x_));
   }
 
   std::size_t num_features() const override { return w_.size(); }

@@ -54,23 +54,9 @@ class RegressionObjective final : public CoordinateObjective {
         w_(problem.num_features(), 0.0),
         score_(problem.num_rows(), 0.0),
         cost_(problem.num_rows()),
-        bounds_(problem.num_features()) {
+        bounds_(curvature_bounds(problem, regularizer, Loss::kMaxD2)) {
     for (std::size_t j = 0; j < cost_.size(); ++j) cost_[j] = problem.cost(j);
-    std::size_t longest = 0;
-    for (std::size_t i = 0; i < bounds_.size(); ++i) {
-      double curvature = 0;
-      for (auto k = begin(i); k < end(i); ++k) {
-        const double v = x_.values[k];
-        curvature += cost_[x_.row_idx[k]] * v * v;
-      }
-      bounds_[i] = regularizer_.curvature(Loss::kMaxD2 * curvature);
-      if (!std::isfinite(bounds_[i])) {
-        throw Error("feature " + std::to_string(i + 1) +
-                    " has values too large to train on (their squares overflow); scale the data");
-      }
-      longest = std::max(longest, end(i) - begin(i));
-    }
-    saved_.resize(longest);
+    saved_.resize(longest_column(x_));
     gradient_at_zero_.assign(w_.size(), 0.0);
     for (std::size_t i = 0; i < w_.size(); ++i) gradient_at_zero_[i] = coord_derivs(i).d1;
     gradient_norm_at_zero_ = norm2(gradient_at_zero_);
