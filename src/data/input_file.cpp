@@ -81,8 +81,9 @@ InputStream::InputStream(const std::string& path) : path_(path), name_(input_nam
   } else if (S_ISFIFO(info.st_mode)) {
     // A larger pipe buffer lets the writer run ahead in bigger steps, so
     // that both sides wake up far less often (64 KiB by default: one wake-up
-    // every 64 KiB). A hint only: the system limit may refuse it.
-    ::fcntl(fd_, F_SETPIPE_SZ, kPipeBytes);
+    // every 64 KiB). A hint only: the system limit may refuse it. A pipe
+    // that its writer already made larger is left as it is.
+    if (::fcntl(fd_, F_GETPIPE_SZ) < kPipeBytes) ::fcntl(fd_, F_SETPIPE_SZ, kPipeBytes);
   }
 }
 

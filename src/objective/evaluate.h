@@ -94,6 +94,8 @@ Evaluation evaluate(const Problem& problem, LossKind loss, const std::vector<dou
 // and f(w) - f* <= G(w) for every w with ||w||_1 <= B, which holds for the
 // iterates of a descent method started at 0 (||w||_1 <= f(w) <= f(0)).
 // O(#nz + l + n).
+double lasso_duality_gap(const Problem& problem, const std::vector<double>& w);
+
 // H_i of Chang et al. (14) for every feature i, with the regularizer's
 // curvature in place of 1: regularizer.curvature(max_d2 sum_j C_j x_ji^2),
 // where max_d2 bounds the loss's second derivative. A column whose squares
@@ -103,8 +105,6 @@ std::vector<double> curvature_bounds(const Problem& problem, const Regularizer& 
 
 // The number of nonzeros of the longest column of x (a step's undo buffer).
 std::size_t longest_column(const CscMatrix& x);
-
-double lasso_duality_gap(const Problem& problem, const std::vector<double>& w);
 
 // The share of instances whose label sign(w'x) (> 0 is +1) equals y. O(#nz).
 double accuracy(const CscMatrix& x, const std::vector<double>& y, const std::vector<double>& w);

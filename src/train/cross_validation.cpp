@@ -73,23 +73,23 @@ void run_folds(const std::vector<std::size_t>& fold_of, std::size_t folds, const
   };
   const auto run_fold = [&](std::size_t f) {
     const auto start = std::chrono::steady_clock::now();
-    std::vector<std::uint8_t> held_out(l);
-    for (std::size_t r = 0; r < l; ++r) held_out[r] = fold_of[r] == f;
-    Params fold_params = params;
-    fold_params.seed = derive_seed(params.seed, f + 1);
-    fold_params.threads = 1;  // the folds are the parallel work
-    Reporter log(logs[f], fold_level);
-    if (params.verbose) {
-      log.info("fold " + std::to_string(f + 1) + "/" + std::to_string(folds) +
-               ", C = " + format_number(params.C));
-    }
     const auto finish = [&](char state) {
       const std::lock_guard<std::mutex> lock(flush_mutex);
       done[f] = state;
       flush_ready();
     };
     std::string result;
-    try {
+    try {  // whatever throws, the fold is marked done, so later folds print
+      std::vector<std::uint8_t> held_out(l);
+      for (std::size_t r = 0; r < l; ++r) held_out[r] = fold_of[r] == f;
+      Params fold_params = params;
+      fold_params.seed = derive_seed(params.seed, f + 1);
+      fold_params.threads = 1;  // the folds are the parallel work
+      Reporter log(logs[f], fold_level);
+      if (params.verbose) {
+        log.info("fold " + std::to_string(f + 1) + "/" + std::to_string(folds) +
+                 ", C = " + format_number(params.C));
+      }
       result = task(f, held_out, fold_params, log);
     } catch (...) {
       finish(2);
@@ -197,7 +197,13 @@ CSearch search_C(const CscMatrix& x, const ClassMap& classes, const Params& para
       }
       moved = before.size() != after.size() || std::sqrt(squares) > 1e-15;
     }
-    unchanged = moved ? 0 : unchanged + 1;
+    // Models that are all zero do not count: with an L1 regularizer w = 0
+    // below a threshold C, and the solves start to move once C passes it.
+    bool all_zero = true;
+    for (std::size_t f = 0; f < cv.models.size() && all_zero; ++f) {
+      for (double v : cv.models[f].w) all_zero = all_zero && v == 0;
+    }
+    unchanged = moved || all_zero ? 0 : unchanged + 1;
     warm = std::move(cv.models);
     if (unchanged == kSearchUnchangedStop && C < kMaxSearchC * (1 - 1e-12)) {
       best.stopped_unchanged = true;

@@ -82,7 +82,9 @@ struct CSearch {
 
 // As LIBLINEAR's search: it stops once no fold's model has changed (by more
 // than 1e-15 in Euclidean norm, all classes' weights together) at this many
-// consecutive values of C, the first C counting as unchanged. A warm-started
+// consecutive values of C, the first C counting as unchanged and a C at
+// which every fold's model is w = 0 (L1 below its threshold C) not counting
+// at all. A warm-started
 // solve that takes no step (its start already passes the stopping test, as
 // at large C, where the test's ||grad f(0)|| grows with C) returns its start,
 // and every larger C would do the same.

@@ -322,6 +322,35 @@ TEST(LiblinearHabits, SearchCStopsWhenTheModelsStopChanging) {
   EXPECT_LT(std::stod(order[stop]), 1024.0);
 }
 
+// With an L1 regularizer every model is w = 0 below a threshold C, so the
+// first Cs of the search leave every fold's model unchanged; they must not
+// count toward the early stop, or the search ends before any weight is
+// nonzero and reports the majority class (55.56% on heart_scale). The best
+// row must be within one instance (0.37 points, printed to 4 decimals) of
+// -v at the same C.
+TEST(LiblinearHabits, SearchCWithL1PassesTheZeroModels) {
+  for (const std::string number : {"5", "6"}) {
+    const auto r = test::run_tool("cdtrain", "-q -C -n 1 -s " + number + " " + data("heart_scale"));
+    ASSERT_EQ(r.status, 0) << r.err;
+    const std::regex best(".*Best C = ([0-9.e+-]+)  CV accuracy = ([0-9.]+)%");
+    const std::vector<std::string> out = lines_of(r.out);
+    ASSERT_FALSE(out.empty());
+    std::smatch m;
+    ASSERT_TRUE(std::regex_match(out.back(), m, best)) << r.out;
+    const std::string best_C = m[1];
+    const double accuracy = std::stod(m[2]);
+    EXPECT_GT(accuracy, 75.0) << r.out;
+    const auto v = test::run_tool(
+        "cdtrain", "-q -n 1 -s " + number + " -v 5 -c " + best_C + " " + data("heart_scale"));
+    ASSERT_EQ(v.status, 0) << v.err;
+    std::smatch vm;
+    const std::string line = lines_of(v.out).back();
+    ASSERT_TRUE(std::regex_match(line, vm, std::regex(".*Cross Validation Accuracy = ([0-9.]+)%")))
+        << v.out;
+    EXPECT_NEAR(accuracy, std::stod(vm[1]), 100.0 / 270 + 1e-3) << r.out << v.out;
+  }
+}
+
 // Options that cannot act on this run are usage errors saying why.
 TEST(LiblinearHabits, OptionsThatCannotActAreRefused) {
   test::ScratchDir dir;
