@@ -33,6 +33,10 @@ struct Problem {
   std::size_t num_rows() const { return x.num_rows; }
   std::size_t num_features() const { return x.num_cols; }
   bool counts(std::size_t j) const { return held_out == nullptr || (*held_out)[j] == 0; }
+  // 0 for a negative row, 1 for a positive one, 2 for a row held out: the
+  // index into a table {C_-, C_+, 0} (or y_j C_j, y_j z), so that the
+  // objectives' hot loops pick C_j without branching on the label.
+  std::uint8_t cost_class(std::size_t j) const { return counts(j) ? (y[j] > 0 ? 1 : 0) : 2; }
   double cost(std::size_t j) const {
     if (!counts(j)) return 0.0;
     return y[j] > 0 ? cost_pos : cost_neg;

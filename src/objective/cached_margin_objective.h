@@ -97,7 +97,7 @@ class CachedMarginObjective final : public CoordinateObjective {
         max_abs_(problem.num_features(), 0.0),
         gradient_at_zero_(cdl::gradient_at_zero<Loss>(problem)) {
     for (std::size_t j = 0; j < margin_.size(); ++j) {
-      positive_[j] = problem.counts(j) ? (problem.y[j] > 0 ? kPositive : kNegative) : kHeldOut;
+      positive_[j] = problem.cost_class(j);
       refresh_terms(j);
     }
     for (std::size_t i = 0; i < max_abs_.size(); ++i) {
@@ -263,16 +263,13 @@ class CachedMarginObjective final : public CoordinateObjective {
 
   std::size_t begin(std::size_t i) const { return static_cast<std::size_t>(x_.col_ptr[i]); }
   std::size_t end(std::size_t i) const { return static_cast<std::size_t>(x_.col_ptr[i + 1]); }
-  double cost(std::size_t j) const {
-    const double table[3] = {cost_neg_, cost_pos_, 0.0};
-    return table[positive_[j]];
-  }
   void refresh_terms(std::size_t j) {
+    const double cost[3] = {cost_neg_, cost_pos_, 0.0};
     const double signed_cost[3] = {-cost_neg_, cost_pos_, 0.0};
     double d1;
     double d2;
     LossTerms<Loss>::derivs(margin_[j], d1, d2);
-    terms_[j] = {signed_cost[positive_[j]] * d1, cost(j) * d2};
+    terms_[j] = {signed_cost[positive_[j]] * d1, cost[positive_[j]] * d2};
   }
 
   const Problem& problem_;
@@ -283,11 +280,9 @@ class CachedMarginObjective final : public CoordinateObjective {
   std::vector<double> w_;
   std::vector<double> margin_;
   std::vector<Terms> terms_;
-  // kNegative, kPositive, or kHeldOut (C_j = 0: terms 0, margin never
-  // moves): the index into the two-entry-plus-zero tables of C_j, y_j C_j
-  // and y_j z.
+  // Problem::cost_class: 0 negative, 1 positive, 2 held out (C_j = 0: terms
+  // 0, margin never moves), the index into the tables of C_j, y_j C_j, y_j z.
   std::vector<std::uint8_t> positive_;
-  static constexpr std::uint8_t kNegative = 0, kPositive = 1, kHeldOut = 2;
   std::vector<double> bounds_;
   std::vector<double> max_abs_;
   std::vector<double> gradient_at_zero_;

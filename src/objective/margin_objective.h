@@ -46,7 +46,7 @@ class MarginObjective final : public CoordinateObjective {
         bounds_(curvature_bounds(problem, regularizer, Loss::kMaxD2)),
         gradient_at_zero_(cdl::gradient_at_zero<Loss>(problem)) {
     for (std::size_t j = 0; j < margin_.size(); ++j) {
-      positive_[j] = problem.counts(j) ? (problem.y[j] > 0 ? kPositive : kNegative) : kHeldOut;
+      positive_[j] = problem.cost_class(j);
     }
     gradient_norm_at_zero_ = norm2(gradient_at_zero_);
     saved_.resize(longest_column(x_));
@@ -162,10 +162,6 @@ class MarginObjective final : public CoordinateObjective {
       margin[j] += step[positive[j]] * values[k];
     }
   }
-  double cost(std::size_t j) const {
-    const double table[3] = {cost_neg_, cost_pos_, 0.0};
-    return table[positive_[j]];
-  }
 
   const Problem& problem_;
   const Regularizer regularizer_;
@@ -174,10 +170,9 @@ class MarginObjective final : public CoordinateObjective {
   const double cost_neg_;
   std::vector<double> w_;
   std::vector<double> margin_;
-  // kNegative, kPositive, or kHeldOut (C_j = 0, margin never moves): the
-  // index into the loops' two-entry-plus-zero tables of C_j, y_j C_j, y_j z.
+  // Problem::cost_class: 0 negative, 1 positive, 2 held out (C_j = 0, margin
+  // never moves), the index into the loops' tables of C_j, y_j C_j, y_j z.
   std::vector<std::uint8_t> positive_;
-  static constexpr std::uint8_t kNegative = 0, kPositive = 1, kHeldOut = 2;
   std::vector<double> bounds_;
   std::vector<double> gradient_at_zero_;
   double gradient_norm_at_zero_ = 0;
