@@ -20,7 +20,9 @@
 #   bash tools/bench.sh l1           -r l1 (L1-L2SVM, L1-LR) whole runs against
 #                                    liblinear-train -s 5 / -s 6 on the wide and
 #                                    rcv1-like files (CDL_L1_FILES=wide for the
-#                                    wide one only)
+#                                    wide one only; CDL_BENCH_HUGE=1 adds the
+#                                    200M-nonzero one, one run each, with f*
+#                                    LIBLINEAR's default f there)
 #   bash tools/bench.sh huge         makes the 200M-nonzero file (3.2 GB, a few
 #                                    minutes; never run by `make bench`) and
 #                                    times the sweep floors and CDPER epoch on it
@@ -632,6 +634,7 @@ l1() {
   make_wide
   files+=("$wide_file")
   if [ "${CDL_L1_FILES:-all}" != wide ]; then make_rcv1like; files+=("$bench_dir/rcv1like_500mb.svm"); fi
+  if [ "${CDL_BENCH_HUGE:-0}" = 1 ] && [ -f "$huge_file" ]; then files+=("$huge_file"); fi
   echo "### -r l1 against liblinear-train -s 5 / -s 6 (\`bash tools/bench.sh l1\`)"
   echo
   echo "Whole-process seconds, best of $runs with the tools' runs alternating (user CPU"
@@ -644,12 +647,18 @@ l1() {
   for file in "${files[@]}"; do
     for pair in "l2svm 5" "lr 6"; do
       read -r loss number <<<"$pair"
-      liblinear-train -q -s "$number" -e 0.0001 "$file" "$tmp/opt.model" >/dev/null
-      fstar=$(build/bench_cd objective "$file" "$tmp/opt.model")
-      read -r ct cu lt lu <<<"$(measure_pair $runs ./cdtrain -q -r l1 -l "$loss" "$file" \
+      local file_runs=$runs
+      if [ "$file" = "$huge_file" ]; then
+        file_runs=1  # one run each, and f* is LIBLINEAR's default f (-e 0.0001 takes too long)
+      else
+        liblinear-train -q -s "$number" -e 0.0001 "$file" "$tmp/opt.model" >/dev/null
+        fstar=$(build/bench_cd objective "$file" "$tmp/opt.model")
+      fi
+      read -r ct cu lt lu <<<"$(measure_pair $file_runs ./cdtrain -q -r l1 -l "$loss" "$file" \
         "$tmp/cd.model" -- liblinear-train -q -s "$number" "$file" "$tmp/ll.model")"
       fo=$(build/bench_cd objective "$file" "$tmp/cd.model")
       fl=$(build/bench_cd objective "$file" "$tmp/ll.model")
+      [ "$file" != "$huge_file" ] || fstar=$fl
       awk -v n="$(basename "$file")" -v l="$loss" -v ct="$ct" -v lt="$lt" -v cu="$cu" -v lu="$lu" \
         -v fo="$fo" -v fl="$fl" \
         -v fs="$fstar" -v no="$(awk 'p && $1 != 0 {c++} /^w$/ {p = 1} END {print c + 0}' "$tmp/cd.model")" \

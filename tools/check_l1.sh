@@ -7,16 +7,24 @@
 # folder) and the wide synthetic file; both models are scored by one
 # formula (build/bench_cd objective, our evaluate()):
 #   - f within 1% of the peer's,
-#   - the nonzero pattern: features nonzero in one model only, for ours at
-#     -e 1e-4 against the peer's at -e 1e-4 (a few allowed: 5, or 2% of the
-#     peer's nonzeros); printed for information beside it: ours at the
-#     default eps (0.01, LIBLINEAR's default on LIBLINEAR's measure) and the
-#     peer's own default (-e 0.01), both against the peer at 1e-4, which
-#     shows how many near-zero weights a run stopped at 0.01 still carries;
-#     and both runs at -e 1e-4 against the tight optimum, liblinear-train at
-#     -e 1e-8, with its own check (a few allowed, as above): LIBLINEAR at
-#     1e-4 is itself some features away from it (w8a: 4 for -s 5, 7 for -s 6),
-#     so "differ" against the peer at 1e-4 counts the peer's unconvergence too,
+#   - the nonzero pattern at -e 1e-4, against the optimum: liblinear-train
+#     stops at 1,000 outer iterations whatever -e says (a9a -s 5 stops there
+#     at -e 1e-4 and at -e 1e-8 alike), so the optimum is LIBLINEAR's own
+#     solver run to convergence by scikit-learn (tools/l1_optimum.py: eps
+#     1e-8, up to 200,000 iterations; liblinear-train -e 1e-8 if python3-
+#     sklearn is missing, and the script says so). "differ" counts features
+#     nonzero in one model only. Ours at -e 1e-4 passes when it differs
+#     from the optimum by a few features (5, or 2% of the optimum's
+#     nonzeros), or by no more than liblinear-train at -e 1e-4 does, or
+#     by no more than two optima differ from each other: the optimum is
+#     computed twice, with coordinate orders of seeds 0 and 1, and where
+#     the L1 optimum is not unique (ties among near-duplicate columns, as
+#     on w8a -s 5: the two reach the same f to 12 digits with different
+#     patterns) the pattern is determined only up to that spread. Printed
+#     for information: ours at
+#     1e-4 against the peer at 1e-4, and ours and the peer at their
+#     default eps (0.01) against the peer at 1e-4, which shows how many
+#     near-zero weights a run stopped at 0.01 still carries,
 #   - test accuracy within 0.3 points (training accuracy where there is no
 #     test file), and liblinear-predict's predictions on our model equal
 #     cdpredict's.
@@ -57,7 +65,18 @@ check() {  # NAME OK? DETAILS
   if [[ "$2" == 1 ]]; then echo "ok    $1  $3"; else echo "FAIL  $1  $3"; failures=$((failures + 1)); fi
 }
 
-printf '%s\n' "data        loss   f_ours          f_liblinear     rel_diff   nnz_ours nnz_ll differ(tight) differ(ours default) differ(ll default) vs_opt(ours 1e-4) vs_opt(ll 1e-4) acc_ours acc_ll"
+PY=""
+for py in python3 /usr/bin/python3; do  # the first that has scikit-learn
+  if [[ -z $PY ]] && "$py" -c 'import sklearn' 2>/dev/null; then PY=$py; fi
+done
+if [[ -n $PY ]]; then
+  optimum() { "$PY" tools/l1_optimum.py "$1" "$2" "$3" "$4" 2>/dev/null; }
+  echo "optimum: LIBLINEAR's solvers run to convergence by scikit-learn (tools/l1_optimum.py)"
+else
+  optimum() { liblinear-train -q -s "$([[ $2 == l2svm ]] && echo 5 || echo 6)" -e 1e-8 "$1" "$3" >/dev/null; }
+  echo "optimum: liblinear-train -e 1e-8 (no python3-sklearn; it stops at 1,000 iterations)"
+fi
+printf '%s\n' "data        loss   f_ours          f_liblinear     rel_diff   nnz_ours nnz_ll differ(1e-4) differ(ours default) differ(ll default) vs_opt(ours 1e-4) vs_opt(ll 1e-4) acc_ours acc_ll"
 for name in a9a rcv1_small w8a wide; do
   if [[ $name == wide ]]; then
     train=$WIDE
@@ -75,7 +94,9 @@ for name in a9a rcv1_small w8a wide; do
     liblinear-train -q -s "$number" -e 1e-4 "$train" "$TMP/ll.model"
     "$BIN/cdtrain" -q -r l1 -l "$loss" -e 1e-4 "$train" "$TMP/ours_tight.model"
     liblinear-train -q -s "$number" "$train" "$TMP/ll_default.model"
-    liblinear-train -q -s "$number" -e 1e-8 "$train" "$TMP/ll_opt.model"
+    optimum "$train" "$loss" "$TMP/ll_opt.model" 0 &
+    optimum "$train" "$loss" "$TMP/ll_opt2.model" 1 &
+    wait
     f_ours=$("$BIN/build/bench_cd" objective "$train" "$TMP/ours.model")
     f_ll=$("$BIN/build/bench_cd" objective "$train" "$TMP/ll.model")
     differ() { comm -3 <(nonzeros "$1" | sort) <(nonzeros "${2:-$TMP/ll.model}" | sort) | wc -l; }
@@ -84,6 +105,7 @@ for name in a9a rcv1_small w8a wide; do
     only_ll_default=$(differ "$TMP/ll_default.model")
     opt_ours=$(differ "$TMP/ours_tight.model" "$TMP/ll_opt.model")
     opt_ll=$(differ "$TMP/ll.model" "$TMP/ll_opt.model")
+    spread=$(differ "$TMP/ll_opt2.model" "$TMP/ll_opt.model")
     nnz_opt=$(nonzeros "$TMP/ll_opt.model" | wc -l)
     nnz_ours=$(nonzeros "$TMP/ours.model" | wc -l)
     nnz_ll=$(nonzeros "$TMP/ll.model" | wc -l)
@@ -98,12 +120,10 @@ for name in a9a rcv1_small w8a wide; do
     check "$name $loss accuracy within 0.3" \
       "$(awk -v a="$acc_ours" -v b="$acc_ll" 'BEGIN {d = a - b; print (d < 0.3 && d > -0.3)}')" \
       "$acc_ours vs $acc_ll"
-    check "$name $loss sparsity at -e 1e-4 within a few features" \
-      "$(awk -v o="$only_one" -v n="$nnz_ll" 'BEGIN {print (o <= 5 || o <= 0.02 * n)}')" \
-      "$only_one of $nnz_ll differ"
-    check "$name $loss sparsity at -e 1e-4 within a few features of the optimum (-e 1e-8)" \
-      "$(awk -v o="$opt_ours" -v n="$nnz_opt" 'BEGIN {print (o <= 5 || o <= 0.02 * n)}')" \
-      "$opt_ours of $nnz_opt differ (liblinear at 1e-4: $opt_ll)"
+    check "$name $loss sparsity at -e 1e-4 within a few features of the optimum" \
+      "$(awk -v o="$opt_ours" -v l="$opt_ll" -v p="$spread" -v n="$nnz_opt" \
+        'BEGIN {print (o <= 5 || o <= 0.02 * n || o <= l || o <= p)}')" \
+      "$opt_ours of $nnz_opt differ (liblinear at 1e-4: $opt_ll; two optima: $spread; ours against liblinear at 1e-4: $only_one)"
     check "$name $loss liblinear-predict reads ours" \
       "$(cmp -s "$TMP/pred.ours" "$TMP/pred.peer_on_ours" && echo 1 || echo 0)" ""
   done
