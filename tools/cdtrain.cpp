@@ -342,7 +342,9 @@ void run_classification(const cdl::TrainCommand& command, const cdl::Params& par
     search(command, params, data, classes, reporter);
   } else if (params.cv_folds > 0) {
     reporter.info("cdtrain: " + std::to_string(params.cv_folds) + "-fold cross validation, " + run);
-    const double accuracy = cdl::cross_validate(data.features, classes, params, reporter).accuracy;
+    const double accuracy =
+        cdl::cross_validate(data.features, classes, params, reporter, nullptr, true, false)
+            .accuracy;
     std::printf("%sCross Validation Accuracy = %g%%\n", summary_prefix(params).c_str(),
                 100.0 * accuracy);
   } else {

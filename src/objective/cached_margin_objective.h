@@ -95,7 +95,9 @@ class CachedMarginObjective final : public CoordinateObjective {
         positive_(problem.num_rows()),
         bounds_(curvature_bounds(problem, regularizer, Loss::kMaxD2)),
         max_abs_(problem.num_features(), 0.0),
-        gradient_at_zero_(cdl::gradient_at_zero<Loss>(problem)) {
+        // Only its norm is kept: the vector itself is recomputed by
+        // gradient() at w = 0 (once per solve), not held as another n-vector.
+        gradient_norm_at_zero_(norm2(cdl::gradient_at_zero<Loss>(problem))) {
     for (std::size_t j = 0; j < margin_.size(); ++j) {
       positive_[j] = problem.cost_class(j);
       refresh_terms(j);
@@ -105,7 +107,6 @@ class CachedMarginObjective final : public CoordinateObjective {
         max_abs_[i] = std::max(max_abs_[i], std::fabs(x_.values[k]));
       }
     }
-    gradient_norm_at_zero_ = norm2(gradient_at_zero_);
     saved_.resize(longest_column(x_));
   }
 
@@ -242,7 +243,7 @@ class CachedMarginObjective final : public CoordinateObjective {
 
   std::vector<double> gradient() const override {
     if (std::all_of(w_.begin(), w_.end(), [](double wi) { return wi == 0; })) {
-      return gradient_at_zero_;
+      return cdl::gradient_at_zero<Loss>(problem_);
     }
     std::vector<double> g(w_.size());
     for (std::size_t i = 0; i < w_.size(); ++i) g[i] = coord_derivs(i).d1;
@@ -285,7 +286,6 @@ class CachedMarginObjective final : public CoordinateObjective {
   std::vector<std::uint8_t> positive_;
   std::vector<double> bounds_;
   std::vector<double> max_abs_;
-  std::vector<double> gradient_at_zero_;
   double gradient_norm_at_zero_ = 0;
   // State of the last apply_with_delta(), for undo().
   std::vector<Saved> saved_;

@@ -44,11 +44,12 @@ class MarginObjective final : public CoordinateObjective {
         margin_(problem.num_rows(), 0.0),
         positive_(problem.num_rows()),
         bounds_(curvature_bounds(problem, regularizer, Loss::kMaxD2)),
-        gradient_at_zero_(cdl::gradient_at_zero<Loss>(problem)) {
+        // Only its norm is kept: the vector itself is recomputed by
+        // gradient() at w = 0 (once per solve), not held as another n-vector.
+        gradient_norm_at_zero_(norm2(cdl::gradient_at_zero<Loss>(problem))) {
     for (std::size_t j = 0; j < margin_.size(); ++j) {
       positive_[j] = problem.cost_class(j);
     }
-    gradient_norm_at_zero_ = norm2(gradient_at_zero_);
     saved_.resize(longest_column(x_));
   }
 
@@ -138,7 +139,7 @@ class MarginObjective final : public CoordinateObjective {
 
   std::vector<double> gradient() const override {
     if (std::all_of(w_.begin(), w_.end(), [](double wi) { return wi == 0; })) {
-      return gradient_at_zero_;
+      return cdl::gradient_at_zero<Loss>(problem_);
     }
     std::vector<double> g(w_.size());
     for (std::size_t i = 0; i < w_.size(); ++i) g[i] = coord_derivs(i).d1;
@@ -174,7 +175,6 @@ class MarginObjective final : public CoordinateObjective {
   // never moves), the index into the loops' tables of C_j, y_j C_j, y_j z.
   std::vector<std::uint8_t> positive_;
   std::vector<double> bounds_;
-  std::vector<double> gradient_at_zero_;
   double gradient_norm_at_zero_ = 0;
   // State of the last apply_with_delta(), for undo().
   std::vector<double> saved_;  // the column's margins before the step

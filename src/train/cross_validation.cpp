@@ -10,6 +10,7 @@
 #include <optional>
 #include <random>
 #include <sstream>
+#include <utility>
 
 #include "select/random.h"
 #include "train/train.h"
@@ -113,14 +114,14 @@ void run_folds(const std::vector<std::size_t>& fold_of, std::size_t folds, const
 
 CrossValidation cross_validate(const CscMatrix& x, const ClassMap& classes, const Params& params,
                                Reporter& reporter, const std::vector<LinearModel>* warm,
-                               bool fold_lines) {
+                               bool fold_lines, bool keep_models) {
   const std::size_t l = x.num_rows;
   const std::size_t folds = fold_count(params, l, reporter);
   const std::vector<std::size_t> fold_of =
       assign_folds(classes, folds, params.stratified, derive_seed(params.seed, 0x5eed));
 
   CrossValidation out;
-  out.models.resize(folds);
+  if (keep_models) out.models.resize(folds);
   std::vector<int> predicted(l);
   // The folds share x (and its rows, if the solver needs them): a fold's
   // training problem holds its test rows out with C_j = 0, which gives the
@@ -134,9 +135,10 @@ CrossValidation cross_validate(const CscMatrix& x, const ClassMap& classes, cons
               if (warm != nullptr) {
                 start_w = initial_weights((*warm)[f], classes, x.num_cols, params.bias);
               }
-              out.models[f] = train(x, classes, fold_params, log, warm ? &start_w : nullptr,
-                                    &held_out, rows ? &*rows : nullptr);
-              const std::vector<int> fold_predicted = out.models[f].predict(x);
+              LinearModel model = train(x, classes, fold_params, log, warm ? &start_w : nullptr,
+                                        &held_out, rows ? &*rows : nullptr);
+              const std::vector<int> fold_predicted = model.predict(x);
+              if (keep_models) out.models[f] = std::move(model);
               std::size_t held = 0;
               std::size_t right = 0;
               for (std::size_t r = 0; r < l; ++r) {

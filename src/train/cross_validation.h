@@ -44,8 +44,10 @@ void run_folds(const std::vector<std::size_t>& fold_of, std::size_t folds, const
                Reporter& reporter, bool fold_lines, const FoldTask& task);
 
 struct CrossValidation {
-  double accuracy = 0;              // correct predictions / instances
-  std::vector<LinearModel> models;  // the model trained without each fold
+  double accuracy = 0;  // correct predictions / instances
+  // The model trained without each fold; empty unless asked for (a model
+  // is n weights per class, and -v alone needs only the predictions).
+  std::vector<LinearModel> models;
 };
 
 // params.cv_folds-fold cross validation (more folds than instances: one per
@@ -57,10 +59,11 @@ struct CrossValidation {
 // reporter that is not quiet, one line (accuracy on the fold, time); with
 // params.verbose (-V) also a "fold f/F" header and its per-iteration lines.
 // With `warm`, one model per fold, each fold starts from its model
-// (initial_weights()).
+// (initial_weights()). With `keep_models` the folds' models are returned;
+// otherwise each is freed once its fold is predicted.
 CrossValidation cross_validate(const CscMatrix& x, const ClassMap& classes, const Params& params,
                                Reporter& reporter, const std::vector<LinearModel>* warm = nullptr,
-                               bool fold_lines = true);
+                               bool fold_lines = true, bool keep_models = true);
 
 // The largest C of the search.
 constexpr double kMaxSearchC = 1024;

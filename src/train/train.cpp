@@ -96,7 +96,9 @@ LinearModel train(const CscMatrix& x, const ClassMap& classes, const Params& par
   if (intercept) model.bias = 1;
   const std::size_t weights = x.num_cols + (intercept ? 1 : 0);
   const std::size_t nr_w = model.nr_w();
-  model.w.assign(weights * nr_w, 0.0);
+  // One problem's weights are moved in from its result (no second n-vector
+  // beside the solver's state); one-vs-rest fills a column per class.
+  if (nr_w > 1) model.w.assign(weights * nr_w, 0.0);
   std::optional<CsrMatrix> own_rows;
   if (solver_info(params.solver).needs_rows && shared_rows == nullptr) own_rows = to_csr(x);
   const CsrMatrix* rows = shared_rows != nullptr ? shared_rows : own_rows ? &*own_rows : nullptr;
@@ -108,8 +110,9 @@ LinearModel train(const CscMatrix& x, const ClassMap& classes, const Params& par
     const double c_neg = nr_class == 2 ? class_cost(params, classes.labels[1]) : params.C;
     const Problem problem = one_vs_rest(x, classes, k, c_pos, c_neg, rows, held_out);
     out.begin_problem(problem, params.loss.value(), classes.labels[k]);
-    const SolveResult result = train_binary(problem, params, derive_seed(params.seed, k), out,
-                                            initial ? &(*initial)[k] : nullptr);
+    SolveResult result = train_binary(problem, params, derive_seed(params.seed, k), out,
+                                      initial ? &(*initial)[k] : nullptr);
+    result.w.resize(weights, 0.0);
     for (std::size_t i = 0; i < weights; ++i) {
       if (!std::isfinite(result.w[i])) {
         // A safety net: check_magnitudes() keeps every known input from here.
@@ -119,8 +122,12 @@ LinearModel train(const CscMatrix& x, const ClassMap& classes, const Params& par
                     " (class " + std::to_string(classes.labels[k]) +
                     ") is not a finite number; scale the data or lower C");
       }
-      model.w[i * nr_w + k] = result.w[i];
     }
+    if (nr_w == 1) {
+      model.w = std::move(result.w);
+      return;
+    }
+    for (std::size_t i = 0; i < weights; ++i) model.w[i * nr_w + k] = result.w[i];
   };
 
   // One-vs-rest problems on threads: each has its own seed and its own

@@ -252,6 +252,23 @@ TEST(CrossValidate, ResultDoesNotDependOnTheThreadCount) {
   }
 }
 
+// -v alone frees each fold's model once its fold is predicted: the same
+// accuracy, on one thread and on two, with no models returned.
+TEST(CrossValidate, WithoutKeptModelsGivesTheSameAccuracy) {
+  const test::Data& data = load("dna.scale");
+  Params params = resolved(SolverKind::kTron, 5);
+  for (unsigned threads : {1u, 2u}) {
+    params.threads = threads;
+    const CrossValidation kept = run_cv(data, params);
+    CountingReporter quiet;
+    const CrossValidation freed =
+        cross_validate(data.file.features, data.classes, params, quiet, nullptr, true, false);
+    EXPECT_EQ(freed.accuracy, kept.accuracy) << threads << " threads";
+    EXPECT_TRUE(freed.models.empty());
+    EXPECT_EQ(kept.models.size(), 5u);
+  }
+}
+
 TEST(CrossValidate, EqualsAnIndependentRecomputation) {
   struct Case {
     const char* data;
