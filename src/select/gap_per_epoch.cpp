@@ -3,56 +3,37 @@
 // (O(nnz), counted in the state's nnz_ops) and then fixed for the epoch's n
 // draws (an alias table: O(n) to build, O(1) a draw). Needs no margins kept
 // up to date and no feedback.
-#include <random>
 #include <vector>
 
 #include "objective/dual_state.h"
-#include "select/alias_table.h"
 #include "select/dual_rule_base.h"
 #include "select/dual_rules.h"
-#include "select/random.h"
+#include "select/epoch_draws.h"
 
 namespace cdl {
 namespace {
 
 class GapPerEpochRule final : public SelectionRule {
  public:
-  GapPerEpochRule(const DualState& state, std::uint64_t seed) : state_(state), rng_(seed) {}
-  CoordinateBatch next_batch() override {
-    if (drawn_ == state_.size()) return {};
-    ++drawn_;
-    pick_ = uniform_ ? uniform_index(rng_, state_.size()) : table_.draw(rng_);
-    return {&pick_, 1};
+  GapPerEpochRule(const DualState& state, std::uint64_t seed) : state_(state), draws_(seed) {
+    draws_.start_uniform(state_.size());
   }
+  CoordinateBatch next_batch() override { return draws_.next(); }
   bool visits_all() const override { return false; }
-  // The probability of i in this epoch (for tests).
-  double probability(std::size_t i) const {
-    return uniform_ ? 1.0 / static_cast<double>(state_.size()) : table_.probability(i);
-  }
 
  private:
   void on_start_epoch() override {
-    drawn_ = 0;
     // The gaps at fresh margins, computed here even when the state tracks
     // them, so that the rule's cost is the same in every setting.
     const std::vector<double> m = state_.compute_margins();
     state_.add_nnz_ops(static_cast<std::int64_t>(state_.problem().x.nnz()));
     std::vector<double> gaps(state_.size(), 0.0);
-    double sum = 0;
-    for (std::size_t i = 0; i < gaps.size(); ++i) {
-      gaps[i] = state_.gap_at(i, m[i]);
-      sum += gaps[i];
-    }
-    uniform_ = !(sum > 0);
-    if (!uniform_) table_ = AliasTable(gaps);
+    for (std::size_t i = 0; i < gaps.size(); ++i) gaps[i] = state_.gap_at(i, m[i]);
+    draws_.start(gaps);
   }
 
   const DualState& state_;
-  std::mt19937_64 rng_;
-  AliasTable table_;
-  bool uniform_ = true;
-  std::size_t drawn_ = 0;
-  std::size_t pick_ = 0;
+  EpochDraws draws_;
 };
 
 }  // namespace
