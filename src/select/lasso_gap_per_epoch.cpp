@@ -13,28 +13,21 @@
 namespace cdl {
 namespace {
 
-class LassoGapPerEpochRule final : public SelectionRule {
+class LassoGapPerEpochRule final : public LassoStateRule {
  public:
   explicit LassoGapPerEpochRule(const RuleContext& context)
-      : state_(lasso_problem_of(context, "gap-per-epoch"), context.w0, false),
-        draws_(context.seed) {
+      : LassoStateRule(context, "gap-per-epoch", false), draws_(context.seed) {
     on_start_epoch();
   }
   CoordinateBatch next_batch() override { return draws_.next(); }
-  bool visits_all() const override { return false; }
-  bool wants_feedback() const override { return true; }
-  bool solver_may_shrink() const override { return false; }
   void feedback(const StepFeedback& step) override { state_.step(step.coordinate, step.step); }
 
  private:
   void on_start_epoch() override {
     state_.refresh();
-    std::vector<double> gaps(state_.size());
-    for (std::size_t i = 0; i < gaps.size(); ++i) gaps[i] = state_.gap(i);
-    draws_.start(gaps);
+    draws_.start(values_of([](const LassoState& state, std::size_t i) { return state.gap(i); }));
   }
 
-  LassoState state_;
   EpochDraws draws_;
 };
 

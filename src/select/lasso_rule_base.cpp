@@ -18,7 +18,7 @@ const Problem& lasso_problem_of(const RuleContext& context, const char* rule_nam
 
 LassoSumTreeRule::LassoSumTreeRule(const RuleContext& context, const char* rule_name, Weight weight,
                                    Weight second, double mix)
-    : state_(lasso_problem_of(context, rule_name), context.w0, true),
+    : LassoStateRule(context, rule_name, true),
       rng_(context.seed),
       weight_(std::move(weight)),
       second_(std::move(second)),
@@ -36,13 +36,8 @@ void LassoSumTreeRule::update(std::size_t i) {
 void LassoSumTreeRule::on_start_epoch() {
   drawn_ = 0;
   state_.refresh();
-  std::vector<double> w(state_.size());
-  for (std::size_t i = 0; i < w.size(); ++i) w[i] = weight_(state_, i);
-  tree_.assign(w);
-  if (second_) {
-    for (std::size_t i = 0; i < w.size(); ++i) w[i] = second_(state_, i);
-    second_tree_.assign(w);
-  }
+  tree_.assign(values_of(weight_));
+  if (second_) second_tree_.assign(values_of(second_));
 }
 
 CoordinateBatch LassoSumTreeRule::next_batch() {
@@ -79,18 +74,14 @@ double LassoSumTreeRule::probability(std::size_t i) const {
 }
 
 LassoGreedyRule::LassoGreedyRule(const RuleContext& context, const char* rule_name, Score score)
-    : state_(lasso_problem_of(context, rule_name), context.w0, true),
-      score_(std::move(score)),
-      heap_(state_.size()) {
+    : LassoStateRule(context, rule_name, true), score_(std::move(score)), heap_(state_.size()) {
   on_start_epoch();
 }
 
 void LassoGreedyRule::on_start_epoch() {
   picked_ = 0;
   state_.refresh();
-  std::vector<double> s(state_.size());
-  for (std::size_t i = 0; i < s.size(); ++i) s[i] = score_(state_, i);
-  heap_.assign(s);
+  heap_.assign(values_of(score_));
 }
 
 CoordinateBatch LassoGreedyRule::next_batch() {

@@ -23,24 +23,44 @@ namespace cdl {
 // Throws ConfigError unless context.lasso is set.
 const Problem& lasso_problem_of(const RuleContext& context, const char* rule_name);
 
+// What every Lasso rule shares: a LassoState that the solver's feedback
+// steps (tracking the gradients, or only the residual), one feature per
+// batch, and no shrinking (the weights follow the state).
+class LassoStateRule : public SelectionRule {
+ public:
+  bool visits_all() const override { return false; }
+  bool wants_feedback() const override { return true; }
+  bool solver_may_shrink() const override { return false; }
+  const LassoState& state() const { return state_; }
+
+ protected:
+  LassoStateRule(const RuleContext& context, const char* rule_name, bool track_gradients)
+      : state_(lasso_problem_of(context, rule_name), context.w0, track_gradients) {}
+  // value(state, i) for every feature i, at the current state. O(n) calls.
+  template <class Value>
+  std::vector<double> values_of(const Value& value) const {
+    std::vector<double> out(state_.size());
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] = value(state_, i);
+    return out;
+  }
+
+  LassoState state_;
+};
+
 // Draws i with probability weight(i) / sum_k weight(k) under the current
 // state; with a second weight and mix > 0, draws from the second
 // distribution with probability mix instead (an exact mixture). When every
 // weight of the chosen distribution is 0, draws from the other one, and when
 // both are all 0 (the state is optimal), uniformly.
-class LassoSumTreeRule : public SelectionRule {
+class LassoSumTreeRule : public LassoStateRule {
  public:
   using Weight = std::function<double(const LassoState&, std::size_t)>;
   LassoSumTreeRule(const RuleContext& context, const char* rule_name, Weight weight,
                    Weight second = nullptr, double mix = 0.0);
 
   CoordinateBatch next_batch() override;
-  bool visits_all() const override { return false; }
-  bool wants_feedback() const override { return true; }
-  bool solver_may_shrink() const override { return false; }
   void feedback(const StepFeedback& step) override;
 
-  const LassoState& state() const { return state_; }
   // The probability that the next draw is i (for tests).
   double probability(std::size_t i) const;
 
@@ -50,7 +70,6 @@ class LassoSumTreeRule : public SelectionRule {
  private:
   void update(std::size_t i);
 
-  LassoState state_;
   std::mt19937_64 rng_;
   Weight weight_;
   Weight second_;
@@ -66,25 +85,20 @@ class LassoSumTreeRule : public SelectionRule {
 // state's score is tiny but positive) sets i's score to 0 until a later step
 // or epoch re-scores it, so the rule never picks the same stuck feature
 // again and again.
-class LassoGreedyRule : public SelectionRule {
+class LassoGreedyRule : public LassoStateRule {
  public:
   using Score = std::function<double(const LassoState&, std::size_t)>;
   LassoGreedyRule(const RuleContext& context, const char* rule_name, Score score);
 
   CoordinateBatch next_batch() override;
-  bool visits_all() const override { return false; }
-  bool wants_feedback() const override { return true; }
-  bool solver_may_shrink() const override { return false; }
   void feedback(const StepFeedback& step) override;
 
-  const LassoState& state() const { return state_; }
   double score(std::size_t i) const { return heap_.score(i); }
 
  protected:
   void on_start_epoch() override;
 
  private:
-  LassoState state_;
   Score score_;
   IndexedMaxHeap heap_;
   std::size_t picked_ = 0;
