@@ -3,6 +3,9 @@
 #ifndef CDL_TESTS_SOLVER_TEST_UTIL_H_
 #define CDL_TESTS_SOLVER_TEST_UTIL_H_
 
+#include <gtest/gtest.h>
+
+#include <cmath>
 #include <map>
 #include <sstream>
 #include <string>
@@ -71,6 +74,36 @@ inline const Optimum kL2SvmOptima[] = {
     {"rcv1_small", 194.888768867},
     {"svmlight_example1.train", 175.033181011},
 };
+
+// The Lasso's optimality conditions at w, for f = ||w||_1 + C ||y - Xw||^2
+// with X the dense row-major l x n matrix: with the residual r = y - Xw in
+// long double (from the matrix, not a solver's scores), x_i'r = sign(w_i)/(2C)
+// where w_i != 0 and |x_i'r| <= 1/(2C) where w_i = 0, both to 1e-6. Returns
+// the number of nonzero weights.
+inline std::size_t expect_lasso_kkt(const std::vector<double>& dense, std::size_t l, std::size_t n,
+                                    const std::vector<double>& y, const std::vector<double>& w,
+                                    double C) {
+  std::vector<long double> r(l);
+  for (std::size_t j = 0; j < l; ++j) {
+    long double s = 0;
+    for (std::size_t i = 0; i < n; ++i) s += dense[j * n + i] * (long double)w[i];
+    r[j] = y[j] - s;
+  }
+  const double half_lambda = 1.0 / (2.0 * C);
+  std::size_t nonzeros = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    long double xr = 0;
+    for (std::size_t j = 0; j < l; ++j) xr += dense[j * n + i] * r[j];
+    if (w[i] == 0) {
+      EXPECT_LE(std::fabs(static_cast<double>(xr)), half_lambda + 1e-6) << "feature " << i;
+    } else {
+      ++nonzeros;
+      EXPECT_NEAR(static_cast<double>(xr), std::copysign(half_lambda, w[i]), 1e-6)
+          << "feature " << i;
+    }
+  }
+  return nonzeros;
+}
 
 }  // namespace cdl::test
 

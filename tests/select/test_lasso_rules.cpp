@@ -19,6 +19,7 @@
 #include "select/lasso_rule_base.h"
 #include "select/lasso_rules.h"
 #include "select/selection_rule.h"
+#include "solver_test_util.h"
 #include "solvers/params.h"
 #include "solvers/solver.h"
 #include "test_util.h"
@@ -364,22 +365,7 @@ TEST_P(LassoKkt, SatisfiesTheKktConditions) {
   Reporter reporter(sink, Reporter::Level::kQuiet);
   const SolveResult result = solve_cd({problem, params, 3, reporter, nullptr});
   ASSERT_EQ(result.status, Status::kConverged);
-  std::size_t nonzeros = 0;
-  for (std::size_t i = 0; i < d.n; ++i) {
-    long double xr = 0;
-    for (std::size_t j = 0; j < d.l; ++j) {
-      long double r = d.y[j];
-      for (std::size_t k = 0; k < d.n; ++k) r -= (long double)d.dense[j * d.n + k] * result.w[k];
-      xr += d.dense[j * d.n + i] * r;
-    }
-    const double half_lambda = 1.0 / (2.0 * C);
-    if (result.w[i] == 0) {
-      EXPECT_LE(std::fabs(static_cast<double>(xr)), half_lambda + 1e-6) << i;
-    } else {
-      ++nonzeros;
-      EXPECT_NEAR(static_cast<double>(xr), std::copysign(half_lambda, result.w[i]), 1e-6) << i;
-    }
-  }
+  const std::size_t nonzeros = test::expect_lasso_kkt(d.dense, d.l, d.n, d.y, result.w, C);
   EXPECT_GT(nonzeros, 0u);
   EXPECT_LT(nonzeros, d.n);
 }

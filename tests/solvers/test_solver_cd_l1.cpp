@@ -80,24 +80,7 @@ TEST(Lasso, SatisfiesTheKktConditions) {
     const Problem problem = regression_problem(g.x, g.y, C);
     const SolveResult result = solve(problem, params);
     ASSERT_EQ(result.status, Status::kConverged);
-    std::vector<long double> r(g.l);
-    for (std::size_t j = 0; j < g.l; ++j) {
-      long double s = 0;
-      for (std::size_t i = 0; i < g.n; ++i) s += g.dense[j * g.n + i] * (long double)result.w[i];
-      r[j] = g.y[j] - s;
-    }
-    const double half_lambda = 1.0 / (2.0 * C);
-    std::size_t nonzeros = 0;
-    for (std::size_t i = 0; i < g.n; ++i) {
-      long double xr = 0;
-      for (std::size_t j = 0; j < g.l; ++j) xr += g.dense[j * g.n + i] * r[j];
-      if (result.w[i] == 0) {
-        EXPECT_LE(std::fabs(static_cast<double>(xr)), half_lambda + 1e-6) << i;
-      } else {
-        ++nonzeros;
-        EXPECT_NEAR(static_cast<double>(xr), std::copysign(half_lambda, result.w[i]), 1e-6) << i;
-      }
-    }
+    const std::size_t nonzeros = test::expect_lasso_kkt(g.dense, g.l, g.n, g.y, result.w, C);
     EXPECT_GT(nonzeros, 0u);
     EXPECT_LT(nonzeros, g.n);
   }
