@@ -1,26 +1,34 @@
 #include "select/permutation_order.h"
 
+#include <algorithm>
+#include <limits>
 #include <numeric>
 
 #include "select/random.h"
+#include "util/error.h"
 
 namespace cdl {
 
 PermutationOrder::PermutationOrder(std::size_t n, std::uint64_t seed, bool reshuffle_every_epoch)
-    : rng_(seed), order_(n), reshuffle_(reshuffle_every_epoch) {
-  std::iota(order_.begin(), order_.end(), std::size_t{0});
+    : rng_(seed), reshuffle_(reshuffle_every_epoch) {
+  if (n > std::numeric_limits<std::uint32_t>::max()) {
+    throw ConfigError("too many coordinates for a permutation (" + std::to_string(n) + ")");
+  }
+  order_.resize(n);
+  std::iota(order_.begin(), order_.end(), std::uint32_t{0});
   if (!reshuffle_) shuffle(order_, rng_);
 }
 
 void PermutationOrder::on_start_epoch() {
   if (reshuffle_) shuffle(order_, rng_);
-  handed_out_ = false;
+  pos_ = 0;
 }
 
 CoordinateBatch PermutationOrder::next_batch() {
-  if (handed_out_) return {};
-  handed_out_ = true;
-  return {order_.data(), order_.size()};
+  const std::size_t count = std::min(kChunk, order_.size() - pos_);
+  std::copy_n(order_.begin() + static_cast<std::ptrdiff_t>(pos_), count, chunk_.begin());
+  pos_ += count;
+  return {chunk_.data(), count};
 }
 
 }  // namespace cdl

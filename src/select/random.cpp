@@ -25,10 +25,18 @@ std::uint64_t derive_seed(std::uint64_t seed, std::uint64_t stream) {
   return z ^ (z >> 31);
 }
 
-void shuffle(std::vector<std::size_t>& items, std::mt19937_64& rng) {
+namespace {
+
+template <class T>
+void fisher_yates(std::vector<T>& items, std::mt19937_64& rng) {
   for (std::size_t k = items.size(); k > 1; --k) {
     std::swap(items[k - 1], items[uniform_index(rng, k)]);
   }
 }
+
+}  // namespace
+
+void shuffle(std::vector<std::size_t>& items, std::mt19937_64& rng) { fisher_yates(items, rng); }
+void shuffle(std::vector<std::uint32_t>& items, std::mt19937_64& rng) { fisher_yates(items, rng); }
 
 }  // namespace cdl

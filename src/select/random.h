@@ -24,8 +24,11 @@ double uniform_real(std::mt19937_64& rng);
 // not depend on the order, or the threads, they run in.
 std::uint64_t derive_seed(std::uint64_t seed, std::uint64_t stream);
 
-// Shuffles `items` uniformly (Fisher-Yates).
+// Shuffles `items` uniformly (Fisher-Yates). The draws depend only on the
+// size, so a permutation kept as 4-byte indices is the same as one kept as
+// std::size_t.
 void shuffle(std::vector<std::size_t>& items, std::mt19937_64& rng);
+void shuffle(std::vector<std::uint32_t>& items, std::mt19937_64& rng);
 
 }  // namespace cdl
 

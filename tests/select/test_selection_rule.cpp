@@ -68,11 +68,11 @@ TEST(SelectionRuleTable, CyclicVisitsInOrderInChunks) {
   EXPECT_TRUE(rule->visits_all());
 }
 
-TEST(SelectionRuleTable, PermIsOneBatchANewPermutationEachEpoch) {
+TEST(SelectionRuleTable, PermIsLongBatchesANewPermutationEachEpoch) {
   auto rule = make_rule("perm", context(300));
   std::size_t batches = 0;
   const auto first = epoch_in_batches(*rule, &batches);
-  EXPECT_EQ(batches, 1u);  // the whole epoch, for look-ahead
+  EXPECT_EQ(batches, 1u);  // long batches, for look-ahead: 300 fit in one
   const auto second = epoch_in_batches(*rule);
   EXPECT_EQ(sorted(first), iota(300));
   EXPECT_EQ(sorted(second), iota(300));
