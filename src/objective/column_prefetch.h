@@ -1,7 +1,7 @@
 // Prefetch hints for coordinate i of a CD objective stored by columns
 // (MarginObjective, RegressionObjective), in the order a look-ahead needs
-// them: the column's bounds and per-coordinate values, then the start of
-// its column data, then the per-row values (margins or scores) of its first
+// them: the column's pointers and the weight w_i, then the start of its
+// column data, then the per-row values (margins or scores) of its first
 // rows. solver_cd.cpp issues them a few coordinates ahead.
 #ifndef CDL_OBJECTIVE_COLUMN_PREFETCH_H_
 #define CDL_OBJECTIVE_COLUMN_PREFETCH_H_
@@ -19,10 +19,9 @@ namespace column_prefetch {
 // prefetcher follows its indices).
 constexpr std::size_t kRows = 16;
 
-inline void coordinate(const CscMatrix& x, const double* w, const double* bounds, std::size_t i) {
+inline void coordinate(const CscMatrix& x, const double* w, std::size_t i) {
   __builtin_prefetch(&x.col_ptr[i]);
   __builtin_prefetch(&w[i], 1);
-  __builtin_prefetch(&bounds[i]);
 }
 
 inline void column(const CscMatrix& x, std::size_t i) {

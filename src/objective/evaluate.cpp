@@ -148,24 +148,36 @@ double accuracy(const CscMatrix& x, const std::vector<double>& y, const std::vec
                           : static_cast<double>(correct) / static_cast<double>(decision.size());
 }
 
+double curvature_bound(const Problem& problem, const Regularizer& regularizer, double max_d2,
+                       std::size_t i) {
+  const CscMatrix& x = problem.x;
+  double curvature = 0;
+  for (auto k = static_cast<std::size_t>(x.col_ptr[i]);
+       k < static_cast<std::size_t>(x.col_ptr[i + 1]); ++k) {
+    const double v = x.values[k];
+    curvature += problem.cost(x.row_idx[k]) * v * v;
+  }
+  const double bound = regularizer.curvature(max_d2 * curvature);
+  if (!std::isfinite(bound)) {
+    throw Error("feature " + std::to_string(i + 1) +
+                " has values too large to train on (their squares overflow); scale the data");
+  }
+  return bound;
+}
+
 std::vector<double> curvature_bounds(const Problem& problem, const Regularizer& regularizer,
                                      double max_d2) {
-  const CscMatrix& x = problem.x;
-  std::vector<double> bounds(x.num_cols);
+  std::vector<double> bounds(problem.x.num_cols);
   for (std::size_t i = 0; i < bounds.size(); ++i) {
-    double curvature = 0;
-    for (auto k = static_cast<std::size_t>(x.col_ptr[i]);
-         k < static_cast<std::size_t>(x.col_ptr[i + 1]); ++k) {
-      const double v = x.values[k];
-      curvature += problem.cost(x.row_idx[k]) * v * v;
-    }
-    bounds[i] = regularizer.curvature(max_d2 * curvature);
-    if (!std::isfinite(bounds[i])) {
-      throw Error("feature " + std::to_string(i + 1) +
-                  " has values too large to train on (their squares overflow); scale the data");
-    }
+    bounds[i] = curvature_bound(problem, regularizer, max_d2, i);
   }
   return bounds;
+}
+
+void check_curvature_bounds(const Problem& problem, const Regularizer& regularizer, double max_d2) {
+  for (std::size_t i = 0; i < problem.x.num_cols; ++i) {
+    curvature_bound(problem, regularizer, max_d2, i);
+  }
 }
 
 std::size_t longest_column(const CscMatrix& x) {

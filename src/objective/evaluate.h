@@ -102,6 +102,12 @@ double lasso_duality_gap(const Problem& problem, const std::vector<double>& w);
 // overflow is an Error naming the feature. O(nnz).
 std::vector<double> curvature_bounds(const Problem& problem, const Regularizer& regularizer,
                                      double max_d2);
+// H_i of one feature, as curvature_bounds() computes it (the same bits).
+double curvature_bound(const Problem& problem, const Regularizer& regularizer, double max_d2,
+                       std::size_t i);
+// Throws curvature_bounds()'s Error if some H_i is not finite, without
+// keeping them. O(nnz).
+void check_curvature_bounds(const Problem& problem, const Regularizer& regularizer, double max_d2);
 
 // The number of nonzeros of the longest column of x (a step's undo buffer).
 std::size_t longest_column(const CscMatrix& x);

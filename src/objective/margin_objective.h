@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "objective/column_prefetch.h"
@@ -43,21 +44,22 @@ class MarginObjective final : public CoordinateObjective {
         w_(problem.num_features(), 0.0),
         margin_(problem.num_rows(), 0.0),
         positive_(problem.num_rows()),
-        bounds_(curvature_bounds(problem, regularizer, Loss::kMaxD2)),
         // Only its norm is kept: the vector itself is recomputed by
         // gradient() at w = 0 (once per solve), not held as another n-vector.
         gradient_norm_at_zero_(norm2(cdl::gradient_at_zero<Loss>(problem))) {
     for (std::size_t j = 0; j < margin_.size(); ++j) {
       positive_[j] = problem.cost_class(j);
     }
+    check_curvature_bounds(problem, regularizer, Loss::kMaxD2);
     saved_.resize(longest_column(x_));
   }
 
-  std::size_t num_features() const override { return w_.size(); }
+  std::size_t num_features() const override { return x_.num_cols; }
   const std::vector<double>& w() const override { return w_; }
+  std::vector<double> release_w() override { return std::move(w_); }
 
   void reset(const std::vector<double>& w) override {
-    if (w.size() != w_.size()) throw Error("initial w has the wrong number of features");
+    if (w.size() != num_features()) throw Error("initial w has the wrong number of features");
     w_ = w;
     std::fill(margin_.begin(), margin_.end(), 0.0);
     for (std::size_t i = 0; i < w_.size(); ++i) {
@@ -70,6 +72,16 @@ class MarginObjective final : public CoordinateObjective {
   // would reload them for every nonzero), and pick y_j and C_j from two-entry
   // tables instead of branching on the label.
   CoordDerivs coord_derivs(std::size_t i) const final {
+    const BoundedDerivs derivs = bounded_derivs(i);
+    return {derivs.d1, derivs.d2};
+  }
+
+  // H_i of (14) is summed here from the column, beside D'_i(0) and D''_i(0),
+  // by curvature_bound()'s expression (the same bits), instead of being kept
+  // as an n-vector: the loop waits on the rows' margins anyway, and the
+  // solve holds one n-vector fewer (one per class on one-vs-rest threads)
+  // and fetches one cache line fewer per coordinate.
+  BoundedDerivs bounded_derivs(std::size_t i) const final {
     const Index* rows = x_.row_idx.data();
     const double* values = x_.values.data();
     const double* margin = margin_.data();
@@ -78,14 +90,17 @@ class MarginObjective final : public CoordinateObjective {
     const double signed_cost[3] = {-cost_neg_, cost_pos_, 0.0};
     double g = 0;
     double h = 0;
+    double squares = 0;  // sum_j C_j x_ji^2
     for (std::size_t k = begin(i), stop = end(i); k < stop; ++k) {
       const std::size_t j = rows[k];
       const double m = margin[j];
       const double v = values[k];
       g += signed_cost[positive[j]] * Loss::d1(m) * v;
       h += cost[positive[j]] * Loss::d2(m) * v * v;
+      squares += cost[positive[j]] * v * v;
     }
-    return {regularizer_.derivative(w_[i], g), regularizer_.curvature(h)};
+    return {regularizer_.derivative(w_[i], g), regularizer_.curvature(h),
+            regularizer_.curvature(Loss::kMaxD2 * squares)};
   }
 
   void apply(std::size_t i, double z) final {
@@ -124,16 +139,16 @@ class MarginObjective final : public CoordinateObjective {
     }
   }
 
-  double bound(std::size_t i) const final { return bounds_[i]; }
+  double bound(std::size_t i) const final {
+    return curvature_bound(problem_, regularizer_, Loss::kMaxD2, i);
+  }
 
   double value() const override {
     return objective_value<Loss>(problem_, regularizer_.value(w_), margin_);
   }
 
   // Prefetch hints for coordinate i (column_prefetch.h), on the margins.
-  void prefetch_coordinate(std::size_t i) const {
-    column_prefetch::coordinate(x_, w_.data(), bounds_.data(), i);
-  }
+  void prefetch_coordinate(std::size_t i) const { column_prefetch::coordinate(x_, w_.data(), i); }
   void prefetch_column(std::size_t i) const { column_prefetch::column(x_, i); }
   void prefetch_rows(std::size_t i) const { column_prefetch::rows(x_, margin_.data(), i); }
 
@@ -174,7 +189,6 @@ class MarginObjective final : public CoordinateObjective {
   // Problem::cost_class: 0 negative, 1 positive, 2 held out (C_j = 0, margin
   // never moves), the index into the loops' tables of C_j, y_j C_j, y_j z.
   std::vector<std::uint8_t> positive_;
-  std::vector<double> bounds_;
   double gradient_norm_at_zero_ = 0;
   // State of the last apply_with_delta(), for undo().
   std::vector<double> saved_;  // the column's margins before the step

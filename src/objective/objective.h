@@ -34,12 +34,23 @@ struct CoordDerivs {
   double d2;  // D''_i(0), the generalized second derivative (10), >= l2 of r
 };
 
+// D'_i(0), D''_i(0) and bound(i) = H_i together, for the Newton CD loop.
+struct BoundedDerivs {
+  double d1;
+  double d2;
+  double bound;
+};
+
 class CoordinateObjective {
  public:
   virtual ~CoordinateObjective() = default;
 
   virtual std::size_t num_features() const = 0;
   virtual const std::vector<double>& w() const = 0;
+  // Hands w over to a solver's result at the end of a solve, so that w is
+  // not held twice; after it, only reset() may be called. Objectives that
+  // do not give it up return a copy.
+  virtual std::vector<double> release_w() { return w(); }
 
   // Sets w (size n) and recomputes every margin.
   virtual void reset(const std::vector<double>& w) = 0;
@@ -51,6 +62,13 @@ class CoordinateObjective {
   // after it.
   virtual void undo() = 0;
   virtual double bound(std::size_t i) const = 0;
+  // coord_derivs(i) and bound(i) at once: an objective that computes H_i
+  // from the column instead of keeping an n-vector of them does it in the
+  // same pass.
+  virtual BoundedDerivs bounded_derivs(std::size_t i) const {
+    const CoordDerivs derivs = coord_derivs(i);
+    return {derivs.d1, derivs.d2, bound(i)};
+  }
 
   virtual double value() const = 0;
   // The full gradient at the current w.

@@ -132,7 +132,8 @@ class RegressionObjective final : public CoordinateObjective {
 
   // Prefetch hints for coordinate i (column_prefetch.h), on the scores.
   void prefetch_coordinate(std::size_t i) const {
-    column_prefetch::coordinate(x_, w_.data(), bounds_.data(), i);
+    column_prefetch::coordinate(x_, w_.data(), i);
+    __builtin_prefetch(&bounds_[i]);
   }
   void prefetch_column(std::size_t i) const { column_prefetch::column(x_, i); }
   void prefetch_rows(std::size_t i) const { column_prefetch::rows(x_, score_.data(), i); }

@@ -13,8 +13,10 @@
 //   - backtracking lambda = 1, beta, beta^2, ... until the sufficient decrease
 //     condition (12) D_i(lambda d) - D_i(0) <= -sigma (lambda d)^2 holds;
 //   - Theorem 1's shortcut (15): when lambda <= lambda_bar =
-//     D''_i(0) / (H_i/2 + sigma), with H_i of (14) precomputed, (12) holds
-//     without evaluating D_i, so D_i is evaluated only for larger lambda;
+//     D''_i(0) / (H_i/2 + sigma), with H_i of (14), (12) holds without
+//     evaluating D_i, so D_i is evaluated only for larger lambda. The margin
+//     objectives sum H_i in the pass that computes D'_i(0) and D''_i(0)
+//     (bounded_derivs) instead of keeping an n-vector of them;
 //   - the margins are moved by (17) after each step, so D' and D'' of the next
 //     coordinate cost O(nonzeros of its column). An evaluated step moves the
 //     margins while it computes D_i(lambda d) - D_i(0) by (18), and is undone
@@ -27,10 +29,13 @@
 //   batches and, if it asks for it, hears D'_i(0), D''_i(0) and the step
 //   after every coordinate.
 //
-// Stopping rule (after Section 5.3): D'_i(0) = grad f(w^{k,i})_i is stored for
-//   each coordinate when it is visited. After each outer iteration, stop when
+// Stopping rule (after Section 5.3): D'_i(0) = grad f(w^{k,i})_i, taken when
+//   coordinate i is visited. After each outer iteration, stop when
 //   ||(D'_1(0), ..., D'_n(0))||_2 <= eps * ||grad f(0)||_2, or after max_iter
-//   outer iterations (status MaxIter). Online CD draws with replacement, so
+//   outer iterations (status MaxIter). A rule that visits every coordinate
+//   once an epoch (cyclic, permutations) sees each D'_i(0) once, so the
+//   solver sums their squares as they come; for the others it stores the
+//   last D'_i(0) of every coordinate. Online CD draws with replacement, so
 //   a coordinate not drawn in an epoch keeps a D'_i(0) from an older one, and
 //   one drawn twice keeps the second, measured after its own first step; when
 //   those pass the test, the whole gradient at w is computed, O(#nz), and it
@@ -73,15 +78,23 @@ SolveResult cd_loop(Objective& objective, SelectionRule& rule, const Params& par
   const bool feedback = rule.wants_feedback();
 
   SolveResult result;
-  const double stop_norm = eps * objective.gradient_norm_at_zero();
+  const double scale = objective.gradient_norm_at_zero();
+  const double stop_norm = eps * scale;
   std::vector<double> last_d1 = objective.gradient();
   result.grad_norm = norm2(last_d1);
   bool converged = result.grad_norm <= stop_norm;
+  // A rule that visits every coordinate once an epoch needs only the sum of
+  // the squares of the D'_i(0) it saw, not the n-vector of them. The sum is
+  // of (D'_i(0) / ||grad f(0)||)^2, which does not overflow where the norm
+  // itself is finite.
+  const bool keep_d1 = !rule.visits_all();
+  if (!keep_d1) std::vector<double>().swap(last_d1);
+  const double inv_scale = scale > 0 && std::isfinite(1.0 / scale) ? 1.0 / scale : 1.0;
   bool failed = false;
 
   Progress progress(reporter);
   while (!converged && !failed && result.iterations < max_iter) {
-    double visited_d1_squares = 0;  // for the test over an active set
+    double visited_squares = 0;  // sum of (D'_i(0) inv_scale)^2 over the epoch's visits
     rule.start_epoch();
     for (CoordinateBatch batch = rule.next_batch(); batch.size > 0 && !failed;
          batch = rule.next_batch()) {
@@ -90,15 +103,16 @@ SolveResult cd_loop(Objective& objective, SelectionRule& rule, const Params& par
           constexpr std::size_t d = kPrefetchDistance;
           if (k + 3 * d < batch.size) {
             objective.prefetch_coordinate(batch.begin[k + 3 * d]);
-            __builtin_prefetch(&last_d1[batch.begin[k + 3 * d]], 1);
+            if (keep_d1) __builtin_prefetch(&last_d1[batch.begin[k + 3 * d]], 1);
           }
           if (k + 2 * d < batch.size) objective.prefetch_column(batch.begin[k + 2 * d]);
           if (k + d < batch.size) objective.prefetch_rows(batch.begin[k + d]);
         }
         const std::size_t i = batch.begin[k];
-        const CoordDerivs derivs = objective.coord_derivs(i);
-        last_d1[i] = derivs.d1;
-        visited_d1_squares += derivs.d1 * derivs.d1;
+        const BoundedDerivs derivs = objective.bounded_derivs(i);
+        if (keep_d1) last_d1[i] = derivs.d1;
+        const double scaled_d1 = derivs.d1 * inv_scale;
+        visited_squares += scaled_d1 * scaled_d1;
         ++result.inner_iterations;
         if (derivs.d1 == 0) {
           ++result.full_newton_steps;
@@ -106,7 +120,7 @@ SolveResult cd_loop(Objective& objective, SelectionRule& rule, const Params& par
           continue;
         }
         const double d = newton_direction(derivs.d1, derivs.d2);
-        const double shortcut = lambda_bar(derivs.d2, objective.bound(i), sigma);
+        const double shortcut = lambda_bar(derivs.d2, derivs.bound, sigma);
         // Theorem 1: the search ends at the latest when lambda <= lambda_bar,
         // after ceil(log lambda_bar / log beta) steps, unless lambda_bar is
         // not a positive number (overflow in the data).
@@ -132,7 +146,9 @@ SolveResult cd_loop(Objective& objective, SelectionRule& rule, const Params& par
     }
     // With coordinates left out, their stored D' are old: the test is over
     // the coordinates visited.
-    result.grad_norm = rule.inactive_count() > 0 ? std::sqrt(visited_d1_squares) : norm2(last_d1);
+    result.grad_norm = keep_d1 && rule.inactive_count() == 0
+                           ? norm2(last_d1)
+                           : std::sqrt(visited_squares) / inv_scale;
     if (result.grad_norm <= stop_norm && !rule.visits_all()) {
       last_d1 = objective.gradient();
       result.grad_norm = norm2(last_d1);
@@ -148,8 +164,8 @@ SolveResult cd_loop(Objective& objective, SelectionRule& rule, const Params& par
   result.status = failed      ? Status::kLineSearchFailed
                   : converged ? Status::kConverged
                               : Status::kMaxIter;
-  result.w = objective.w();
   result.objective = objective.value();
+  result.w = objective.release_w();
   result.seconds = progress.seconds();
   return result;
 }

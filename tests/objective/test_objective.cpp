@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "data/problem.h"
+#include "objective/evaluate.h"
 #include "objective/objective.h"
 #include "test_util.h"
 #include "util/error.h"
@@ -149,6 +150,35 @@ TEST(L2SvmObjective, BoundIsEquation14AndBoundsD2Everywhere) {
     objective->reset(w);
     for (std::size_t i = 0; i < 4; ++i) {
       EXPECT_LE(objective->coord_derivs(i).d2, objective->bound(i));
+    }
+  }
+}
+
+// bounded_derivs() sums H_i in the derivatives' pass instead of reading a
+// stored vector: the same D' and D'' as coord_derivs() and the same H_i as
+// curvature_bounds(), bit for bit, for both losses, a held-out row (C_j = 0)
+// and an L2 weight other than 1.
+TEST(L2SvmObjective, BoundedDerivsAreCoordDerivsAndCurvatureBoundsBitForBit) {
+  Fixture fx;
+  std::vector<std::uint8_t> held_out = {0, 0, 1, 0, 0, 0};
+  Problem with_held_out = fx.problem;
+  with_held_out.held_out = &held_out;
+  for (const Problem* problem : {&fx.problem, &with_held_out}) {
+    for (const Regularizer& r : {Regularizer::l2_only(), Regularizer{0.0, 0.3}}) {
+      for (const LossKind loss : {LossKind::kL2Svm, LossKind::kLogistic}) {
+        auto objective = make_coordinate_objective(loss, *problem, r);
+        const double max_d2 = loss == LossKind::kL2Svm ? 2.0 : 0.25;
+        const std::vector<double> bounds = curvature_bounds(*problem, r, max_d2);
+        objective->reset({-1.1, 0.4, 0.05, -0.3});
+        for (std::size_t i = 0; i < 4; ++i) {
+          const BoundedDerivs both = objective->bounded_derivs(i);
+          const CoordDerivs derivs = objective->coord_derivs(i);
+          EXPECT_EQ(both.d1, derivs.d1) << i;
+          EXPECT_EQ(both.d2, derivs.d2) << i;
+          EXPECT_EQ(both.bound, bounds[i]) << i;
+          EXPECT_EQ(objective->bound(i), bounds[i]) << i;
+        }
+      }
     }
   }
 }
