@@ -19,6 +19,10 @@ namespace column_prefetch {
 // prefetcher follows its indices).
 constexpr std::size_t kRows = 16;
 
+// Inside a long column, the derivative pass fetches the per-row values of
+// the nonzero this many places ahead (the rows beyond kRows).
+constexpr std::size_t kInColumnAhead = 32;
+
 inline void coordinate(const CscMatrix& x, const double* w, std::size_t i) {
   __builtin_prefetch(&x.col_ptr[i]);
   __builtin_prefetch(&w[i], 1);
