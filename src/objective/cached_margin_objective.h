@@ -38,6 +38,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "objective/column_prefetch.h"
 #include "objective/evaluate.h"
 #include "objective/objective.h"
 #include "objective/vector_math.h"
@@ -137,6 +138,7 @@ class CachedMarginObjective final : public CoordinateObjective {
     double g = 0;
     double h = 0;
     for (std::size_t k = begin(i), stop = end(i); k < stop; ++k) {
+      column_prefetch::ahead_in_column(rows, k, stop, terms);
       const Terms& t = terms[rows[k]];
       const double v = values[k];
       g += t.a * v;
@@ -222,6 +224,11 @@ class CachedMarginObjective final : public CoordinateObjective {
   }
 
   double bound(std::size_t i) const final { return bounds_[i]; }
+  // The base's bounded_derivs() without its virtual calls.
+  BoundedDerivs bounded_derivs(std::size_t i) const final {
+    const CoordDerivs derivs = coord_derivs(i);
+    return {derivs.d1, derivs.d2, bounds_[i]};
+  }
 
   // An upper bound of D''_i(t) for every |t| <= |z|, given d2 = D''_i(0)
   // (regularizer's curvature included, as in bound()).

@@ -19,8 +19,9 @@ namespace column_prefetch {
 // prefetcher follows its indices).
 constexpr std::size_t kRows = 16;
 
-// Inside a long column, the derivative pass fetches the per-row values of
-// the nonzero this many places ahead (the rows beyond kRows).
+// Inside a long column, a derivative pass fetches the per-row values of the
+// nonzero this many places ahead (the rows beyond kRows); the hardware
+// prefetcher cannot, since the rows are scattered.
 constexpr std::size_t kInColumnAhead = 32;
 
 inline void coordinate(const CscMatrix& x, const double* w, std::size_t i) {
@@ -39,6 +40,17 @@ inline void rows(const CscMatrix& x, const double* per_row, std::size_t i) {
   const auto begin = static_cast<std::size_t>(x.col_ptr[i]);
   const std::size_t stop = std::min(static_cast<std::size_t>(x.col_ptr[i + 1]), begin + kRows);
   for (std::size_t k = begin; k < stop; ++k) __builtin_prefetch(&per_row[rows[k]], 1);
+}
+
+// At nonzero k of a column that ends at `stop`: the per-row values of the
+// nonzero kInColumnAhead places ahead, from each of the per-row arrays.
+template <class... PerRow>
+inline void ahead_in_column(const Index* rows, std::size_t k, std::size_t stop,
+                            const PerRow*... per_row) {
+  if (k + kInColumnAhead < stop) {
+    const std::size_t j = rows[k + kInColumnAhead];
+    (__builtin_prefetch(&per_row[j]), ...);
+  }
 }
 
 }  // namespace column_prefetch

@@ -92,11 +92,7 @@ class MarginObjective final : public CoordinateObjective {
     double h = 0;
     double squares = 0;  // sum_j C_j x_ji^2
     for (std::size_t k = begin(i), stop = end(i); k < stop; ++k) {
-      if (k + column_prefetch::kInColumnAhead < stop) {
-        const std::size_t ahead = rows[k + column_prefetch::kInColumnAhead];
-        __builtin_prefetch(&margin[ahead]);
-        __builtin_prefetch(&positive[ahead]);
-      }
+      column_prefetch::ahead_in_column(rows, k, stop, margin, positive);
       const std::size_t j = rows[k];
       const double m = margin[j];
       const double v = values[k];

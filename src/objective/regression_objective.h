@@ -83,6 +83,7 @@ class RegressionObjective final : public CoordinateObjective {
     double g = 0;
     double h = 0;
     for (std::size_t k = begin(i), stop = end(i); k < stop; ++k) {
+      column_prefetch::ahead_in_column(rows, k, stop, score, cost, y);
       const std::size_t j = rows[k];
       const double v = values[k];
       g += cost[j] * loss_.d1(score[j], y[j]) * v;
@@ -125,6 +126,11 @@ class RegressionObjective final : public CoordinateObjective {
   }
 
   double bound(std::size_t i) const final { return bounds_[i]; }
+  // The base's bounded_derivs() without its virtual calls.
+  BoundedDerivs bounded_derivs(std::size_t i) const final {
+    const CoordDerivs derivs = coord_derivs(i);
+    return {derivs.d1, derivs.d2, bounds_[i]};
+  }
 
   double value() const override {
     return regression_objective_value(problem_, loss_, regularizer_.value(w_), score_);

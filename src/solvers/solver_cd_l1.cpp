@@ -154,17 +154,18 @@ struct HasCurvatureBound<
     Objective, std::void_t<decltype(std::declval<const Objective&>().curvature_bound(0, 0.0, 0.0))>>
     : std::true_type {};
 
-// An upper bound of D''_i(t) over |t| <= |z|, given d2 = D''_i(0): the
-// objective's own if it has one that depends on z
+// An upper bound of D''_i(t) over |t| <= |z|, given coordinate i's
+// bounded_derivs(): the objective's own if it has one that depends on z
 // (CachedMarginObjective<LogisticLoss>::curvature_bound), else H_i.
 template <class Objective>
-double curvature_bound(const Objective& objective, std::size_t i, double d2, double z) {
+double curvature_bound(const Objective& objective, std::size_t i, const BoundedDerivs& derivs,
+                       double z) {
   if constexpr (HasCurvatureBound<Objective>::value) {
-    return objective.curvature_bound(i, d2, z);
+    return objective.curvature_bound(i, derivs.d2, z);
   } else {
-    (void)d2;
+    (void)i;
     (void)z;
-    return objective.bound(i);
+    return derivs.bound;
   }
 }
 
@@ -206,7 +207,7 @@ SolveResult cd_l1_loop(Objective& objective, const Regularizer& regularizer, Sel
       for (std::size_t k = 0; k < batch.size; ++k) {
         const std::size_t i = batch.begin[k];
         if (!active[i]) continue;
-        const CoordDerivs derivs = objective.coord_derivs(i);
+        const BoundedDerivs derivs = objective.bounded_derivs(i);
         const double wi = objective.w()[i];
         // The loss part's derivatives (r's smooth part taken back out).
         const double g = derivs.d1 - regularizer.l2 * wi;
@@ -246,7 +247,7 @@ SolveResult cd_l1_loop(Objective& objective, const Regularizer& regularizer, Sel
           const double z = lambda * d;
           // The loss part changes by at most g z + bound/2 z^2 (bound
           // includes r's l2, which delta() counts too: subtract it).
-          const double bound = curvature_bound(objective, i, derivs.d2, z);
+          const double bound = curvature_bound(objective, i, derivs, z);
           const double upper =
               g * z + 0.5 * (bound - regularizer.l2) * z * z + regularizer.delta(wi, z);
           if (upper <= sigma * lambda * model) {
