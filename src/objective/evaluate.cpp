@@ -157,7 +157,10 @@ double curvature_bound(const Problem& problem, const Regularizer& regularizer, d
     const double v = x.values[k];
     curvature += problem.cost(x.row_idx[k]) * v * v;
   }
-  const double bound = regularizer.curvature(max_d2 * curvature);
+  return require_finite_bound(regularizer.curvature(max_d2 * curvature), i);
+}
+
+double require_finite_bound(double bound, std::size_t i) {
   if (!std::isfinite(bound)) {
     throw Error("feature " + std::to_string(i + 1) +
                 " has values too large to train on (their squares overflow); scale the data");
@@ -172,12 +175,6 @@ std::vector<double> curvature_bounds(const Problem& problem, const Regularizer& 
     bounds[i] = curvature_bound(problem, regularizer, max_d2, i);
   }
   return bounds;
-}
-
-void check_curvature_bounds(const Problem& problem, const Regularizer& regularizer, double max_d2) {
-  for (std::size_t i = 0; i < problem.x.num_cols; ++i) {
-    curvature_bound(problem, regularizer, max_d2, i);
-  }
 }
 
 std::size_t longest_column(const CscMatrix& x) {

@@ -105,9 +105,9 @@ std::vector<double> curvature_bounds(const Problem& problem, const Regularizer& 
 // H_i of one feature, as curvature_bounds() computes it (the same bits).
 double curvature_bound(const Problem& problem, const Regularizer& regularizer, double max_d2,
                        std::size_t i);
-// Throws curvature_bounds()'s Error if some H_i is not finite, without
-// keeping them. O(nnz).
-void check_curvature_bounds(const Problem& problem, const Regularizer& regularizer, double max_d2);
+// Returns H_i = `bound` of feature i (0-based) if it is finite, else throws
+// curvature_bounds()'s Error naming the feature.
+double require_finite_bound(double bound, std::size_t i);
 
 // The number of nonzeros of the longest column of x (a step's undo buffer).
 std::size_t longest_column(const CscMatrix& x);

@@ -50,7 +50,7 @@ class MarginObjective final : public CoordinateObjective {
     for (std::size_t j = 0; j < margin_.size(); ++j) {
       positive_[j] = problem.cost_class(j);
     }
-    check_curvature_bounds(problem, regularizer, Loss::kMaxD2);
+    check_bounds();
     saved_.resize(longest_column(x_));
   }
 
@@ -167,6 +167,23 @@ class MarginObjective final : public CoordinateObjective {
  private:
   std::size_t begin(std::size_t i) const { return static_cast<std::size_t>(x_.col_ptr[i]); }
   std::size_t end(std::size_t i) const { return static_cast<std::size_t>(x_.col_ptr[i + 1]); }
+  // Every H_i, by bounded_derivs()'s sum on the objective's own tables, only
+  // to refuse data whose squares overflow (require_finite_bound()'s Error)
+  // before training starts. O(nnz).
+  void check_bounds() const {
+    const Index* rows = x_.row_idx.data();
+    const double* values = x_.values.data();
+    const std::uint8_t* positive = positive_.data();
+    const double cost[3] = {cost_neg_, cost_pos_, 0.0};
+    for (std::size_t i = 0; i < x_.num_cols; ++i) {
+      double squares = 0;
+      for (std::size_t k = begin(i), stop = end(i); k < stop; ++k) {
+        squares += cost[positive[rows[k]]] * values[k] * values[k];
+      }
+      require_finite_bound(regularizer_.curvature(Loss::kMaxD2 * squares), i);
+    }
+  }
+
   // Equation (17): m_j += z y_j x_ji for the nonzeros of column i.
   void move_margins(std::size_t i, double z) {
     const Index* rows = x_.row_idx.data();

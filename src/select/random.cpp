@@ -9,10 +9,14 @@ std::size_t uniform_index(std::mt19937_64& rng, std::size_t n) {
   assert(n > 0);
   const std::uint64_t range = n;
   // 2^64 mod range: rejecting draws below it leaves a multiple of `range`
-  // equally likely values.
-  const std::uint64_t threshold = (std::uint64_t{0} - range) % range;
+  // equally likely values. It is below `range`, so a draw of at least
+  // `range` (nearly all of them) is kept without computing it: one 64-bit
+  // division a draw instead of two, the same draws.
   std::uint64_t draw = rng();
-  while (draw < threshold) draw = rng();
+  if (draw < range) {
+    const std::uint64_t threshold = (std::uint64_t{0} - range) % range;
+    while (draw < threshold) draw = rng();
+  }
   return static_cast<std::size_t>(draw % range);
 }
 

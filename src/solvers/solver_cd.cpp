@@ -45,6 +45,7 @@
 //   passes the shortcut, plus O(nonzeros of column i) for every evaluation
 //   of D_i(lambda d). Reporting f(w) after each outer iteration adds O(l + n),
 //   outside the timed part.
+#include <algorithm>
 #include <cmath>
 #include <type_traits>
 
@@ -80,15 +81,21 @@ SolveResult cd_loop(Objective& objective, SelectionRule& rule, const Params& par
   SolveResult result;
   const double scale = objective.gradient_norm_at_zero();
   const double stop_norm = eps * scale;
-  std::vector<double> last_d1 = objective.gradient();
-  result.grad_norm = norm2(last_d1);
-  bool converged = result.grad_norm <= stop_norm;
   // A rule that visits every coordinate once an epoch needs only the sum of
   // the squares of the D'_i(0) it saw, not the n-vector of them. The sum is
   // of (D'_i(0) / ||grad f(0)||)^2, which does not overflow where the norm
   // itself is finite.
   const bool keep_d1 = !rule.visits_all();
-  if (!keep_d1) std::vector<double>().swap(last_d1);
+  std::vector<double> last_d1;
+  const std::vector<double>& w0 = objective.w();
+  if (keep_d1 || std::any_of(w0.begin(), w0.end(), [](double wi) { return wi != 0; })) {
+    last_d1 = objective.gradient();
+    result.grad_norm = norm2(last_d1);
+    if (!keep_d1) std::vector<double>().swap(last_d1);
+  } else {
+    result.grad_norm = scale;  // at w = 0 the objective has the norm already
+  }
+  bool converged = result.grad_norm <= stop_norm;
   const double inv_scale = scale > 0 && std::isfinite(1.0 / scale) ? 1.0 / scale : 1.0;
   bool failed = false;
 

@@ -100,5 +100,27 @@ TEST(CoordinateOrder, UniformIndexCoversTheRangeEvenly) {
   for (int c : counts) EXPECT_NEAR(c, draws / 7, 500);  // > 5 standard deviations
 }
 
+// uniform_index() computes the rejection threshold 2^64 mod n only for a draw
+// below n; its draws are those of rejecting below the threshold every time,
+// also for n near 2^63, where about half the draws are rejected.
+TEST(CoordinateOrder, UniformIndexRejectsAsTheFullThresholdTest) {
+  const auto reference = [](std::mt19937_64& rng, std::uint64_t range) {
+    const std::uint64_t threshold = (std::uint64_t{0} - range) % range;
+    std::uint64_t draw = rng();
+    while (draw < threshold) draw = rng();
+    return draw % range;
+  };
+  for (const std::uint64_t range :
+       {std::uint64_t{1}, std::uint64_t{2}, std::uint64_t{7}, std::uint64_t{351806},
+        (std::uint64_t{1} << 63) + 1, (std::uint64_t{3} << 62) + 5}) {
+    std::mt19937_64 ours(11);
+    std::mt19937_64 theirs(11);
+    for (int k = 0; k < 2000; ++k) {
+      ASSERT_EQ(uniform_index(ours, static_cast<std::size_t>(range)), reference(theirs, range))
+          << "range " << range << ", draw " << k;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace cdl
