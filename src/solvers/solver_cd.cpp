@@ -82,9 +82,9 @@ SolveResult cd_loop(Objective& objective, SelectionRule& rule, const Params& par
   const double scale = objective.gradient_norm_at_zero();
   const double stop_norm = eps * scale;
   // A rule that visits every coordinate once an epoch needs only the sum of
-  // the squares of the D'_i(0) it saw, not the n-vector of them. The sum is
-  // of (D'_i(0) / ||grad f(0)||)^2, which does not overflow where the norm
-  // itself is finite.
+  // the squares of the D'_i(0) it saw, not the n-vector of them. They are
+  // scaled by 1 / ||grad f(0)|| first, so that the squares of data with huge
+  // gradients do not overflow.
   const bool keep_d1 = !rule.visits_all();
   std::vector<double> last_d1;
   const std::vector<double>& w0 = objective.w();
