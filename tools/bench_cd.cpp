@@ -440,9 +440,8 @@ int bench_sweep(const std::string& path, const SweepOptions& options) {
 
   // The library's CDPER, one outer iteration per solve_cd() call: it goes on
   // from the last call's w (reset() outside the timing), with the same
-  // PermutationOrder, and its
-  // reporter's seconds are those of the iteration alone. The objective is
-  // the concrete type that cdtrain's entry point runs.
+  // PermutationOrder, and its reporter's seconds are those of the iteration
+  // alone. The objective is the concrete type that cdtrain's entry point runs.
   const bool cdper = all || options.order == "cdper";
   std::optional<cdl::MarginObjective<cdl::L2SvmLoss>> objective;
   if (cdper) objective.emplace(problem, cdl::Regularizer::l2_only());

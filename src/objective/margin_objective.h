@@ -50,7 +50,8 @@ class MarginObjective final : public CoordinateObjective {
     for (std::size_t j = 0; j < margin_.size(); ++j) {
       positive_[j] = problem.cost_class(j);
     }
-    check_bounds();
+    // Refuses data whose squares overflow before training starts. O(nnz).
+    for (std::size_t i = 0; i < x_.num_cols; ++i) column_bound(i);
     saved_.resize(longest_column(x_));
   }
 
@@ -140,9 +141,7 @@ class MarginObjective final : public CoordinateObjective {
     }
   }
 
-  double bound(std::size_t i) const final {
-    return curvature_bound(problem_, regularizer_, Loss::kMaxD2, i);
-  }
+  double bound(std::size_t i) const final { return column_bound(i); }
 
   double value() const override {
     return objective_value<Loss>(problem_, regularizer_.value(w_), margin_);
@@ -167,21 +166,18 @@ class MarginObjective final : public CoordinateObjective {
  private:
   std::size_t begin(std::size_t i) const { return static_cast<std::size_t>(x_.col_ptr[i]); }
   std::size_t end(std::size_t i) const { return static_cast<std::size_t>(x_.col_ptr[i + 1]); }
-  // Every H_i, by bounded_derivs()'s sum on the objective's own tables, only
-  // to refuse data whose squares overflow (require_finite_bound()'s Error)
-  // before training starts. O(nnz).
-  void check_bounds() const {
+  // H_i alone, by bounded_derivs()'s sum on the objective's own tables (the
+  // bits of curvature_bound()); an Error naming the feature if it overflows.
+  double column_bound(std::size_t i) const {
     const Index* rows = x_.row_idx.data();
     const double* values = x_.values.data();
     const std::uint8_t* positive = positive_.data();
     const double cost[3] = {cost_neg_, cost_pos_, 0.0};
-    for (std::size_t i = 0; i < x_.num_cols; ++i) {
-      double squares = 0;
-      for (std::size_t k = begin(i), stop = end(i); k < stop; ++k) {
-        squares += cost[positive[rows[k]]] * values[k] * values[k];
-      }
-      require_finite_bound(regularizer_.curvature(Loss::kMaxD2 * squares), i);
+    double squares = 0;
+    for (std::size_t k = begin(i), stop = end(i); k < stop; ++k) {
+      squares += cost[positive[rows[k]]] * values[k] * values[k];
     }
+    return require_finite_bound(regularizer_.curvature(Loss::kMaxD2 * squares), i);
   }
 
   // Equation (17): m_j += z y_j x_ji for the nonzeros of column i.
