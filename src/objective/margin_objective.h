@@ -43,15 +43,21 @@ class MarginObjective final : public CoordinateObjective {
         cost_neg_(problem.cost_neg),
         w_(problem.num_features(), 0.0),
         margin_(problem.num_rows(), 0.0),
-        positive_(problem.num_rows()),
-        // Only its norm is kept: the vector itself is recomputed by
-        // gradient() at w = 0 (once per solve), not held as another n-vector.
-        gradient_norm_at_zero_(norm2(cdl::gradient_at_zero<Loss>(problem))) {
+        positive_(problem.num_rows()) {
     for (std::size_t j = 0; j < margin_.size(); ++j) {
       positive_[j] = problem.cost_class(j);
     }
-    // Refuses data whose squares overflow before training starts. O(nnz).
-    for (std::size_t i = 0; i < x_.num_cols; ++i) column_bound(i);
+    // One pass over the matrix: grad f(0), of which only the norm is kept
+    // (gradient() recomputes the vector at w = 0, once per solve, instead of
+    // holding another n-vector), and H_i, which refuses data whose squares
+    // overflow before training starts. O(nnz).
+    std::vector<double> g(x_.num_cols);
+    for (std::size_t i = 0; i < x_.num_cols; ++i) {
+      const ColumnSums sums = column_sums(i);
+      g[i] = Loss::d1(0.0) * sums.slope;
+      bound_of(i, sums);
+    }
+    gradient_norm_at_zero_ = norm2(g);
     saved_.resize(longest_column(x_));
   }
 
@@ -153,11 +159,11 @@ class MarginObjective final : public CoordinateObjective {
   void prefetch_rows(std::size_t i) const { column_prefetch::rows(x_, margin_.data(), i); }
 
   std::vector<double> gradient() const override {
-    if (std::all_of(w_.begin(), w_.end(), [](double wi) { return wi == 0; })) {
-      return cdl::gradient_at_zero<Loss>(problem_);
-    }
+    const bool at_zero = std::all_of(w_.begin(), w_.end(), [](double wi) { return wi == 0; });
     std::vector<double> g(w_.size());
-    for (std::size_t i = 0; i < w_.size(); ++i) g[i] = coord_derivs(i).d1;
+    for (std::size_t i = 0; i < w_.size(); ++i) {
+      g[i] = at_zero ? Loss::d1(0.0) * column_sums(i).slope : coord_derivs(i).d1;
+    }
     return g;
   }
 
@@ -166,19 +172,33 @@ class MarginObjective final : public CoordinateObjective {
  private:
   std::size_t begin(std::size_t i) const { return static_cast<std::size_t>(x_.col_ptr[i]); }
   std::size_t end(std::size_t i) const { return static_cast<std::size_t>(x_.col_ptr[i + 1]); }
-  // H_i alone, by bounded_derivs()'s sum on the objective's own tables (the
-  // bits of curvature_bound()); an Error naming the feature if it overflows.
-  double column_bound(std::size_t i) const {
+  // Column i's sums at w = 0 on the objective's own tables: sum_j y_j C_j
+  // x_ji (grad f(0)_i = loss'(0) times it, the products of
+  // cdl::gradient_at_zero()) and sum_j C_j x_ji^2 (H_i by bounded_derivs()'s
+  // sum, the bits of curvature_bound()).
+  struct ColumnSums {
+    double slope;
+    double squares;
+  };
+  ColumnSums column_sums(std::size_t i) const {
     const Index* rows = x_.row_idx.data();
     const double* values = x_.values.data();
     const std::uint8_t* positive = positive_.data();
     const double cost[3] = {cost_neg_, cost_pos_, 0.0};
-    double squares = 0;
+    const double signed_cost[3] = {-cost_neg_, cost_pos_, 0.0};
+    ColumnSums sums{0, 0};
     for (std::size_t k = begin(i), stop = end(i); k < stop; ++k) {
-      squares += cost[positive[rows[k]]] * values[k] * values[k];
+      const std::uint8_t t = positive[rows[k]];
+      sums.slope += signed_cost[t] * values[k];
+      sums.squares += cost[t] * values[k] * values[k];
     }
-    return require_finite_bound(regularizer_.curvature(Loss::kMaxD2 * squares), i);
+    return sums;
   }
+  // H_i from column i's sums; an Error naming the feature if it overflows.
+  double bound_of(std::size_t i, const ColumnSums& sums) const {
+    return require_finite_bound(regularizer_.curvature(Loss::kMaxD2 * sums.squares), i);
+  }
+  double column_bound(std::size_t i) const { return bound_of(i, column_sums(i)); }
 
   // Equation (17): m_j += z y_j x_ji for the nonzeros of column i.
   void move_margins(std::size_t i, double z) {

@@ -47,7 +47,7 @@ void check_magnitudes(const CscMatrix& x, const ClassMap& classes, const Params&
   // Headroom for the solvers' products of these sums with weights and
   // second derivatives (at most 4 for these losses).
   const double limit = std::numeric_limits<double>::max() / 1024;
-  for (std::size_t i = 0; i < x.num_cols; ++i) {
+  const auto check_column = [&](std::size_t i) {
     double sum = 0;
     for (auto k = x.col_ptr[i]; k < x.col_ptr[i + 1]; ++k) {
       const double v = x.values[static_cast<std::size_t>(k)];
@@ -66,7 +66,17 @@ void check_magnitudes(const CscMatrix& x, const ClassMap& classes, const Params&
                                 "overflows; scale the data");
       }
     }
-  }
+  };
+  // Blocks of columns on threads; each block stops at its first bad column
+  // and run_tasks_or_throw() rethrows the first block's error, so the error
+  // is the first bad column's, as in one pass.
+  constexpr std::size_t kBlock = 8192;
+  const std::size_t blocks = (x.num_cols + kBlock - 1) / kBlock;
+  run_tasks_or_throw(blocks, params.threads > 0 ? params.threads : hardware_threads(),
+                     [&](std::size_t b) {
+                       const std::size_t stop = std::min(x.num_cols, (b + 1) * kBlock);
+                       for (std::size_t i = b * kBlock; i < stop; ++i) check_column(i);
+                     });
 }
 
 LinearModel train(const CscMatrix& x, const ClassMap& classes, const Params& params,

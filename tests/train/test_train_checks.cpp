@@ -52,6 +52,27 @@ TEST(CheckMagnitudes, NamesTheInstanceWhereTheSumOverflows) {
   EXPECT_THROW(check_magnitudes(data.features, classes, params), InstanceError);
 }
 
+// The columns are checked in blocks on threads; the error is still the
+// first bad column's: feature 10 (block 0) overflows at instance 3, features
+// 20,000 and 30,000 (blocks 2 and 3) at instance 1, on 1, 2 and 4 threads.
+TEST(CheckMagnitudes, OnThreadsNamesTheFirstBadColumn) {
+  test::ScratchDir dir;
+  const LabeledCsc data = read(dir, "1 10:1e152 20000:1e200 30000:1e200\n-1 1:1\n1 10:1e153\n");
+  const ClassMap classes = map_classes(data.labels);
+  for (unsigned threads : {1u, 2u, 4u}) {
+    SCOPED_TRACE(threads);
+    Params params = resolve_defaults(Params{});
+    params.threads = threads;
+    try {
+      check_magnitudes(data.features, classes, params);
+      FAIL() << "no error";
+    } catch (const InstanceError& e) {
+      EXPECT_EQ(e.row(), 2u);
+      EXPECT_EQ(e.reason(), too_large(10, "1e+153"));
+    }
+  }
+}
+
 TEST(CheckMagnitudes, EverySolverRefusesInsteadOfReturningNaN) {
   test::ScratchDir dir;
   const LabeledCsc data = read(dir, "1 1:1e200\n-1 1:-1e200 2:1\n");
