@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 #include <numeric>
+#include <system_error>
 
 #include "select/random.h"
 #include "util/error.h"
@@ -16,12 +17,37 @@ PermutationOrder::PermutationOrder(std::size_t n, std::uint64_t seed, bool reshu
   }
   order_.resize(n);
   std::iota(order_.begin(), order_.end(), std::uint32_t{0});
-  if (!reshuffle_) shuffle(order_, rng_);
+  if (!reshuffle_) {
+    shuffle(order_, rng_);
+  } else if (n >= kBackgroundFrom) {
+    next_.resize(n);
+    shuffle_next_in_background();  // the first epoch's, during the solver's setup
+  }
+}
+
+PermutationOrder::~PermutationOrder() {
+  if (shuffler_.joinable()) shuffler_.join();
+}
+
+void PermutationOrder::shuffle_next_in_background() {
+  std::copy(order_.begin(), order_.end(), next_.begin());
+  try {
+    shuffler_ = std::thread([this] { shuffle(next_, rng_); });
+  } catch (const std::system_error&) {
+    // No thread: rng_ is untouched, and the next epoch shuffles in place.
+  }
 }
 
 void PermutationOrder::on_start_epoch() {
-  if (reshuffle_) shuffle(order_, rng_);
   pos_ = 0;
+  if (!reshuffle_) return;
+  if (!shuffler_.joinable()) {
+    shuffle(order_, rng_);
+    return;
+  }
+  shuffler_.join();
+  order_.swap(next_);
+  shuffle_next_in_background();
 }
 
 CoordinateBatch PermutationOrder::next_batch() {

@@ -50,26 +50,27 @@ TEST(CoordinateOrder, PermutationOnceKeepsItsOrder) {
 
 // The permutation is kept as 4-byte indices and handed out in chunks; the
 // epochs are still the Fisher-Yates shuffles of 0..n-1 drawn from the seed,
-// the same as shuffling std::size_t indices (n spans several chunks).
+// the same as shuffling std::size_t indices (n spans several chunks), also
+// where the next epoch's permutation is shuffled on a thread of its own.
 TEST(CoordinateOrder, PermutationInChunksIsTheShuffleOfTheSeed) {
-  const std::size_t n = 10000;
-  for (const bool reshuffle : {true, false}) {
-    PermutationOrder order(n, 7, reshuffle);
-    std::mt19937_64 rng(7);
-    std::vector<std::size_t> expected = iota(n);
-    std::size_t batches = 0;
-    for (int epoch = 0; epoch < 3; ++epoch) {
-      if (reshuffle || epoch == 0) shuffle(expected, rng);
-      std::vector<std::size_t> seen;
-      order.start_epoch();
-      for (CoordinateBatch batch = order.next_batch(); batch.size > 0;
-           batch = order.next_batch(), ++batches) {
-        seen.insert(seen.end(), batch.begin, batch.begin + batch.size);
+  for (const std::size_t n : {std::size_t{10000}, PermutationOrder::kBackgroundFrom + 1})
+    for (const bool reshuffle : {true, false}) {
+      PermutationOrder order(n, 7, reshuffle);
+      std::mt19937_64 rng(7);
+      std::vector<std::size_t> expected = iota(n);
+      std::size_t batches = 0;
+      for (int epoch = 0; epoch < 3; ++epoch) {
+        if (reshuffle || epoch == 0) shuffle(expected, rng);
+        std::vector<std::size_t> seen;
+        order.start_epoch();
+        for (CoordinateBatch batch = order.next_batch(); batch.size > 0;
+             batch = order.next_batch(), ++batches) {
+          seen.insert(seen.end(), batch.begin, batch.begin + batch.size);
+        }
+        EXPECT_EQ(seen, expected) << "epoch " << epoch << ", reshuffle " << reshuffle;
       }
-      EXPECT_EQ(seen, expected) << "epoch " << epoch << ", reshuffle " << reshuffle;
+      EXPECT_GT(batches, 3u);
     }
-    EXPECT_GT(batches, 3u);
-  }
 }
 
 TEST(CoordinateOrder, SameSeedSameOrder) {
