@@ -10,7 +10,8 @@
 
 namespace cdl {
 
-PermutationOrder::PermutationOrder(std::size_t n, std::uint64_t seed, bool reshuffle_every_epoch)
+PermutationOrder::PermutationOrder(std::size_t n, std::uint64_t seed, bool reshuffle_every_epoch,
+                                   bool shuffle_ahead)
     : rng_(seed), reshuffle_(reshuffle_every_epoch) {
   if (n > std::numeric_limits<std::uint32_t>::max()) {
     throw ConfigError("too many coordinates for a permutation (" + std::to_string(n) + ")");
@@ -19,7 +20,7 @@ PermutationOrder::PermutationOrder(std::size_t n, std::uint64_t seed, bool reshu
   std::iota(order_.begin(), order_.end(), std::uint32_t{0});
   if (!reshuffle_) {
     shuffle(order_, rng_);
-  } else if (n >= kBackgroundFrom) {
+  } else if (shuffle_ahead && n >= kBackgroundFrom) {
     next_.resize(n);
     shuffle_next_in_background();  // the first epoch's, during the solver's setup
   }

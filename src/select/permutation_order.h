@@ -7,8 +7,9 @@
 // of kChunk, long enough that the solver's look-ahead along a batch loses
 // nothing measurable at the chunk ends.
 //
-// With n >= kBackgroundFrom coordinates, the next epoch's permutation is
-// shuffled on a thread of its own while the solver works through this one
+// With `shuffle_ahead` (a core to spare) and n >= kBackgroundFrom
+// coordinates, the next epoch's permutation is shuffled on a thread of its
+// own while the solver works through this one
 // (a copy of this epoch's order, shuffled by the same generator): the same
 // permutations, epoch by epoch, as shuffling in place at each epoch's start,
 // whatever the threads. It costs one more array of n indices, and saves the
@@ -29,7 +30,8 @@ namespace cdl {
 
 class PermutationOrder final : public SelectionRule {
  public:
-  PermutationOrder(std::size_t n, std::uint64_t seed, bool reshuffle_every_epoch);
+  PermutationOrder(std::size_t n, std::uint64_t seed, bool reshuffle_every_epoch,
+                   bool shuffle_ahead = false);
   ~PermutationOrder() override;
   PermutationOrder(const PermutationOrder&) = delete;
   PermutationOrder& operator=(const PermutationOrder&) = delete;

@@ -19,7 +19,7 @@ const std::vector<RuleInfo>& rule_table() {
        }},
       {"perm", "a new random permutation every epoch", true,
        [](const RuleContext& c) -> std::unique_ptr<SelectionRule> {
-         return std::make_unique<PermutationOrder>(c.num_coordinates, c.seed, true);
+         return std::make_unique<PermutationOrder>(c.num_coordinates, c.seed, true, c.spare_thread);
        }},
       {"perm-once", "one random permutation, drawn once", true,
        [](const RuleContext& c) -> std::unique_ptr<SelectionRule> {

@@ -1,5 +1,6 @@
 #include "select/selection_rule.h"
 #include "solvers/solver.h"
+#include "util/parallel.h"
 
 namespace cdl {
 
@@ -7,6 +8,7 @@ std::unique_ptr<SelectionRule> make_selection_rule(const SolverInput& input) {
   const SolverInfo& row = solver_info(input.params.solver);
   const std::string rule = input.params.select ? *input.params.select : row.rule;
   RuleContext context{input.problem.num_features(), input.seed, &input.problem.x};
+  context.spare_thread = input.params.threads != 1 && hardware_threads() > 1;
   if (is_lasso(input.params)) {
     context.lasso = &input.problem;
     context.w0 = input.w0;

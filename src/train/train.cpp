@@ -113,6 +113,16 @@ LinearModel train(const CscMatrix& x, const ClassMap& classes, const Params& par
   if (solver_info(params.solver).needs_rows && shared_rows == nullptr) own_rows = to_csr(x);
   const CsrMatrix* rows = shared_rows != nullptr ? shared_rows : own_rows ? &*own_rows : nullptr;
 
+  // One-vs-rest problems on threads: each has its own seed and its own
+  // column of w, so the model does not depend on the threads. A reporter
+  // that does more than print (a trace, a test's recorder) sees the classes
+  // one after another on this thread. Classes on threads take one each.
+  const auto threads = static_cast<unsigned>(
+      std::min<std::size_t>(nr_w, params.threads > 0 ? params.threads : hardware_threads()));
+  const bool on_threads = threads > 1 && typeid(reporter) == typeid(Reporter);
+  Params class_params = params;
+  if (on_threads) class_params.threads = 1;
+
   // Trains class k's problem, reporting to `out`, into column k of w.
   const auto train_class = [&](std::size_t k, Reporter& out) {
     if (nr_w > 1) out.info("class " + std::to_string(classes.labels[k]) + " vs rest");
@@ -120,7 +130,7 @@ LinearModel train(const CscMatrix& x, const ClassMap& classes, const Params& par
     const double c_neg = nr_class == 2 ? class_cost(params, classes.labels[1]) : params.C;
     const Problem problem = one_vs_rest(x, classes, k, c_pos, c_neg, rows, held_out);
     out.begin_problem(problem, params.loss.value(), classes.labels[k]);
-    SolveResult result = train_binary(problem, params, derive_seed(params.seed, k), out,
+    SolveResult result = train_binary(problem, class_params, derive_seed(params.seed, k), out,
                                       initial ? &(*initial)[k] : nullptr);
     result.w.resize(weights, 0.0);
     for (std::size_t i = 0; i < weights; ++i) {
@@ -140,13 +150,7 @@ LinearModel train(const CscMatrix& x, const ClassMap& classes, const Params& par
     for (std::size_t i = 0; i < weights; ++i) model.w[i * nr_w + k] = result.w[i];
   };
 
-  // One-vs-rest problems on threads: each has its own seed and its own
-  // column of w, so the model does not depend on the threads. A reporter
-  // that does more than print (a trace, a test's recorder) sees the classes
-  // one after another on this thread.
-  const auto threads = static_cast<unsigned>(
-      std::min<std::size_t>(nr_w, params.threads > 0 ? params.threads : hardware_threads()));
-  if (threads <= 1 || typeid(reporter) != typeid(Reporter)) {
+  if (!on_threads) {
     for (std::size_t k = 0; k < nr_w; ++k) train_class(k, reporter);
     return model;
   }

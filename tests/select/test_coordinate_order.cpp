@@ -55,7 +55,7 @@ TEST(CoordinateOrder, PermutationOnceKeepsItsOrder) {
 TEST(CoordinateOrder, PermutationInChunksIsTheShuffleOfTheSeed) {
   for (const std::size_t n : {std::size_t{10000}, PermutationOrder::kBackgroundFrom + 1})
     for (const bool reshuffle : {true, false}) {
-      PermutationOrder order(n, 7, reshuffle);
+      PermutationOrder order(n, 7, reshuffle, true);
       std::mt19937_64 rng(7);
       std::vector<std::size_t> expected = iota(n);
       std::size_t batches = 0;
