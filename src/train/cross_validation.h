@@ -39,9 +39,12 @@ using FoldTask =
 // warnings, with params.verbose (-V) a "fold f/F, C = c" header and its
 // per-iteration lines first, and with `fold_lines` and a reporter that is
 // not quiet "fold f/F: RESULT, T ms". The first fold error is rethrown after
-// the earlier folds' output.
+// the earlier folds' output. The first `lead_folds` folds are done (and
+// their errors rethrown) before any other fold starts, so that the others
+// may start from their models.
 void run_folds(const std::vector<std::size_t>& fold_of, std::size_t folds, const Params& params,
-               Reporter& reporter, bool fold_lines, const FoldTask& task);
+               Reporter& reporter, bool fold_lines, const FoldTask& task,
+               std::size_t lead_folds = 0);
 
 struct CrossValidation {
   double accuracy = 0;  // correct predictions / instances
@@ -59,8 +62,12 @@ struct CrossValidation {
 // reporter that is not quiet, one line (accuracy on the fold, time); with
 // params.verbose (-V) also a "fold f/F" header and its per-iteration lines.
 // With `warm`, one model per fold, each fold starts from its model
-// (initial_weights()). With `keep_models` the folds' models are returned;
-// otherwise each is freed once its fold is predicted.
+// (initial_weights()). Without it, for a solver that takes a start (-i),
+// the folds 0..kLeadFolds-1 train first from 0 and each later fold f starts
+// from the model of fold f mod kLeadFolds. With `keep_models` the folds'
+// models are returned; otherwise each is freed once its fold is predicted
+// (the lead folds' once every fold is done).
+constexpr std::size_t kLeadFolds = 2;
 CrossValidation cross_validate(const CscMatrix& x, const ClassMap& classes, const Params& params,
                                Reporter& reporter, const std::vector<LinearModel>* warm = nullptr,
                                bool fold_lines = true, bool keep_models = true);

@@ -167,8 +167,10 @@ TEST(AssignFolds, UnstratifiedCanUnbalanceAClassThatStratifiedBalances) {
 // mirror cross_validate's seeding (cross_validation.cpp): the folds are
 // assign_folds(..., derive_seed(seed, 0x5eed)) and fold f trains with seed
 // derive_seed(seed, f + 1). Deterministic solvers (cd, tron) do not depend
-// on the latter.
-CrossValidation recompute(const test::Data& data, const Params& params) {
+// on the latter. With more than kLeadFolds folds and a solver that takes a
+// start, fold f >= kLeadFolds starts from the model of fold f mod
+// kLeadFolds; `lead_starts` false trains every fold from 0 instead.
+CrossValidation recompute(const test::Data& data, const Params& params, bool lead_starts = true) {
   const CscMatrix& x = data.file.features;
   const ClassMap& classes = data.classes;
   const std::size_t l = x.num_rows;
@@ -188,7 +190,12 @@ CrossValidation recompute(const test::Data& data, const Params& params) {
     Params fold_params = params;
     fold_params.seed = derive_seed(params.seed, f + 1);
     CountingReporter quiet;
-    out.models.push_back(train(select_rows(x, training), fold_classes, fold_params, quiet));
+    const bool warm = lead_starts && solver_info(params.solver).warm_start && folds > kLeadFolds &&
+                      f >= kLeadFolds;
+    InitialWeights start;
+    if (warm) start = initial_weights(out.models[f % kLeadFolds], classes, x.num_cols, params.bias);
+    out.models.push_back(
+        train(select_rows(x, training), fold_classes, fold_params, quiet, warm ? &start : nullptr));
     const LinearModel& model = out.models.back();
     for (std::size_t r = 0; r < l; ++r) {
       if (fold_of[r] != f) continue;
@@ -291,6 +298,34 @@ TEST(CrossValidate, EqualsAnIndependentRecomputation) {
   }
 }
 
+// The folds after the lead folds start from a lead fold's model; they stop
+// by their own test, so that with a tight tolerance they end where the same
+// folds trained from 0 end (EqualsAnIndependentRecomputation checks that
+// they start where the lead scheme says).
+TEST(CrossValidate, LaterFoldsStartFromALeadFoldAndEndAtTheirOwnOptimum) {
+  const test::Data& data = load("heart_scale");
+  Params params = resolved(SolverKind::kCdPer, 5, 1e-8);
+  params.threads = 2;
+  const CrossValidation cv = run_cv(data, params);
+  const CrossValidation cold = recompute(data, params, false);
+  ASSERT_EQ(cv.models.size(), 5u);
+  for (std::size_t f = 0; f < 5; ++f) {
+    const std::vector<double>& w = cv.models[f].w;
+    const std::vector<double>& w_cold = cold.models[f].w;
+    ASSERT_EQ(w.size(), w_cold.size());
+    double diff = 0;
+    double norm = 0;
+    for (std::size_t i = 0; i < w.size(); ++i) {
+      diff += (w[i] - w_cold[i]) * (w[i] - w_cold[i]);
+      norm += w_cold[i] * w_cold[i];
+    }
+    EXPECT_LT(std::sqrt(diff), 1e-5 * std::sqrt(norm)) << "fold " << f;
+    if (f < kLeadFolds) {
+      EXPECT_EQ(format_model(cv.models[f]), format_model(cold.models[f])) << "fold " << f;
+    }
+  }
+}
+
 TEST(CrossValidate, MoreFoldsThanInstancesWarnsAndRunsLeaveOneOut) {
   // 12 instances of heart_scale, 6 of each class.
   const test::Data& heart = load("heart_scale");
@@ -318,19 +353,31 @@ TEST(CrossValidate, MoreFoldsThanInstancesWarnsAndRunsLeaveOneOut) {
       << reporter.log.str();
   ASSERT_EQ(cv.models.size(), 12u);
 
-  // Leave-one-out, recomputed without knowing which fold is which: cd is
-  // cyclic, so the model without instance r does not depend on a seed.
+  // Leave-one-out, recomputed: fold f holds out the one instance r with
+  // fold_of[r] == f, and folds f >= kLeadFolds start from the model of fold
+  // f mod kLeadFolds; cd is cyclic, so a model does not depend on a seed.
+  const std::vector<std::size_t> fold_of =
+      assign_folds(classes, 12, false, derive_seed(params.seed, 0x5eed));
   std::size_t correct = 0;
+  std::vector<LinearModel> fold_models;
   std::multiset<std::string> expected_models;
-  for (std::size_t r = 0; r < 12; ++r) {
+  for (std::size_t f = 0; f < 12; ++f) {
+    const std::size_t r =
+        static_cast<std::size_t>(std::find(fold_of.begin(), fold_of.end(), f) - fold_of.begin());
     std::vector<std::size_t> others;
     for (std::size_t k = 0; k < 12; ++k) {
       if (k != r) others.push_back(k);
     }
     ClassMap fold_classes{classes.labels, {}};
     for (std::size_t k : others) fold_classes.class_of.push_back(classes.class_of[k]);
+    InitialWeights start;
+    if (f >= kLeadFolds) {
+      start = initial_weights(fold_models[f % kLeadFolds], classes, x.num_cols, params.bias);
+    }
     CountingReporter quiet;
-    const LinearModel model = train(select_rows(x, others), fold_classes, params, quiet);
+    fold_models.push_back(train(select_rows(x, others), fold_classes, params, quiet,
+                                f >= kLeadFolds ? &start : nullptr));
+    const LinearModel& model = fold_models.back();
     expected_models.insert(format_model(model));
     correct += model.predict(select_rows(x, {r}))[0] == static_cast<int>(labels[r]);
   }
