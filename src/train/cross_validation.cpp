@@ -55,7 +55,7 @@ std::size_t fold_count(const Params& params, std::size_t rows, Reporter& reporte
 }
 
 void run_folds(const std::vector<std::size_t>& fold_of, std::size_t folds, const Params& params,
-               Reporter& reporter, bool fold_lines, const FoldTask& task, std::size_t lead_folds) {
+               Reporter& reporter, bool fold_lines, const FoldTask& task, std::size_t lead_count) {
   const std::size_t l = fold_of.size();
   std::vector<std::ostringstream> logs(folds);
   // Per-iteration lines only with -V, under a fold header; otherwise a
@@ -106,7 +106,7 @@ void run_folds(const std::vector<std::size_t>& fold_of, std::size_t folds, const
     finish(1);
   };
   const unsigned threads = params.threads > 0 ? params.threads : hardware_threads();
-  const std::size_t lead = std::min(lead_folds, folds);
+  const std::size_t lead = std::min(lead_count, folds);
   std::vector<std::exception_ptr> errors = run_tasks(lead, threads, run_fold);
   for (std::size_t f = 0; f < lead; ++f) {
     if (errors[f]) std::rethrow_exception(errors[f]);
@@ -115,6 +115,10 @@ void run_folds(const std::vector<std::size_t>& fold_of, std::size_t folds, const
   for (const std::exception_ptr& error : errors) {
     if (error) std::rethrow_exception(error);
   }
+}
+
+std::size_t lead_folds(const Params& params, std::size_t folds) {
+  return solver_info(params.solver).warm_start && folds > kLeadFolds ? kLeadFolds : 0;
 }
 
 CrossValidation cross_validate(const CscMatrix& x, const ClassMap& classes, const Params& params,
@@ -134,8 +138,8 @@ CrossValidation cross_validate(const CscMatrix& x, const ClassMap& classes, cons
   // the wide text file 5 CDPER outer iterations instead of 16),
   // and every fold still stops by its own test. The start of each fold is
   // fixed, so the result does not depend on the thread count.
-  const bool lead = warm == nullptr && solver_info(params.solver).warm_start && folds > kLeadFolds;
-  std::vector<LinearModel> lead_models(lead ? kLeadFolds : 0);
+  const std::size_t lead = warm == nullptr ? lead_folds(params, folds) : 0;
+  std::vector<LinearModel> lead_models(lead);
   std::vector<int> predicted(l);
   // The folds share x (and its rows, if the solver needs them): a fold's
   // training problem holds its test rows out with C_j = 0, which gives the
@@ -146,9 +150,9 @@ CrossValidation cross_validate(const CscMatrix& x, const ClassMap& classes, cons
       fold_of, folds, params, reporter, fold_lines,
       [&](std::size_t f, const std::vector<std::uint8_t>& held_out, const Params& fold_params,
           Reporter& log) {
-        const LinearModel* start = warm != nullptr           ? &(*warm)[f]
-                                   : lead && f >= kLeadFolds ? &lead_models[f % kLeadFolds]
-                                                             : nullptr;
+        const LinearModel* start = warm != nullptr         ? &(*warm)[f]
+                                   : lead > 0 && f >= lead ? &lead_models[f % lead]
+                                                           : nullptr;
         InitialWeights start_w;
         if (start != nullptr) {
           start_w = initial_weights(*start, classes, x.num_cols, params.bias);
@@ -177,7 +181,7 @@ CrossValidation cross_validate(const CscMatrix& x, const ClassMap& classes, cons
             held);
         return std::string(line);
       },
-      lead ? kLeadFolds : 0);
+      lead);
   std::size_t correct = 0;
   for (std::size_t r = 0; r < l; ++r) {
     correct += predicted[r] == classes.labels[classes.class_of[r]];

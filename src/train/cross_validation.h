@@ -39,12 +39,12 @@ using FoldTask =
 // warnings, with params.verbose (-V) a "fold f/F, C = c" header and its
 // per-iteration lines first, and with `fold_lines` and a reporter that is
 // not quiet "fold f/F: RESULT, T ms". The first fold error is rethrown after
-// the earlier folds' output. The first `lead_folds` folds are done (and
+// the earlier folds' output. The first `lead_count` folds are done (and
 // their errors rethrown) before any other fold starts, so that the others
 // may start from their models.
 void run_folds(const std::vector<std::size_t>& fold_of, std::size_t folds, const Params& params,
                Reporter& reporter, bool fold_lines, const FoldTask& task,
-               std::size_t lead_folds = 0);
+               std::size_t lead_count = 0);
 
 struct CrossValidation {
   double accuracy = 0;  // correct predictions / instances
@@ -68,6 +68,12 @@ struct CrossValidation {
 // models are returned; otherwise each is freed once its fold is predicted
 // (the lead folds' once every fold is done).
 constexpr std::size_t kLeadFolds = 2;
+
+// The number of lead folds of cross validation with `folds` folds under
+// `params`: kLeadFolds for a solver that takes a start and more folds than
+// that, otherwise 0 (every fold from zero). Regression folds follow the
+// same rule.
+std::size_t lead_folds(const Params& params, std::size_t folds);
 CrossValidation cross_validate(const CscMatrix& x, const ClassMap& classes, const Params& params,
                                Reporter& reporter, const std::vector<LinearModel>* warm = nullptr,
                                bool fold_lines = true, bool keep_models = true);

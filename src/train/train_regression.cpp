@@ -71,25 +71,32 @@ RegressionValidation cross_validate_regression(const CscMatrix& x,
   const std::vector<std::size_t> fold_of =
       assign_folds(single, folds, false, derive_seed(params.seed, 0x5eed));
   std::vector<double> predicted(l, 0.0);
-  run_folds(fold_of, folds, params, reporter, true,
-            [&](std::size_t /*fold*/, const std::vector<std::uint8_t>& held_out,
-                const Params& fold_params, Reporter& log) {
-              const LinearModel model =
-                  train_regression(x, targets, fold_params, log, nullptr, &held_out);
-              const std::vector<double> values = decision_values(x, model.w);
-              RegressionScore fold_score;
-              std::size_t held = 0;
-              for (std::size_t r = 0; r < l; ++r) {
-                if (!held_out[r]) continue;
-                predicted[r] = values[r];
-                fold_score.add(values[r], targets[r]);
-                ++held;
-              }
-              char line[96];
-              std::snprintf(line, sizeof line, "mean squared error %.6g (%zu instances)",
-                            fold_score.mean_squared_error(), held);
-              return std::string(line);
-            });
+  // Later folds start from a lead fold's weights, as cross_validate()'s.
+  const std::size_t lead = lead_folds(params, folds);
+  std::vector<std::vector<double>> lead_w(lead);
+  run_folds(
+      fold_of, folds, params, reporter, true,
+      [&](std::size_t f, const std::vector<std::uint8_t>& held_out, const Params& fold_params,
+          Reporter& log) {
+        LinearModel model =
+            train_regression(x, targets, fold_params, log,
+                             lead > 0 && f >= lead ? &lead_w[f % lead] : nullptr, &held_out);
+        const std::vector<double> values = decision_values(x, model.w);
+        if (f < lead) lead_w[f] = std::move(model.w);
+        RegressionScore fold_score;
+        std::size_t held = 0;
+        for (std::size_t r = 0; r < l; ++r) {
+          if (!held_out[r]) continue;
+          predicted[r] = values[r];
+          fold_score.add(values[r], targets[r]);
+          ++held;
+        }
+        char line[96];
+        std::snprintf(line, sizeof line, "mean squared error %.6g (%zu instances)",
+                      fold_score.mean_squared_error(), held);
+        return std::string(line);
+      },
+      lead);
   RegressionScore score;
   for (std::size_t r = 0; r < l; ++r) score.add(predicted[r], targets[r]);
   return {score.mean_squared_error(), score.squared_correlation()};

@@ -23,6 +23,7 @@
 #include "test_util.h"
 #include "train/cross_validation.h"
 #include "train/train.h"
+#include "train/train_regression.h"
 #include "util/error.h"
 
 namespace cdl {
@@ -323,6 +324,53 @@ TEST(CrossValidate, LaterFoldsStartFromALeadFoldAndEndAtTheirOwnOptimum) {
     if (f < kLeadFolds) {
       EXPECT_EQ(format_model(cv.models[f]), format_model(cold.models[f])) << "fold " << f;
     }
+  }
+}
+
+// Regression folds follow the same starts: -v 5 of the squared loss by
+// primal CD (heart_scale's labels as real targets), recomputed on copies of
+// each fold's training rows, fold f >= 2 from fold f mod 2's weights.
+TEST(CrossValidateRegression, EqualsARecomputationWithTheLeadFoldsStarts) {
+  const test::Data& data = load("heart_scale");
+  const CscMatrix& x = data.file.features;
+  const std::vector<double>& targets = data.file.labels;
+  const std::size_t l = x.num_rows;
+  Params params;
+  params.solver = SolverKind::kCd;
+  params.loss = LossKind::kSquared;
+  params.cv_folds = 5;
+  params.C = 0.5;
+  params = resolve_defaults(params);
+  ClassMap single{{0}, std::vector<std::size_t>(l, 0)};
+  const auto fold_of = assign_folds(single, 5, false, derive_seed(params.seed, 0x5eed));
+  std::vector<std::vector<double>> fold_w;
+  double squared_errors = 0;
+  for (std::size_t f = 0; f < 5; ++f) {
+    std::vector<std::size_t> training;
+    std::vector<double> training_targets;
+    for (std::size_t r = 0; r < l; ++r) {
+      if (fold_of[r] == f) continue;
+      training.push_back(r);
+      training_targets.push_back(targets[r]);
+    }
+    Params fold_params = params;
+    fold_params.seed = derive_seed(params.seed, f + 1);
+    CountingReporter quiet;
+    fold_w.push_back(train_regression(select_rows(x, training), training_targets, fold_params,
+                                      quiet, f >= 2 ? &fold_w[f % 2] : nullptr)
+                         .w);
+    const std::vector<double> values = decision_values(x, fold_w.back());
+    for (std::size_t r = 0; r < l; ++r) {
+      if (fold_of[r] == f) squared_errors += (values[r] - targets[r]) * (values[r] - targets[r]);
+    }
+  }
+  for (unsigned threads : {1u, 2u}) {
+    params.threads = threads;
+    CountingReporter quiet;
+    const RegressionValidation cv = cross_validate_regression(x, targets, params, quiet);
+    EXPECT_NEAR(cv.mean_squared_error, squared_errors / static_cast<double>(l),
+                1e-12 * cv.mean_squared_error)
+        << threads << " threads";
   }
 }
 
