@@ -129,16 +129,26 @@ void LinearModel::decision_values(const Index* indices, const double* values, st
   }
 }
 
-int LinearModel::label_for(const std::vector<double>& decision) const {
-  // As LIBLINEAR: two classes are decided by the sign of the first decision
-  // value, even for MCSVM_CS, which stores two weight columns.
-  if (nr_class() == 1) return labels[0];
-  if (nr_class() == 2) return decision[0] > 0 ? labels[0] : labels[1];
+namespace {
+
+// The label of `count` decision values among `classes` classes. As
+// LIBLINEAR: two classes are decided by the sign of the first decision
+// value, even for MCSVM_CS, which stores two weight columns.
+int label_among(const std::vector<int>& labels, std::size_t classes, const double* decision,
+                std::size_t count) {
+  if (classes == 1) return labels[0];
+  if (classes == 2) return decision[0] > 0 ? labels[0] : labels[1];
   std::size_t best = 0;
-  for (std::size_t k = 1; k < decision.size(); ++k) {
+  for (std::size_t k = 1; k < count; ++k) {
     if (decision[k] > decision[best]) best = k;
   }
   return labels[best];
+}
+
+}  // namespace
+
+int LinearModel::label_for(const std::vector<double>& decision) const {
+  return label_among(labels, nr_class(), decision.data(), decision.size());
 }
 
 std::vector<int> LinearModel::predict(const CscMatrix& x) const {
@@ -161,11 +171,11 @@ std::vector<int> LinearModel::predict(const CscMatrix& x) const {
       for (std::size_t c = 0; c < k_max; ++c) decision[r * k_max + c] += weights[c] * bias;
     }
   }
+  // nr_class() compares the solver type's name: once, not once a row.
+  const std::size_t classes = nr_class();
   std::vector<int> predicted(x.num_rows);
-  std::vector<double> one(k_max);
   for (std::size_t r = 0; r < x.num_rows; ++r) {
-    std::copy_n(&decision[r * k_max], k_max, one.begin());
-    predicted[r] = label_for(one);
+    predicted[r] = label_among(labels, classes, &decision[r * k_max], k_max);
   }
   return predicted;
 }

@@ -57,6 +57,7 @@ std::size_t fold_count(const Params& params, std::size_t rows, Reporter& reporte
 void run_folds(const std::vector<std::size_t>& fold_of, std::size_t folds, const Params& params,
                Reporter& reporter, bool fold_lines, const FoldTask& task, std::size_t lead_count) {
   const std::size_t l = fold_of.size();
+  const std::size_t lead = std::min(lead_count, folds);
   std::vector<std::ostringstream> logs(folds);
   // Per-iteration lines only with -V, under a fold header; otherwise a
   // fold's own output is its warnings, and one line per fold follows it.
@@ -85,7 +86,8 @@ void run_folds(const std::vector<std::size_t>& fold_of, std::size_t folds, const
       for (std::size_t r = 0; r < l; ++r) held_out[r] = fold_of[r] == f;
       Params fold_params = params;
       fold_params.seed = derive_seed(params.seed, f + 1);
-      fold_params.threads = 1;  // the folds are the parallel work
+      // The folds are the parallel work, except a lead fold that runs alone.
+      if (lead != 1 || f != 0) fold_params.threads = 1;
       Reporter log(logs[f], fold_level);
       if (params.verbose) {
         log.info("fold " + std::to_string(f + 1) + "/" + std::to_string(folds) +
@@ -106,7 +108,6 @@ void run_folds(const std::vector<std::size_t>& fold_of, std::size_t folds, const
     finish(1);
   };
   const unsigned threads = params.threads > 0 ? params.threads : hardware_threads();
-  const std::size_t lead = std::min(lead_count, folds);
   std::vector<std::exception_ptr> errors = run_tasks(lead, threads, run_fold);
   for (std::size_t f = 0; f < lead; ++f) {
     if (errors[f]) std::rethrow_exception(errors[f]);
@@ -131,11 +132,11 @@ CrossValidation cross_validate(const CscMatrix& x, const ClassMap& classes, cons
 
   CrossValidation out;
   if (keep_models) out.models.resize(folds);
-  // Without `warm`, a solver that can start from given weights trains the
-  // first kLeadFolds folds from 0 and every later fold f from the model of
-  // fold f mod kLeadFolds: the training sets of two folds share three of
-  // their four fifths (-v 5), so a neighbour's model is a close start (on
-  // the wide text file 5 CDPER outer iterations instead of 16),
+  // Without `warm`, a solver that can start from given weights trains fold
+  // 0 first, from 0 and alone, and then every other fold from its model:
+  // the training sets of two folds share three of their four fifths (-v 5),
+  // so fold 0's model is a close start (on the wide text file 5 CDPER outer
+  // iterations instead of 16),
   // and every fold still stops by its own test. The start of each fold is
   // fixed, so the result does not depend on the thread count.
   const std::size_t lead = warm == nullptr ? lead_folds(params, folds) : 0;

@@ -199,15 +199,15 @@ TEST(ModelSelectionEndToEnd, SearchCStartsAtTheGivenCAndHonoursFoldsAndQuiet) {
 
 TEST(ModelSelectionEndToEnd, SearchCWithTronOnMultiClassData) {
   test::ScratchDir dir;
-  const auto r = cdtrain_in(dir, "-s tron -C -c 64 " + data("dna.scale"));
+  const auto r = cdtrain_in(dir, "-s tron -C -c 128 " + data("dna.scale"));
   ASSERT_EQ(r.status, 0) << r.err;
   const SearchOutput parsed = parse_search(r.out);
-  // From the model at C = 64, TRON takes no step at 128 nor at 256 (the
+  // From the model at C = 128, TRON takes no step at 256 nor at 512 (the
   // start passes the stopping test): three values of C (the first counts)
   // with no model changed, so the search stops there, as LIBLINEAR's would.
-  EXPECT_EQ(parsed.log2c, (std::vector<double>{6, 7, 8}));
+  EXPECT_EQ(parsed.log2c, (std::vector<double>{7, 8, 9}));
   EXPECT_NE(r.err.find("cdtrain: no fold's model changed at the last 3 values of C; the search "
-                       "stops at C = 256, as LIBLINEAR's does\n"),
+                       "stops at C = 512, as LIBLINEAR's does\n"),
             std::string::npos)
       << r.err;
 }
