@@ -136,9 +136,9 @@ CrossValidation cross_validate(const CscMatrix& x, const ClassMap& classes, cons
   // 0 first, from 0 and alone, and then every other fold from its model:
   // the training sets of two folds share three of their four fifths (-v 5),
   // so fold 0's model is a close start (on the wide text file 5 CDPER outer
-  // iterations instead of 16),
-  // and every fold still stops by its own test. The start of each fold is
-  // fixed, so the result does not depend on the thread count.
+  // iterations instead of 16), and every fold still stops by its own test.
+  // The start of each fold is fixed, so the result does not depend on the
+  // thread count.
   const std::size_t lead = warm == nullptr ? lead_folds(params, folds) : 0;
   std::vector<LinearModel> lead_models(lead);
   std::vector<int> predicted(l);
