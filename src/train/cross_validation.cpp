@@ -55,9 +55,9 @@ std::size_t fold_count(const Params& params, std::size_t rows, Reporter& reporte
 }
 
 void run_folds(const std::vector<std::size_t>& fold_of, std::size_t folds, const Params& params,
-               Reporter& reporter, bool fold_lines, const FoldTask& task, std::size_t lead_count) {
+               Reporter& reporter, bool fold_lines, const FoldTask& task, bool lead_fold) {
   const std::size_t l = fold_of.size();
-  const std::size_t lead = std::min(lead_count, folds);
+  const std::size_t lead = lead_fold && folds > 0 ? 1 : 0;
   std::vector<std::ostringstream> logs(folds);
   // Per-iteration lines only with -V, under a fold header; otherwise a
   // fold's own output is its warnings, and one line per fold follows it.
@@ -86,8 +86,8 @@ void run_folds(const std::vector<std::size_t>& fold_of, std::size_t folds, const
       for (std::size_t r = 0; r < l; ++r) held_out[r] = fold_of[r] == f;
       Params fold_params = params;
       fold_params.seed = derive_seed(params.seed, f + 1);
-      // The folds are the parallel work, except a lead fold that runs alone.
-      if (lead != 1 || f != 0) fold_params.threads = 1;
+      // The folds are the parallel work, except the lead fold, which runs alone.
+      if (f >= lead) fold_params.threads = 1;
       Reporter log(logs[f], fold_level);
       if (params.verbose) {
         log.info("fold " + std::to_string(f + 1) + "/" + std::to_string(folds) +
@@ -108,18 +108,16 @@ void run_folds(const std::vector<std::size_t>& fold_of, std::size_t folds, const
     finish(1);
   };
   const unsigned threads = params.threads > 0 ? params.threads : hardware_threads();
-  std::vector<std::exception_ptr> errors = run_tasks(lead, threads, run_fold);
-  for (std::size_t f = 0; f < lead; ++f) {
-    if (errors[f]) std::rethrow_exception(errors[f]);
-  }
-  errors = run_tasks(folds - lead, threads, [&](std::size_t k) { run_fold(lead + k); });
+  if (lead > 0) run_fold(0);  // its error, if any, is thrown before the others start
+  const std::vector<std::exception_ptr> errors =
+      run_tasks(folds - lead, threads, [&](std::size_t k) { run_fold(lead + k); });
   for (const std::exception_ptr& error : errors) {
     if (error) std::rethrow_exception(error);
   }
 }
 
-std::size_t lead_folds(const Params& params, std::size_t folds) {
-  return solver_info(params.solver).warm_start && folds > kLeadFolds ? kLeadFolds : 0;
+bool starts_from_lead_fold(const Params& params, std::size_t folds) {
+  return solver_info(params.solver).warm_start && folds > 1;
 }
 
 CrossValidation cross_validate(const CscMatrix& x, const ClassMap& classes, const Params& params,
@@ -139,8 +137,8 @@ CrossValidation cross_validate(const CscMatrix& x, const ClassMap& classes, cons
   // iterations instead of 16), and every fold still stops by its own test.
   // The start of each fold is fixed, so the result does not depend on the
   // thread count.
-  const std::size_t lead = warm == nullptr ? lead_folds(params, folds) : 0;
-  std::vector<LinearModel> lead_models(lead);
+  const bool lead = warm == nullptr && starts_from_lead_fold(params, folds);
+  LinearModel lead_model;
   std::vector<int> predicted(l);
   // The folds share x (and its rows, if the solver needs them): a fold's
   // training problem holds its test rows out with C_j = 0, which gives the
@@ -151,9 +149,9 @@ CrossValidation cross_validate(const CscMatrix& x, const ClassMap& classes, cons
       fold_of, folds, params, reporter, fold_lines,
       [&](std::size_t f, const std::vector<std::uint8_t>& held_out, const Params& fold_params,
           Reporter& log) {
-        const LinearModel* start = warm != nullptr         ? &(*warm)[f]
-                                   : lead > 0 && f >= lead ? &lead_models[f % lead]
-                                                           : nullptr;
+        const LinearModel* start = warm != nullptr ? &(*warm)[f]
+                                   : lead && f > 0 ? &lead_model
+                                                   : nullptr;
         InitialWeights start_w;
         if (start != nullptr) {
           start_w = initial_weights(*start, classes, x.num_cols, params.bias);
@@ -161,9 +159,9 @@ CrossValidation cross_validate(const CscMatrix& x, const ClassMap& classes, cons
         LinearModel model = train(x, classes, fold_params, log, start ? &start_w : nullptr,
                                   &held_out, rows ? &*rows : nullptr);
         const std::vector<int> fold_predicted = model.predict(x);
-        if (f < lead_models.size()) {
+        if (lead && f == 0) {
           if (keep_models) out.models[f] = model;
-          lead_models[f] = std::move(model);
+          lead_model = std::move(model);
         } else if (keep_models) {
           out.models[f] = std::move(model);
         }

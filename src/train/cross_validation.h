@@ -39,13 +39,12 @@ using FoldTask =
 // warnings, with params.verbose (-V) a "fold f/F, C = c" header and its
 // per-iteration lines first, and with `fold_lines` and a reporter that is
 // not quiet "fold f/F: RESULT, T ms". The first fold error is rethrown after
-// the earlier folds' output. The first `lead_count` folds are done (and
-// their errors rethrown) before any other fold starts, so that the others
-// may start from their models; a single lead fold runs alone, with
-// params.threads (its classes on threads), the others with one thread each.
+// the earlier folds' output. With `lead_fold`, fold 0 runs first and alone,
+// with params.threads (its classes on threads), and is done (its error
+// rethrown) before any other fold starts, so that the others may start from
+// its model; every other fold trains with one thread.
 void run_folds(const std::vector<std::size_t>& fold_of, std::size_t folds, const Params& params,
-               Reporter& reporter, bool fold_lines, const FoldTask& task,
-               std::size_t lead_count = 0);
+               Reporter& reporter, bool fold_lines, const FoldTask& task, bool lead_fold = false);
 
 struct CrossValidation {
   double accuracy = 0;  // correct predictions / instances
@@ -64,19 +63,17 @@ struct CrossValidation {
 // params.verbose (-V) also a "fold f/F" header and its per-iteration lines.
 // With `warm`, one model per fold, each fold starts from its model
 // (initial_weights()). Without it, for a solver that takes a start (-i),
-// the folds 0..kLeadFolds-1 train first from 0 and each later fold f starts
-// from the model of fold f mod kLeadFolds. With `keep_models` the folds'
-// models are returned; otherwise each is freed once its fold is predicted
-// (the lead folds' once every fold is done). One lead fold: on two cores two
-// folds at once each took 1.3-1.4 s on the wide text file where one alone
-// takes about 1.0 s, and a later fold about 0.45 s from either start.
-constexpr std::size_t kLeadFolds = 1;
-
-// The number of lead folds of cross validation with `folds` folds under
-// `params`: kLeadFolds for a solver that takes a start and more folds than
-// that, otherwise 0 (every fold from zero). Regression folds follow the
-// same rule.
-std::size_t lead_folds(const Params& params, std::size_t folds);
+// fold 0 trains first from 0 (the lead fold) and every other fold starts
+// from its model. With `keep_models` the folds' models are returned;
+// otherwise each is freed once its fold is predicted (the lead fold's once
+// every fold is done). One lead fold, not two: on two cores two folds at
+// once each took 1.3-1.4 s on the wide text file where one alone takes
+// about 1.0 s, and a later fold about 0.45 s from either start.
+//
+// Whether cross validation with `folds` folds under `params` starts the
+// folds after the first from its model: a solver that takes a start, and
+// more than one fold. Regression folds follow the same rule.
+bool starts_from_lead_fold(const Params& params, std::size_t folds);
 CrossValidation cross_validate(const CscMatrix& x, const ClassMap& classes, const Params& params,
                                Reporter& reporter, const std::vector<LinearModel>* warm = nullptr,
                                bool fold_lines = true, bool keep_models = true);

@@ -71,18 +71,17 @@ RegressionValidation cross_validate_regression(const CscMatrix& x,
   const std::vector<std::size_t> fold_of =
       assign_folds(single, folds, false, derive_seed(params.seed, 0x5eed));
   std::vector<double> predicted(l, 0.0);
-  // Later folds start from a lead fold's weights, as cross_validate()'s.
-  const std::size_t lead = lead_folds(params, folds);
-  std::vector<std::vector<double>> lead_w(lead);
+  // Later folds start from the lead fold's weights, as cross_validate()'s.
+  const bool lead = starts_from_lead_fold(params, folds);
+  std::vector<double> lead_w;
   run_folds(
       fold_of, folds, params, reporter, true,
       [&](std::size_t f, const std::vector<std::uint8_t>& held_out, const Params& fold_params,
           Reporter& log) {
-        LinearModel model =
-            train_regression(x, targets, fold_params, log,
-                             lead > 0 && f >= lead ? &lead_w[f % lead] : nullptr, &held_out);
+        LinearModel model = train_regression(x, targets, fold_params, log,
+                                             lead && f > 0 ? &lead_w : nullptr, &held_out);
         const std::vector<double> values = decision_values(x, model.w);
-        if (f < lead) lead_w[f] = std::move(model.w);
+        if (lead && f == 0) lead_w = std::move(model.w);
         RegressionScore fold_score;
         std::size_t held = 0;
         for (std::size_t r = 0; r < l; ++r) {

@@ -168,9 +168,9 @@ TEST(AssignFolds, UnstratifiedCanUnbalanceAClassThatStratifiedBalances) {
 // mirror cross_validate's seeding (cross_validation.cpp): the folds are
 // assign_folds(..., derive_seed(seed, 0x5eed)) and fold f trains with seed
 // derive_seed(seed, f + 1). Deterministic solvers (cd, tron) do not depend
-// on the latter. With more than kLeadFolds folds and a solver that takes a
-// start, fold f >= kLeadFolds starts from the model of fold f mod
-// kLeadFolds; `lead_starts` false trains every fold from 0 instead.
+// on the latter. With more than one fold and a solver that takes a start,
+// every fold after fold 0 starts from fold 0's model; `lead_starts` false
+// trains every fold from 0 instead.
 CrossValidation recompute(const test::Data& data, const Params& params, bool lead_starts = true) {
   const CscMatrix& x = data.file.features;
   const ClassMap& classes = data.classes;
@@ -191,10 +191,9 @@ CrossValidation recompute(const test::Data& data, const Params& params, bool lea
     Params fold_params = params;
     fold_params.seed = derive_seed(params.seed, f + 1);
     CountingReporter quiet;
-    const bool warm = lead_starts && solver_info(params.solver).warm_start && folds > kLeadFolds &&
-                      f >= kLeadFolds;
+    const bool warm = lead_starts && solver_info(params.solver).warm_start && folds > 1 && f > 0;
     InitialWeights start;
-    if (warm) start = initial_weights(out.models[f % kLeadFolds], classes, x.num_cols, params.bias);
+    if (warm) start = initial_weights(out.models[0], classes, x.num_cols, params.bias);
     out.models.push_back(
         train(select_rows(x, training), fold_classes, fold_params, quiet, warm ? &start : nullptr));
     const LinearModel& model = out.models.back();
@@ -321,7 +320,7 @@ TEST(CrossValidate, LaterFoldsStartFromALeadFoldAndEndAtTheirOwnOptimum) {
       norm += w_cold[i] * w_cold[i];
     }
     EXPECT_LT(std::sqrt(diff), 1e-5 * std::sqrt(norm)) << "fold " << f;
-    if (f < kLeadFolds) {
+    if (f == 0) {
       EXPECT_EQ(format_model(cv.models[f]), format_model(cold.models[f])) << "fold " << f;
     }
   }
@@ -403,8 +402,8 @@ TEST(CrossValidate, MoreFoldsThanInstancesWarnsAndRunsLeaveOneOut) {
   ASSERT_EQ(cv.models.size(), 12u);
 
   // Leave-one-out, recomputed: fold f holds out the one instance r with
-  // fold_of[r] == f, and folds f >= kLeadFolds start from the model of fold
-  // f mod kLeadFolds; cd is cyclic, so a model does not depend on a seed.
+  // fold_of[r] == f, and every fold after fold 0 starts from fold 0's model;
+  // cd is cyclic, so a model does not depend on a seed.
   const std::vector<std::size_t> fold_of =
       assign_folds(classes, 12, false, derive_seed(params.seed, 0x5eed));
   std::size_t correct = 0;
@@ -420,12 +419,12 @@ TEST(CrossValidate, MoreFoldsThanInstancesWarnsAndRunsLeaveOneOut) {
     ClassMap fold_classes{classes.labels, {}};
     for (std::size_t k : others) fold_classes.class_of.push_back(classes.class_of[k]);
     InitialWeights start;
-    if (f >= kLeadFolds) {
-      start = initial_weights(fold_models[f % kLeadFolds], classes, x.num_cols, params.bias);
+    if (f > 0) {
+      start = initial_weights(fold_models[0], classes, x.num_cols, params.bias);
     }
     CountingReporter quiet;
-    fold_models.push_back(train(select_rows(x, others), fold_classes, params, quiet,
-                                f >= kLeadFolds ? &start : nullptr));
+    fold_models.push_back(
+        train(select_rows(x, others), fold_classes, params, quiet, f > 0 ? &start : nullptr));
     const LinearModel& model = fold_models.back();
     expected_models.insert(format_model(model));
     correct += model.predict(select_rows(x, {r}))[0] == static_cast<int>(labels[r]);
