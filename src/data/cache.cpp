@@ -322,9 +322,6 @@ std::optional<LabeledCsc> load_cache(const std::string& cache_path, const std::s
   m.values.resize(nnz);
   data.lines.rows.resize(static_cast<std::size_t>(header.line_entries));
   data.lines.lines.resize(static_cast<std::size_t>(header.line_entries));
-  for (const Piece& piece : pieces_of(data)) {
-    if (piece.bytes >= (std::size_t{4} << 20)) advise_huge_pages(piece.data, piece.bytes);
-  }
   // The pieces are read, checksummed and (row indices) checked on threads.
   const std::vector<Piece> pieces = pieces_of(data);
   std::vector<std::uint64_t> sums(pieces.size());

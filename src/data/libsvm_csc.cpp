@@ -443,8 +443,6 @@ LabeledCsc read_libsvm_csc(const std::string& path, const ReadOptions& options) 
     const std::size_t capacity = nnz + (options.bias >= 0 ? m.num_rows : 0);
     m.row_idx.reserve(capacity);
     m.values.reserve(capacity);
-    advise_huge_pages(m.row_idx.data(), capacity * sizeof(Index));
-    advise_huge_pages(m.values.data(), capacity * sizeof(double));
     m.row_idx.resize(nnz);
     m.values.resize(nnz);
   };
