@@ -6,6 +6,7 @@
 #include "select/selection_rule.h"
 #include "solvers/liblinear_numbers.h"
 #include "util/error.h"
+#include "util/parallel.h"
 
 namespace cdl {
 namespace {
@@ -101,6 +102,10 @@ Params resolve_defaults(Params params) {
   }
   if (!params.max_iter && solver.default_max_iter > 0) params.max_iter = solver.default_max_iter;
   return params;
+}
+
+unsigned thread_count(const Params& params) {
+  return params.threads > 0 ? params.threads : hardware_threads();
 }
 
 double class_cost(const Params& params, int label) {

@@ -84,6 +84,9 @@ struct Params {
 // that the solver sets from the data, as Pegasos's).
 Params resolve_defaults(Params params);
 
+// The threads that -n gives a run: Params::threads, or one per core for 0.
+unsigned thread_count(const Params& params);
+
 // The C of class `label`: C times its -wi weight.
 double class_cost(const Params& params, int label);
 

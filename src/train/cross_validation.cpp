@@ -107,7 +107,7 @@ void run_folds(const std::vector<std::size_t>& fold_of, std::size_t folds, const
     }
     finish(1);
   };
-  const unsigned threads = params.threads > 0 ? params.threads : hardware_threads();
+  const unsigned threads = thread_count(params);
   if (lead > 0) run_fold(0);  // its error, if any, is thrown before the others start
   const std::vector<std::exception_ptr> errors =
       run_tasks(folds - lead, threads, [&](std::size_t k) { run_fold(lead + k); });

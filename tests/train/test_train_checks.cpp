@@ -50,6 +50,39 @@ TEST(CheckMagnitudes, NamesTheInstanceWhereTheSumOverflows) {
   // A -wi weight that raises one class's C counts.
   params.class_weights[-1] = 1e20;
   EXPECT_THROW(check_magnitudes(data.features, classes, params), InstanceError);
+  // Squares that alone overflow a double (1e155^2) fit under a C that brings
+  // C x^2 down: the sum is of C x^2, entry by entry.
+  const LabeledCsc large = read(dir, "1 1:1e155\n-1 1:-1e155\n");
+  params = resolve_defaults(Params{});
+  params.C = 1e-10;
+  EXPECT_NO_THROW(check_magnitudes(large.features, map_classes(large.labels), params));
+  params.C = 1e-3;
+  EXPECT_THROW(check_magnitudes(large.features, map_classes(large.labels), params), InstanceError);
+}
+
+// A column is screened by its whole sum, and one near the limit takes the
+// exact test: 17 squares of 1e152 (1.7e305) fit under DBL_MAX / 1024
+// (1.756e305); of 20, the 18th (instance 18) is where the sum overflows.
+TEST(CheckMagnitudes, AColumnNearTheLimitIsJudgedEntryByEntry) {
+  test::ScratchDir dir;
+  const auto rows = [](int count) {
+    std::string text;
+    for (int j = 0; j < count; ++j)
+      text += (j % 2 == 0 ? "1" : "-1") + std::string(" 2:1 3:1e152\n");
+    return text;
+  };
+  const LabeledCsc fits = read(dir, rows(17));
+  const LabeledCsc all = read(dir, rows(20));
+  ASSERT_EQ(fits.features.num_rows, 17u);
+  const Params params = resolve_defaults(Params{});
+  EXPECT_NO_THROW(check_magnitudes(fits.features, map_classes(fits.labels), params));
+  try {
+    check_magnitudes(all.features, map_classes(all.labels), params);
+    FAIL() << "no error";
+  } catch (const InstanceError& e) {
+    EXPECT_EQ(e.row(), 17u);
+    EXPECT_EQ(e.reason(), too_large(3, "1e+152"));
+  }
 }
 
 // The columns are checked in blocks on threads; the error is still the
