@@ -16,6 +16,7 @@
 #include "objective/objective.h"
 #include "objective/vector_math.h"
 #include "util/error.h"
+#include "util/parallel.h"
 
 namespace cdl {
 
@@ -35,7 +36,9 @@ namespace cdl {
 template <class Loss>
 class MarginObjective final : public CoordinateObjective {
  public:
-  MarginObjective(const Problem& problem, const Regularizer& regularizer)
+  // `threads` share the setup pass over the matrix (the solve itself is
+  // on the caller's thread).
+  MarginObjective(const Problem& problem, const Regularizer& regularizer, unsigned threads = 1)
       : problem_(problem),
         regularizer_(regularizer),
         x_(problem.x),
@@ -50,13 +53,18 @@ class MarginObjective final : public CoordinateObjective {
     // One pass over the matrix: grad f(0), of which only the norm is kept
     // (gradient() recomputes the vector at w = 0, once per solve, instead of
     // holding another n-vector), and H_i, which refuses data whose squares
-    // overflow before training starts. O(nnz).
+    // overflow before training starts. O(nnz), in blocks of columns on
+    // threads; the first block's error is the first bad column's, as in one
+    // loop, and the norm is summed in column order after.
     std::vector<double> g(x_.num_cols);
-    for (std::size_t i = 0; i < x_.num_cols; ++i) {
-      const ColumnSums sums = column_sums(i);
-      g[i] = Loss::d1(0.0) * sums.slope;
-      bound_of(i, sums);
-    }
+    constexpr std::size_t kBlock = 8192;
+    run_tasks_or_throw((x_.num_cols + kBlock - 1) / kBlock, threads, [&](std::size_t b) {
+      for (std::size_t i = b * kBlock, stop = std::min(x_.num_cols, i + kBlock); i < stop; ++i) {
+        const ColumnSums sums = column_sums(i);
+        g[i] = Loss::d1(0.0) * sums.slope;
+        bound_of(i, sums);
+      }
+    });
     gradient_norm_at_zero_ = norm2(g);
     saved_.resize(longest_column(x_));
   }
@@ -243,21 +251,21 @@ class MarginObjective final : public CoordinateObjective {
 };
 
 // Calls body(objective) with the MarginObjective of `loss`, for a smooth
-// regularizer; throws ConfigError for a loss or regularizer that Newton CD
-// cannot take.
+// regularizer, its setup on `threads`; throws ConfigError for a loss or
+// regularizer that Newton CD cannot take.
 template <class Body>
 auto with_margin_objective(LossKind loss, const Problem& problem, const Regularizer& regularizer,
-                           Body body) {
+                           unsigned threads, Body body) {
   if (!regularizer.smooth()) {
     throw ConfigError("the Newton CD objective needs a smooth regularizer");
   }
   switch (loss) {
     case LossKind::kL2Svm: {
-      MarginObjective<L2SvmLoss> objective(problem, regularizer);
+      MarginObjective<L2SvmLoss> objective(problem, regularizer, threads);
       return body(objective);
     }
     case LossKind::kLogistic: {
-      MarginObjective<LogisticLoss> objective(problem, regularizer);
+      MarginObjective<LogisticLoss> objective(problem, regularizer, threads);
       return body(objective);
     }
     case LossKind::kL1Svm:

@@ -12,7 +12,7 @@ namespace cdl {
 std::unique_ptr<CoordinateObjective> make_coordinate_objective(LossKind loss,
                                                                const Problem& problem,
                                                                const Regularizer& regularizer) {
-  return with_margin_objective(loss, problem, regularizer,
+  return with_margin_objective(loss, problem, regularizer, 1,
                                [](auto& objective) -> std::unique_ptr<CoordinateObjective> {
                                  using Concrete = std::remove_reference_t<decltype(objective)>;
                                  return std::make_unique<Concrete>(std::move(objective));

@@ -343,12 +343,13 @@ SolveResult solve_cd_general(const SolverInput& input) {
   }
   switch (loss) {
     case LossKind::kL2Svm: {
-      MarginObjective<L2SvmLoss> objective(input.problem, regularizer);
+      MarginObjective<L2SvmLoss> objective(input.problem, regularizer, thread_count(input.params));
       return run(objective, input, regularizer);
     }
     case LossKind::kLogistic: {
       if (regularizer.smooth()) {
-        MarginObjective<LogisticLoss> objective(input.problem, regularizer);
+        MarginObjective<LogisticLoss> objective(input.problem, regularizer,
+                                                thread_count(input.params));
         return run(objective, input, regularizer);
       }
       // Most L1 visits leave w_i at 0: derivatives from cached per-row terms.

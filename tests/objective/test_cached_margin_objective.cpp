@@ -3,12 +3,14 @@
 // bit, through a sequence of steps, rejected steps (undo) and a reset, for
 // both margin losses and the L1 and L2 regularizers; its curvature bound
 // against D''_i(t) computed directly at many t; LossTerms against the
-// Loss's own functions; and a held-out row that never counts.
+// Loss's own functions; a held-out row that never counts; and
+// MarginObjective's setup pass on threads.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdint>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "data/problem.h"
@@ -155,6 +157,45 @@ TEST(CachedMarginObjective, HeldOutRowNeverCounts) {
     EXPECT_EQ(plain.coord_derivs(i).d2, cached.coord_derivs(i).d2);
   }
   EXPECT_EQ(plain.value(), cached.value());
+}
+
+// The setup pass runs in blocks of 8192 columns on threads: the norm of
+// grad f(0) has the same bits on 1, 2 and 4 threads and is the norm of
+// gradient() at 0, and an overflowing column is named as in one loop: the
+// first of features 9001 and 17001 (blocks 1 and 2), on any thread count.
+TEST(MarginObjective, SetupOnThreadsKeepsTheNormAndTheFirstError) {
+  constexpr std::size_t kWideCols = 20000;
+  constexpr std::size_t kWideRows = 12;
+  Vec dense(kWideRows * kWideCols, 0.0);
+  std::mt19937_64 rng(3);
+  std::uniform_real_distribution<double> value(-1.0, 1.0);
+  for (std::size_t k = 0; k < dense.size(); k += 7) dense[k] = value(rng);
+  Vec labels(kWideRows);
+  for (std::size_t j = 0; j < kWideRows; ++j) labels[j] = j % 3 == 0 ? 1 : -1;
+  const CscMatrix x = to_csc(test::csr_from_dense(kWideRows, kWideCols, dense));
+  const Problem problem{x, nullptr, labels, 1.5, 0.7};
+  const Regularizer l2 = Regularizer::of(RegularizerKind::kL2);
+  const double one_thread = MarginObjective<L2SvmLoss>(problem, l2, 1).gradient_norm_at_zero();
+  for (unsigned threads : {2u, 4u}) {
+    EXPECT_EQ(MarginObjective<L2SvmLoss>(problem, l2, threads).gradient_norm_at_zero(), one_thread);
+  }
+  const Vec g = MarginObjective<L2SvmLoss>(problem, l2, 2).gradient();
+  double squares = 0;
+  for (double gi : g) squares += gi * gi;
+  EXPECT_NEAR(one_thread, std::sqrt(squares), 1e-12 * one_thread);
+
+  for (std::size_t column : {std::size_t{17000}, std::size_t{9000}}) dense[column] = 1e154;
+  const CscMatrix bad_x = to_csc(test::csr_from_dense(kWideRows, kWideCols, dense));
+  const Problem bad{bad_x, nullptr, labels, 1.5, 0.7};
+  for (unsigned threads : {1u, 2u, 4u}) {
+    SCOPED_TRACE(threads);
+    try {
+      MarginObjective<L2SvmLoss> objective(bad, l2, threads);
+      FAIL() << "no error";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("feature 9001 "), std::string::npos) << e.what();
+    }
+  }
 }
 
 }  // namespace
