@@ -57,13 +57,10 @@ class MarginObjective final : public CoordinateObjective {
     // threads; the first block's error is the first bad column's, as in one
     // loop, and the norm is summed in column order after.
     std::vector<double> g(x_.num_cols);
-    constexpr std::size_t kBlock = 8192;
-    run_tasks_or_throw((x_.num_cols + kBlock - 1) / kBlock, threads, [&](std::size_t b) {
-      for (std::size_t i = b * kBlock, stop = std::min(x_.num_cols, i + kBlock); i < stop; ++i) {
-        const ColumnSums sums = column_sums(i);
-        g[i] = Loss::d1(0.0) * sums.slope;
-        bound_of(i, sums);
-      }
+    run_in_blocks_or_throw(x_.num_cols, threads, [&](std::size_t i) {
+      const ColumnSums sums = column_sums(i);
+      g[i] = Loss::d1(0.0) * sums.slope;
+      bound_of(i, sums);
     });
     gradient_norm_at_zero_ = norm2(g);
     saved_.resize(longest_column(x_));

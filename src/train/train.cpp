@@ -85,15 +85,9 @@ void check_magnitudes(const CscMatrix& x, const ClassMap& classes, const Params&
     const double sum = c_max * ((part[0] + part[1]) + (part[2] + part[3]));
     if (!(sum < limit / 2)) check_column(i);
   };
-  // Blocks of columns on threads; each block stops at its first bad column
-  // and run_tasks_or_throw() rethrows the first block's error, so the error
-  // is the first bad column's, as in one pass.
-  constexpr std::size_t kBlock = 8192;
-  const std::size_t blocks = (x.num_cols + kBlock - 1) / kBlock;
-  run_tasks_or_throw(blocks, thread_count(params), [&](std::size_t b) {
-    const std::size_t stop = std::min(x.num_cols, (b + 1) * kBlock);
-    for (std::size_t i = b * kBlock; i < stop; ++i) screen_column(i);
-  });
+  // Blocks of columns on threads; the error is the first bad column's, as
+  // in one pass.
+  run_in_blocks_or_throw(x.num_cols, thread_count(params), screen_column);
 }
 
 LinearModel train(const CscMatrix& x, const ClassMap& classes, const Params& params,

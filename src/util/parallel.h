@@ -3,6 +3,7 @@
 #ifndef CDL_UTIL_PARALLEL_H_
 #define CDL_UTIL_PARALLEL_H_
 
+#include <algorithm>
 #include <cstddef>
 #include <exception>
 #include <functional>
@@ -27,6 +28,18 @@ std::vector<std::exception_ptr> run_tasks(std::size_t count, unsigned threads,
 // run_tasks(), then rethrows the first task's exception in task order.
 void run_tasks_or_throw(std::size_t count, unsigned threads,
                         const std::function<void(std::size_t)>& task);
+
+// Calls body(i) for i = 0, ..., count - 1 in blocks of 8192 consecutive
+// indices on up to `threads` threads (the passes over the columns). A block
+// stops at its first exception, and the first block's is rethrown, so the
+// error is the one a single loop would meet first.
+template <class Body>
+void run_in_blocks_or_throw(std::size_t count, unsigned threads, Body body) {
+  constexpr std::size_t kBlock = 8192;
+  run_tasks_or_throw((count + kBlock - 1) / kBlock, threads, [&](std::size_t b) {
+    for (std::size_t i = b * kBlock, stop = std::min(count, i + kBlock); i < stop; ++i) body(i);
+  });
+}
 
 }  // namespace cdl
 
