@@ -160,8 +160,7 @@ CrossValidation cross_validate(const CscMatrix& x, const ClassMap& classes, cons
                                   &held_out, rows ? &*rows : nullptr);
         const std::vector<int> fold_predicted = model.predict(x);
         if (lead && f == 0) {
-          if (keep_models) out.models[f] = model;
-          lead_model = std::move(model);
+          lead_model = std::move(model);  // kept whole until every fold is done
         } else if (keep_models) {
           out.models[f] = std::move(model);
         }
@@ -181,6 +180,7 @@ CrossValidation cross_validate(const CscMatrix& x, const ClassMap& classes, cons
         return std::string(line);
       },
       lead);
+  if (lead && keep_models) out.models[0] = std::move(lead_model);
   std::size_t correct = 0;
   for (std::size_t r = 0; r < l; ++r) {
     correct += predicted[r] == classes.labels[classes.class_of[r]];
