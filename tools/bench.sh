@@ -259,11 +259,12 @@ reading() {
   echo "Whole runs of \`-e 1000\` (both tools stop before their first iteration), mean ± sd of"
   echo "hyperfine runs in one session; ratios are LIBLINEAR's mean over ours. \`taskset -c 0\` pins a"
   echo 'run to one core. "pipe" is `cat FILE | cdtrain - m` (cat included). "cache" loads'
-  echo "\`--cache-file\`, built by an earlier run. Max RSS is of a plain training run (defaults) of each"
+  echo "\`--cache-file\`, built by an earlier run; \"text / cache\" is the 2-thread text run's time over"
+  echo "the cache run's (target: 8 or more). Max RSS is of a plain training run (defaults) of each"
   echo "tool, \`liblinear-train\` being \`-s 1\`."
   echo
-  echo "| file | nonzeros | liblinear-train -e 1000 | cdtrain, 1 core | cdtrain, 2 threads | pipe, 2 threads | cache | max RSS MB: cdtrain / liblinear-train |"
-  echo "|---|---|---|---|---|---|---|---|"
+  echo "| file | nonzeros | liblinear-train -e 1000 | cdtrain, 1 core | cdtrain, 2 threads | pipe, 2 threads | cache | text / cache | max RSS MB: cdtrain / liblinear-train |"
+  echo "|---|---|---|---|---|---|---|---|---|"
   local f
   for f in "${files[@]}"; do
     local runs=5
@@ -285,9 +286,10 @@ reading() {
         -v pipe="${r[3]}" -v cache="${r[4]}" -v cm="$cm" -v lm="$lm" '
       function cell(s, base,   a) { split(s, a, " "); return sprintf("%.3f ± %.3f s (%.1fx)", a[1], a[2], base / a[1]) }
       BEGIN {
-        split(l, L, " ")
-        printf "| %s | %.1fM | %.2f ± %.2f s | %s | %s | %s | %s | %.0f / %.0f (%.2fx) |\n", name, nnz / 1e6,
-          L[1], L[2], cell(one, L[1]), cell(two, L[1]), cell(pipe, L[1]), cell(cache, L[1]), cm / 1024, lm / 1024, cm / lm
+        split(l, L, " "); split(two, T, " "); split(cache, C, " ")
+        printf "| %s | %.1fM | %.2f ± %.2f s | %s | %s | %s | %s | %.1f | %.0f / %.0f (%.2fx) |\n", name, nnz / 1e6,
+          L[1], L[2], cell(one, L[1]), cell(two, L[1]), cell(pipe, L[1]), cell(cache, L[1]), T[1] / C[1],
+          cm / 1024, lm / 1024, cm / lm
       }'
   done
   echo

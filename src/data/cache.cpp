@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
@@ -13,20 +14,24 @@
 #include <fstream>
 #include <limits>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "util/atomic_file.h"
 #include "util/error.h"
+#include "util/file_pages.h"
 #include "util/parallel.h"
 
 namespace cdl {
 namespace {
 
 constexpr char kMagic[8] = {'C', 'D', 'L', 'C', 'A', 'C', 'H', 'E'};
-constexpr std::uint32_t kVersion = 1;
+constexpr std::uint32_t kVersion = 2;  // 2: the row numbers and values aligned for mapping
 constexpr std::uint32_t kByteOrder = 0x01020304;
 constexpr std::size_t kHeadBytes = std::size_t{1} << 20;  // of the text, checksummed
 constexpr std::size_t kChunkBytes = std::size_t{16} << 20;
+// The least of an array worth mapping rather than reading.
+constexpr std::size_t kMapBytes = std::size_t{1} << 20;
 
 struct Header {
   char magic[8];
@@ -136,6 +141,7 @@ std::uint64_t bits_of(double x) {
 }
 
 // The payload: every array in file order, as (pointer, bytes).
+constexpr std::size_t kArrays = 6;
 template <class Data, class Visit>
 void for_each_array(Data& data, Visit visit) {
   auto& m = data.features;
@@ -147,6 +153,34 @@ void for_each_array(Data& data, Visit visit) {
   visit(data.lines.lines.data(), data.lines.lines.size() * sizeof(std::int64_t));
 }
 
+// The arrays' sizes in bytes that a header's counts imply.
+std::array<std::uint64_t, kArrays> array_bytes(const Header& header) {
+  return {8 * header.num_rows, 8 * (header.num_cols + 1), 4 * header.nnz,
+          8 * header.nnz,      8 * header.line_entries,   8 * header.line_entries};
+}
+
+// Where each array starts in the file: packed after the header, except the
+// bulk (the row numbers and the values, which load_cache maps), each at the
+// next multiple of kMappableAlignment, after zeros.
+struct Layout {
+  std::array<std::uint64_t, kArrays> offsets{};  // in for_each_array's order
+  std::uint64_t end = 0;                         // the file's size
+};
+
+Layout layout_of(const std::array<std::uint64_t, kArrays>& bytes) {
+  constexpr bool kAligned[kArrays] = {false, false, true, true, false, false};
+  Layout layout;
+  std::uint64_t offset = sizeof(Header);
+  for (std::size_t k = 0; k < kArrays; ++k) {
+    if (kAligned[k])
+      offset = (offset + kMappableAlignment - 1) / kMappableAlignment * kMappableAlignment;
+    layout.offsets[k] = offset;
+    offset += bytes[k];
+  }
+  layout.end = offset;
+  return layout;
+}
+
 // The payload in pieces of at most kChunkBytes, each with its offset in the
 // file; the payload checksum is the checksum of the pieces' checksums, so
 // that the pieces can be read and checked on threads.
@@ -154,21 +188,21 @@ struct Piece {
   char* data;
   std::size_t bytes;
   std::uint64_t offset;  // in the file
-  bool row_indices;
+  const void* array;     // the array it is part of
 };
 
 template <class Data>
-std::vector<Piece> pieces_of(Data& data) {
+std::vector<Piece> pieces_of(Data& data, const Header& header) {
   std::vector<Piece> pieces;
-  std::uint64_t offset = sizeof(Header);
-  const void* row_idx = data.features.row_idx.data();
+  const Layout layout = layout_of(array_bytes(header));
+  std::size_t k = 0;
   for_each_array(data, [&](const void* p, std::size_t bytes) {
+    const std::uint64_t offset = layout.offsets[k++];
     for (std::size_t done = 0; done < bytes; done += kChunkBytes) {
       const std::size_t size = std::min(kChunkBytes, bytes - done);
-      pieces.push_back({const_cast<char*>(static_cast<const char*>(p)) + done, size, offset + done,
-                        p == row_idx});
+      pieces.push_back(
+          {const_cast<char*>(static_cast<const char*>(p)) + done, size, offset + done, p});
     }
-    offset += bytes;
   });
   return pieces;
 }
@@ -195,17 +229,23 @@ class ReadFd {
   ReadFd(const ReadFd&) = delete;
   ReadFd& operator=(const ReadFd&) = delete;
   bool ok() const { return fd_ >= 0; }
+  int get() const { return fd_; }
+  // Reads up to `bytes` at `offset`, fewer only at the end of the file or
+  // on an error; returns how many.
+  std::size_t read_up_to(void* out, std::size_t bytes, std::uint64_t offset) const {
+    auto* at = static_cast<char*>(out);
+    std::size_t done = 0;
+    while (done < bytes) {
+      const ssize_t got = ::pread(fd_, at + done, bytes - done, static_cast<off_t>(offset + done));
+      if (got < 0 && errno == EINTR) continue;
+      if (got <= 0) break;
+      done += static_cast<std::size_t>(got);
+    }
+    return done;
+  }
   // Reads exactly `bytes` at `offset`; false on a short read or an error.
   bool read_at(char* out, std::size_t bytes, std::uint64_t offset) const {
-    while (bytes > 0) {
-      const ssize_t got = ::pread(fd_, out, bytes, static_cast<off_t>(offset));
-      if (got < 0 && errno == EINTR) continue;
-      if (got <= 0) return false;
-      out += got;
-      bytes -= static_cast<std::size_t>(got);
-      offset += static_cast<std::uint64_t>(got);
-    }
-    return true;
+    return read_up_to(out, bytes, offset) == bytes;
   }
 
  private:
@@ -239,7 +279,7 @@ void write_cache_of(const std::string& cache_path, const TextIdentity& id,
   header.num_cols = data.features.num_cols;
   header.nnz = data.features.nnz();
   header.line_entries = data.lines.rows.size();
-  const std::vector<Piece> pieces = pieces_of(data);
+  const std::vector<Piece> pieces = pieces_of(data, header);
   std::vector<std::uint64_t> sums(pieces.size());
   run_tasks_or_throw(pieces.size(), std::min(hardware_threads(), 4u),
                      [&](std::size_t k) { sums[k] = piece_sum(pieces[k]); });
@@ -248,7 +288,13 @@ void write_cache_of(const std::string& cache_path, const TextIdentity& id,
 
   AtomicFileWriter out(cache_path);
   out.write(std::string_view(reinterpret_cast<const char*>(&header), sizeof header));
+  const Layout layout = layout_of(array_bytes(header));
+  std::uint64_t written = sizeof header;
+  std::size_t k = 0;
   for_each_array(data, [&](const void* p, std::size_t bytes) {
+    static const std::string zeros(kMappableAlignment, '\0');
+    out.write(std::string_view(zeros.data(), layout.offsets[k] - written));
+    written = layout.offsets[k++] + bytes;
     const char* bytes_at = static_cast<const char*>(p);
     for (std::size_t done = 0; done < bytes; done += kChunkBytes) {
       out.write(std::string_view(bytes_at + done, std::min(kChunkBytes, bytes - done)));
@@ -272,13 +318,14 @@ std::optional<LabeledCsc> load_cache(const std::string& cache_path, const std::s
   if (::stat(cache_path.c_str(), &info) != 0) return std::nullopt;  // no cache yet
   if (!S_ISREG(info.st_mode)) throw IoError(cache_path + ": not a regular file");
   errno = 0;
-  std::ifstream in(cache_path, std::ios::binary);
-  if (!in) throw IoError(cache_path + ": cannot open for reading" + system_reason());
-  const auto file_size = static_cast<std::uint64_t>(info.st_size);
+  const ReadFd fd(cache_path);
+  if (!fd.ok() || ::fstat(fd.get(), &info) != 0) {
+    throw IoError(cache_path + ": cannot open for reading" + system_reason());
+  }
+  const auto file_size = static_cast<std::uint64_t>(info.st_size);  // of the file opened
 
   Header header{};
-  in.read(reinterpret_cast<char*>(&header), sizeof header);
-  const auto got = static_cast<std::size_t>(in.gcount());
+  const std::size_t got = fd.read_up_to(&header, sizeof header, 0);
   if (std::memcmp(header.magic, kMagic, std::min(got, sizeof kMagic)) != 0) {
     throw Error(cache_path + ": not a cdlinear cache; refusing to use or replace it");
   }
@@ -300,8 +347,9 @@ std::optional<LabeledCsc> load_cache(const std::string& cache_path, const std::s
                     header.nnz <= (std::uint64_t{1} << 48) &&
                     header.line_entries <= header.num_rows;
   if (!sane) corrupt(cache_path, "impossible sizes in the header");
-  const std::uint64_t expected = sizeof(Header) + 8 * header.num_rows + 8 * (header.num_cols + 1) +
-                                 12 * header.nnz + 16 * header.line_entries;
+  const Layout layout = layout_of(array_bytes(header));
+  const std::uint64_t expected = layout.end;
+  const auto entries = static_cast<std::size_t>(header.line_entries);
   if (file_size < expected) {
     corrupt(cache_path, "truncated (" + std::to_string(file_size) + " of " +
                             std::to_string(expected) + " bytes)");
@@ -318,25 +366,41 @@ std::optional<LabeledCsc> load_cache(const std::string& cache_path, const std::s
   data.labels.resize(m.num_rows);
   m.col_ptr.resize(m.num_cols + 1);
   const auto nnz = static_cast<std::size_t>(header.nnz);
-  m.row_idx.resize(nnz);
-  m.values.resize(nnz);
-  data.lines.rows.resize(static_cast<std::size_t>(header.line_entries));
-  data.lines.lines.resize(static_cast<std::size_t>(header.line_entries));
+  // The bulk is mapped where it can be (the page cache's own pages, no copy:
+  // see util/file_pages.h), else read like the rest.
+  const auto map_or_size = [&](auto& buffer, std::size_t array) {
+    using T = typename std::decay_t<decltype(buffer)>::value_type;
+    const std::size_t bytes = nnz * sizeof(T);
+    void* pages =
+        bytes >= kMapBytes ? map_file_pages(fd.get(), layout.offsets[array], bytes) : nullptr;
+    if (pages != nullptr) {
+      buffer = buffer_on_pages<T>(pages, nnz);
+    } else {
+      buffer.resize(nnz);
+    }
+    return pages != nullptr;
+  };
+  const bool rows_mapped = map_or_size(m.row_idx, 2);
+  const bool values_mapped = map_or_size(m.values, 3);
+  data.lines.rows.resize(entries);
+  data.lines.lines.resize(entries);
   // The pieces are read, checksummed and (row indices) checked on threads.
-  const std::vector<Piece> pieces = pieces_of(data);
+  const std::vector<Piece> pieces = pieces_of(data, header);
   std::vector<std::uint64_t> sums(pieces.size());
   std::vector<Index> largest_row(pieces.size(), 0);
-  const ReadFd fd(cache_path);
-  if (!fd.ok()) throw IoError(cache_path + ": cannot open for reading" + system_reason());
   std::vector<char> short_read(pieces.size(), 0);
+  const void* const row_idx = m.row_idx.data();
+  const void* const values = m.values.data();
   run_tasks_or_throw(pieces.size(), std::min(hardware_threads(), 4u), [&](std::size_t k) {
     const Piece& piece = pieces[k];
-    if (!fd.read_at(piece.data, piece.bytes, piece.offset)) {
+    const bool mapped =
+        (piece.array == row_idx && rows_mapped) || (piece.array == values && values_mapped);
+    if (!mapped && !fd.read_at(piece.data, piece.bytes, piece.offset)) {
       short_read[k] = 1;
       return;
     }
     sums[k] = piece_sum(piece);
-    if (piece.row_indices) {
+    if (piece.array == row_idx) {
       const auto* rows = reinterpret_cast<const Index*>(piece.data);
       Index largest = 0;
       for (std::size_t i = 0; i < piece.bytes / sizeof(Index); ++i)
@@ -346,6 +410,18 @@ std::optional<LabeledCsc> load_cache(const std::string& cache_path, const std::s
   });
   for (char failed : short_read) {
     if (failed) corrupt(cache_path, "truncated while reading");
+  }
+  // The zeros before an aligned array (under 64 KiB each) are read too: any
+  // byte that is not as written is a fault worth knowing about.
+  const std::array<std::uint64_t, kArrays> bytes = array_bytes(header);
+  for (std::size_t k = 1; k < kArrays; ++k) {
+    const std::uint64_t gap_start = layout.offsets[k - 1] + bytes[k - 1];
+    std::vector<char> gap(static_cast<std::size_t>(layout.offsets[k] - gap_start));
+    if (!fd.read_at(gap.data(), gap.size(), gap_start))
+      corrupt(cache_path, "truncated while reading");
+    if (std::any_of(gap.begin(), gap.end(), [](char c) { return c != 0; })) {
+      corrupt(cache_path, "nonzero bytes between its arrays");
+    }
   }
   if (combine(sums) != header.payload_hash) corrupt(cache_path, "payload checksum mismatch");
   // The matrix must be one the solvers can walk.

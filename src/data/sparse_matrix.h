@@ -19,6 +19,8 @@
 #include <utility>
 #include <vector>
 
+#include "util/file_pages.h"
+
 namespace cdl {
 
 // An allocator whose value-initialization is default-initialization, so that
@@ -42,11 +44,40 @@ struct NoInitAllocator : std::allocator<T> {
   void construct(U* p, Args&&... args) {
     ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
   }
+  // Lent file pages (buffer_on_pages) or the heap.
+  T* allocate(std::size_t n) {
+    if (void* pages = take_lent_pages(n * sizeof(T))) return static_cast<T*>(pages);
+    return std::allocator<T>::allocate(n);
+  }
+  void deallocate(T* p, std::size_t n) noexcept {
+    if (!return_lent_pages(p)) std::allocator<T>::deallocate(p, n);
+  }
 };
 
 // The storage of a matrix's indices and values.
 template <class T>
 using Buffer = std::vector<T, NoInitAllocator<T>>;
+
+// A Buffer of `count` > 0 elements stored in `pages`, a mapping of
+// map_file_pages() of count * sizeof(T) bytes that holds them already. The
+// Buffer owns the mapping from here on: it unmaps it when it lets it go, and
+// what is written to it goes to private copies of the pages written.
+template <class T>
+Buffer<T> buffer_on_pages(void* pages, std::size_t count) {
+  static_assert(std::is_trivially_default_constructible_v<T>, "the pages hold the values");
+  Buffer<T> buffer;
+  lend_to_next_allocation(pages, count * sizeof(T));
+  buffer.reserve(count);         // takes the pages
+  if (buffer.data() != pages) {  // a library whose reserve() asked for another size: copy
+    take_lent_pages(count * sizeof(T));
+    const T* values = static_cast<const T*>(pages);
+    buffer.assign(values, values + count);
+    unmap_file_pages(pages);
+    return buffer;
+  }
+  buffer.resize(count);  // default-initializes: writes nothing
+  return buffer;
+}
 
 using Index = std::uint32_t;  // a row or column number, 0-based
 

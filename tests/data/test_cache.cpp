@@ -2,13 +2,18 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <optional>
+#include <sstream>
 #include <string>
+#include <utility>
 
 #include "data/cache.h"
 #include "test_util.h"
 #include "util/error.h"
+#include "util/file_pages.h"
 
 namespace cdl {
 namespace {
@@ -26,6 +31,25 @@ void expect_same(const LabeledCsc& a, const LabeledCsc& b) {
   EXPECT_EQ(a.features.values, b.features.values);  // bit for bit: no NaN in data
   EXPECT_EQ(a.lines.rows, b.lines.rows);
   EXPECT_EQ(a.lines.lines, b.lines.lines);
+}
+
+// The file mapped at `p` in this process, or "" (from /proc/self/maps).
+std::string file_mapped_at(const void* p) {
+  std::ifstream maps("/proc/self/maps");
+  const auto address = reinterpret_cast<std::uintptr_t>(p);
+  std::string line;
+  while (std::getline(maps, line)) {
+    std::istringstream fields(line);
+    std::string range, permissions, offset, device, inode, path;
+    fields >> range >> permissions >> offset >> device >> inode;
+    std::getline(fields >> std::ws, path);
+    const std::size_t dash = range.find('-');
+    if (address >= std::stoull(range.substr(0, dash), nullptr, 16) &&
+        address < std::stoull(range.substr(dash + 1), nullptr, 16)) {
+      return path;
+    }
+  }
+  return "";
 }
 
 class Cache : public ::testing::Test {
@@ -163,11 +187,23 @@ TEST_F(Cache, CorruptCacheIsAnErrorThatNamesIt) {
   write_cache(cache_, data_, options_, read_libsvm_csc(data_, options_));
   const auto size = fs::file_size(cache_);
   const std::string pristine = test::read_file(cache_);
-  rewrite_byte(cache_, size / 2, static_cast<char>(pristine[size / 2] ^ 0x10));
+  // The row numbers start at kMappableAlignment, after the small arrays and
+  // zeros; the line map ends the file.
+  for (const std::uint64_t at : {kMappableAlignment + 1, size - 3}) {
+    dir_.write("data.svm.cdcache", pristine);
+    rewrite_byte(cache_, at, static_cast<char>(pristine[at] ^ 0x10));
+    EXPECT_EQ(error_message([&] { load_cache(cache_, data_, options_); }),
+              cache_ +
+                  ": corrupt cache: payload checksum mismatch; delete it to rebuild it from "
+                  "the text")
+        << at;
+  }
+  dir_.write("data.svm.cdcache", pristine);
+  rewrite_byte(cache_, kMappableAlignment - 1, 1);
   EXPECT_EQ(error_message([&] { load_cache(cache_, data_, options_); }),
             cache_ +
-                ": corrupt cache: payload checksum mismatch; delete it to rebuild it from "
-                "the text");
+                ": corrupt cache: nonzero bytes between its arrays; delete it to rebuild it "
+                "from the text");
   dir_.write("data.svm.cdcache", pristine);
   rewrite_byte(cache_, 70, static_cast<char>(pristine[70] ^ 1));  // num_rows
   EXPECT_EQ(error_message([&] { load_cache(cache_, data_, options_); }),
@@ -179,6 +215,57 @@ TEST_F(Cache, CorruptCacheIsAnErrorThatNamesIt) {
             cache_ + ": corrupt cache: " + std::to_string(size + 1) +
                 " bytes where the header says " + std::to_string(size) +
                 "; delete it to rebuild it from the text");
+}
+
+TEST_F(Cache, TheBulkOfALargeCacheIsMappedNotCopied) {
+  // 3000 x 100 and the bias: 1.2 MB of row numbers and 2.4 MB of values,
+  // each above the 1 MiB worth mapping.
+  std::string text;
+  for (int i = 0; i < 3000; ++i) {
+    text += i % 2 ? "+1" : "-1";
+    for (int j = 1; j <= 100; ++j) {
+      text += " " + std::to_string(j) + ":" + std::to_string((i * 7 + j) % 13) + ".25";
+    }
+    text += "\n";
+  }
+  const std::string data = dir_.write("large.svm", text);
+  const std::string cache = dir_.file("large.svm.cdcache");
+  const LabeledCsc parsed = read_libsvm_csc(data, options_);
+  write_cache(cache, data, options_, parsed);
+  const std::string pristine = test::read_file(cache);
+  const std::string mapped_file = fs::canonical(cache).string();
+
+  std::optional<LabeledCsc> loaded = load_cache(cache, data, options_);
+  ASSERT_TRUE(loaded);
+  expect_same(*loaded, parsed);
+  CscMatrix& m = loaded->features;
+  EXPECT_EQ(file_mapped_at(m.row_idx.data()), mapped_file);
+  EXPECT_EQ(file_mapped_at(m.values.data()), mapped_file);
+  // Written, a page becomes the process's own copy: the file stays as it was.
+  m.values[7] = 42;
+  EXPECT_EQ(test::read_file(cache), pristine);
+  // Moved, the Buffer keeps the pages; grown, it leaves them for the heap.
+  Buffer<double> values = std::move(m.values);
+  const double* const pages = values.data();
+  values.push_back(1);
+  EXPECT_NE(file_mapped_at(pages), mapped_file);
+  EXPECT_EQ(values[7], 42);
+  EXPECT_EQ(values[8], parsed.features.values[8]);
+  EXPECT_EQ(values.back(), 1);
+  const void* const rows = m.row_idx.data();
+  loaded.reset();
+  EXPECT_NE(file_mapped_at(rows), mapped_file);
+
+  // A fault in the mapped values is found as in read ones.
+  const std::uint64_t nnz = parsed.features.nnz();
+  const std::uint64_t values_at = (kMappableAlignment + 4 * nnz + kMappableAlignment - 1) /
+                                  kMappableAlignment * kMappableAlignment;
+  rewrite_byte(cache, values_at + 8 * 1234 + 3,
+               static_cast<char>(pristine[values_at + 8 * 1234 + 3] ^ 4));
+  EXPECT_EQ(error_message([&] { load_cache(cache, data, options_); }),
+            cache +
+                ": corrupt cache: payload checksum mismatch; delete it to rebuild it from "
+                "the text");
 }
 
 TEST_F(Cache, AFileThatIsNotACacheIsNeitherUsedNorReplaced) {

@@ -1,0 +1,97 @@
+#include "util/file_pages.h"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <new>
+#include <utility>
+#include <vector>
+
+namespace cdl {
+namespace {
+
+// The live mappings and their lengths. Few at a time (two per loaded
+// cache), so a vector; `live` lets every other deallocation skip the lock.
+struct Registry {
+  std::mutex mutex;
+  std::vector<std::pair<void*, std::size_t>> mappings;
+  std::atomic<std::size_t> live{0};
+};
+
+Registry& registry() {
+  static Registry* r = new Registry;  // never destroyed: vectors may outlive statics
+  return *r;
+}
+
+struct Lent {
+  void* pages = nullptr;
+  std::size_t bytes = 0;
+};
+thread_local Lent lent;
+
+}  // namespace
+
+void* map_file_pages(int fd, std::uint64_t offset, std::size_t bytes) {
+  const long page = ::sysconf(_SC_PAGESIZE);
+  if (bytes == 0 || page <= 0 || kMappableAlignment % static_cast<std::uint64_t>(page) != 0 ||
+      offset % kMappableAlignment != 0) {
+    return nullptr;
+  }
+  // Filled read-only: a writable private mapping would be filled by write
+  // faults, copying every page. Made writable after, its pages still shared
+  // until written.
+  int flags = MAP_PRIVATE;
+#ifdef MAP_POPULATE
+  flags |= MAP_POPULATE;
+#endif
+  void* p = ::mmap(nullptr, bytes, PROT_READ, flags, fd, static_cast<off_t>(offset));
+  if (p == MAP_FAILED) return nullptr;
+  if (::mprotect(p, bytes, PROT_READ | PROT_WRITE) != 0) {
+    ::munmap(p, bytes);
+    return nullptr;
+  }
+  Registry& r = registry();
+  try {
+    const std::lock_guard<std::mutex> lock(r.mutex);
+    r.mappings.emplace_back(p, bytes);
+    r.live.fetch_add(1, std::memory_order_relaxed);
+  } catch (const std::bad_alloc&) {
+    ::munmap(p, bytes);
+    return nullptr;
+  }
+  return p;
+}
+
+void unmap_file_pages(void* pages) noexcept { return_lent_pages(pages); }
+
+void lend_to_next_allocation(void* pages, std::size_t bytes) noexcept {
+  lent.pages = pages;
+  lent.bytes = bytes;
+}
+
+void* take_lent_pages(std::size_t bytes) noexcept {
+  if (lent.pages == nullptr || lent.bytes != bytes) return nullptr;
+  return std::exchange(lent.pages, nullptr);
+}
+
+bool return_lent_pages(void* p) noexcept {
+  Registry& r = registry();
+  if (p == nullptr || r.live.load(std::memory_order_relaxed) == 0) return false;
+  std::size_t bytes = 0;
+  {
+    const std::lock_guard<std::mutex> lock(r.mutex);
+    const auto it = std::find_if(r.mappings.begin(), r.mappings.end(),
+                                 [p](const auto& mapping) { return mapping.first == p; });
+    if (it == r.mappings.end()) return false;
+    bytes = it->second;
+    r.mappings.erase(it);
+    r.live.fetch_sub(1, std::memory_order_relaxed);
+  }
+  ::munmap(p, bytes);
+  return true;
+}
+
+}  // namespace cdl

@@ -1,0 +1,50 @@
+// A file's pages lent to a std::vector, for the binary cache.
+//
+// map_file_pages() maps part of an open file privately. The mapping's pages
+// are the page cache's own, shared with it until something writes to them
+// (copy on write), so a cache that the page cache already holds becomes a
+// matrix with no copy and no new memory. On a VM the new memory is the
+// dear part: 390 MB first written cost 0.2-0.4 s of page faults, where
+// mapping the same bytes costs a few milliseconds.
+//
+// A std::vector cannot be given memory, but its allocator can: after
+// lend_to_next_allocation(p, bytes), the next allocation of exactly `bytes`
+// on this thread returns p, and deallocating p later unmaps it (see
+// NoInitAllocator in data/sparse_matrix.h, the one user).
+//
+// The file must not be truncated while it is mapped (reading a page beyond
+// its new end is a SIGBUS). cdtrain never does that: it replaces a cache by
+// renaming a new file over it, which leaves a mapped old file whole.
+#ifndef CDL_UTIL_FILE_PAGES_H_
+#define CDL_UTIL_FILE_PAGES_H_
+
+#include <cstddef>
+#include <cstdint>
+
+namespace cdl {
+
+// The alignment, in the file, of a part that may be mapped: a multiple of
+// every common page size (4, 16 and 64 KiB).
+constexpr std::uint64_t kMappableAlignment = std::uint64_t{64} << 10;
+
+// Maps `bytes` (> 0) of the open file `fd` from `offset`, a multiple of
+// kMappableAlignment, readable and writable, private, its page table filled
+// at once. Returns nullptr if the system will not (the caller then reads).
+void* map_file_pages(int fd, std::uint64_t offset, std::size_t bytes);
+
+// Unmaps a mapping of map_file_pages() that was never lent.
+void unmap_file_pages(void* pages) noexcept;
+
+// Lends `pages` (from map_file_pages(), `bytes` long) to the next allocation
+// of exactly `bytes` on this thread.
+void lend_to_next_allocation(void* pages, std::size_t bytes) noexcept;
+
+// For allocators: the pages lent for an allocation of `bytes`, or nullptr.
+void* take_lent_pages(std::size_t bytes) noexcept;
+
+// For allocators: unmaps `p` and returns true if it is lent pages.
+bool return_lent_pages(void* p) noexcept;
+
+}  // namespace cdl
+
+#endif  // CDL_UTIL_FILE_PAGES_H_
