@@ -71,6 +71,26 @@ extern "C" void remove_pending_and_die(int signal_number) {
   ::raise(signal_number);
 }
 
+// SIGBUS from a page beyond the end of a mapped file (the data cache, see
+// util/file_pages.h) that was truncated under the run: an I/O error, so the
+// temporary files go and the process exits with status 1. Any other SIGBUS
+// takes its default action.
+extern "C" void remove_pending_and_fail(int signal_number, siginfo_t* info, void*) {
+  if (info == nullptr || info->si_code != BUS_ADRERR) {
+    ::signal(signal_number, SIG_DFL);
+    ::raise(signal_number);
+    return;
+  }
+  for (PendingFile& file : pending_files) {
+    if (file.state.load() == kReady) ::unlink(file.path);
+  }
+  write_stderr(interrupted_program);
+  write_stderr(
+      ": error: a mapped file (a --cache file) was truncated while in use; no output file was "
+      "written\n");
+  ::_exit(1);
+}
+
 std::string random_suffix() {
   std::random_device device;
   const auto value = (static_cast<unsigned long long>(device()) << 32) ^ device();
@@ -148,6 +168,11 @@ void remove_temporary_files_on_signals(const char* program) {
     if (sigaction(signal_number, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;
     sigaction(signal_number, &action, nullptr);
   }
+  struct sigaction bus {};
+  bus.sa_sigaction = remove_pending_and_fail;
+  bus.sa_flags = SA_SIGINFO;
+  sigfillset(&bus.sa_mask);
+  sigaction(SIGBUS, &bus, nullptr);
   // Beyond the file size limit a write fails with EFBIG, reported and cleaned
   // up like a full disk, instead of killing the process mid-file.
   ::signal(SIGXFSZ, SIG_IGN);

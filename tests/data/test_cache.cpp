@@ -3,8 +3,10 @@
 #include <sys/stat.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -12,6 +14,7 @@
 
 #include "data/cache.h"
 #include "test_util.h"
+#include "util/atomic_file.h"
 #include "util/error.h"
 #include "util/file_pages.h"
 
@@ -217,9 +220,9 @@ TEST_F(Cache, CorruptCacheIsAnErrorThatNamesIt) {
                 "; delete it to rebuild it from the text");
 }
 
-TEST_F(Cache, TheBulkOfALargeCacheIsMappedNotCopied) {
-  // 3000 x 100 and the bias: 1.2 MB of row numbers and 2.4 MB of values,
-  // each above the 1 MiB worth mapping.
+// 3000 x 100 and the bias: 1.2 MB of row numbers and 2.4 MB of values,
+// each above the 1 MiB worth mapping.
+std::string large_data() {
   std::string text;
   for (int i = 0; i < 3000; ++i) {
     text += i % 2 ? "+1" : "-1";
@@ -228,7 +231,11 @@ TEST_F(Cache, TheBulkOfALargeCacheIsMappedNotCopied) {
     }
     text += "\n";
   }
-  const std::string data = dir_.write("large.svm", text);
+  return text;
+}
+
+TEST_F(Cache, TheBulkOfALargeCacheIsMappedNotCopied) {
+  const std::string data = dir_.write("large.svm", large_data());
   const std::string cache = dir_.file("large.svm.cdcache");
   const LabeledCsc parsed = read_libsvm_csc(data, options_);
   write_cache(cache, data, options_, parsed);
@@ -266,6 +273,29 @@ TEST_F(Cache, TheBulkOfALargeCacheIsMappedNotCopied) {
             cache +
                 ": corrupt cache: payload checksum mismatch; delete it to rebuild it from "
                 "the text");
+}
+
+TEST_F(Cache, ACacheTruncatedWhileMappedEndsTheRunWithAnErrorAndNoOutput) {
+  const std::string data = dir_.write("large.svm", large_data());
+  const std::string cache = dir_.file("large.svm.cdcache");
+  write_cache(cache, data, options_, read_libsvm_csc(data, options_));
+  const std::string model = dir_.file("model");
+  EXPECT_EXIT(
+      {
+        remove_temporary_files_on_signals("cdtrain");
+        const std::optional<LabeledCsc> loaded = load_cache(cache, data, options_);
+        AtomicFileWriter out(model);
+        out.write("partial");
+        fs::resize_file(cache, 4096);
+        volatile double last = loaded->features.values.back();  // SIGBUS
+        static_cast<void>(last);
+        std::_Exit(0);
+      },
+      ::testing::ExitedWithCode(1),
+      "^cdtrain: error: a mapped file \\(a --cache file\\) was truncated while in use; no "
+      "output file was written\n$");
+  EXPECT_FALSE(fs::exists(model));
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir_.file("")), fs::directory_iterator()), 3);
 }
 
 TEST_F(Cache, AFileThatIsNotACacheIsNeitherUsedNorReplaced) {
