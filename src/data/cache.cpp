@@ -26,7 +26,7 @@ namespace cdl {
 namespace {
 
 constexpr char kMagic[8] = {'C', 'D', 'L', 'C', 'A', 'C', 'H', 'E'};
-constexpr std::uint32_t kVersion = 2;  // 2: the row numbers and values aligned for mapping
+constexpr std::uint32_t kVersion = 2;  // 2: the row numbers and values 64 KiB-aligned
 constexpr std::uint32_t kByteOrder = 0x01020304;
 constexpr std::size_t kHeadBytes = std::size_t{1} << 20;  // of the text, checksummed
 constexpr std::size_t kChunkBytes = std::size_t{16} << 20;
@@ -367,12 +367,19 @@ std::optional<LabeledCsc> load_cache(const std::string& cache_path, const std::s
   m.col_ptr.resize(m.num_cols + 1);
   const auto nnz = static_cast<std::size_t>(header.nnz);
   // The bulk is mapped where it can be (the page cache's own pages, no copy:
-  // see util/file_pages.h), else read like the rest.
-  const auto map_or_size = [&](auto& buffer, std::size_t array) {
+  // see util/file_pages.h), else read like the rest. A mapped page that the
+  // run has not written shows the file as it is now, so the row numbers,
+  // which index the solvers' arrays and must stay as checked here, are
+  // mapped only under a read lease, taken before the check; without one they
+  // are read. A value rewritten under an unleased run is a wrong number,
+  // never a wild index.
+  const bool leased = nnz * sizeof(Index) >= kMapBytes && lease_for_reading(fd.get());
+  const auto map_or_size = [&](auto& buffer, std::size_t array, bool may_map) {
     using T = typename std::decay_t<decltype(buffer)>::value_type;
     const std::size_t bytes = nnz * sizeof(T);
-    void* pages =
-        bytes >= kMapBytes ? map_file_pages(fd.get(), layout.offsets[array], bytes) : nullptr;
+    void* const pages = may_map && bytes >= kMapBytes
+                            ? map_file_pages(fd.get(), layout.offsets[array], bytes, leased)
+                            : nullptr;
     if (pages != nullptr) {
       buffer = buffer_on_pages<T>(pages, nnz);
     } else {
@@ -380,8 +387,8 @@ std::optional<LabeledCsc> load_cache(const std::string& cache_path, const std::s
     }
     return pages != nullptr;
   };
-  const bool rows_mapped = map_or_size(m.row_idx, 2);
-  const bool values_mapped = map_or_size(m.values, 3);
+  const bool rows_mapped = map_or_size(m.row_idx, 2, leased);
+  const bool values_mapped = map_or_size(m.values, 3, true);
   data.lines.rows.resize(entries);
   data.lines.lines.resize(entries);
   // The pieces are read, checksummed and (row indices) checked on threads.

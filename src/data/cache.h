@@ -16,8 +16,10 @@
 // labels (8 bytes per row), col_ptr (8 per column + 8), row_idx (4 per
 // nonzero), values (8 per nonzero) and the line map (16 per entry). row_idx
 // and values each start at a multiple of 64 KiB, after zero bytes, so that
-// the loader can map them (util/file_pages.h) rather than copy them: from
-// the page cache, a 390 MB matrix loads in about 40 ms instead of 200-300.
+// the loader can map them (util/file_pages.h) rather than copy them. It maps
+// the values (two thirds of the matrix), and the row numbers, which must
+// stay as checked, only under a read lease (in the tools); else it reads
+// them.
 // The header and the payload each carry a 64-bit checksum, and the loader
 // reads the payload whole to check it.
 #ifndef CDL_CACHE_H_

@@ -65,16 +65,28 @@ using Buffer = std::vector<T, NoInitAllocator<T>>;
 template <class T>
 Buffer<T> buffer_on_pages(void* pages, std::size_t count) {
   static_assert(std::is_trivially_default_constructible_v<T>, "the pages hold the values");
+  const std::size_t bytes = count * sizeof(T);
+  // Unless the Buffer took the pages: no lent pages left behind for another
+  // allocation, and the mapping gone, also when an exception leaves.
+  struct Unless {
+    void* pages;
+    std::size_t bytes;
+    bool taken = false;
+    ~Unless() {
+      if (taken) return;
+      take_lent_pages(bytes);
+      unmap_file_pages(pages);
+    }
+  } guard{pages, bytes};
   Buffer<T> buffer;
-  lend_to_next_allocation(pages, count * sizeof(T));
+  lend_to_next_allocation(pages, bytes);
   buffer.reserve(count);         // takes the pages
   if (buffer.data() != pages) {  // a library whose reserve() asked for another size: copy
-    take_lent_pages(count * sizeof(T));
     const T* values = static_cast<const T*>(pages);
     buffer.assign(values, values + count);
-    unmap_file_pages(pages);
     return buffer;
   }
+  guard.taken = true;
   buffer.resize(count);  // default-initializes: writes nothing
   return buffer;
 }

@@ -12,6 +12,7 @@
 #include <system_error>
 
 #include "util/error.h"
+#include "util/file_pages.h"
 
 namespace cdl {
 namespace {
@@ -71,10 +72,10 @@ extern "C" void remove_pending_and_die(int signal_number) {
   ::raise(signal_number);
 }
 
-// SIGBUS from a page beyond the end of a mapped file (the data cache, see
-// util/file_pages.h) that was truncated under the run: an I/O error, so the
-// temporary files go and the process exits with status 1. Any other SIGBUS
-// takes its default action.
+// SIGBUS for a page of a mapped file that cannot be read: beyond the end of
+// the data cache's values (util/file_pages.h) truncated under the run, or an
+// I/O error. An I/O error, so the temporary files go and the process exits
+// with status 1. Any other SIGBUS takes its default action.
 extern "C" void remove_pending_and_fail(int signal_number, siginfo_t* info, void*) {
   if (info == nullptr || info->si_code != BUS_ADRERR) {
     ::signal(signal_number, SIG_DFL);
@@ -86,8 +87,24 @@ extern "C" void remove_pending_and_fail(int signal_number, siginfo_t* info, void
   }
   write_stderr(interrupted_program);
   write_stderr(
-      ": error: a mapped file (a --cache file) was truncated while in use; no output file was "
-      "written\n");
+      ": error: a page of a file mapped into memory could not be read (a --cache file truncated "
+      "while in use, or an I/O error); no output file was written\n");
+  ::_exit(1);
+}
+
+// SIGIO: another process opens a file this one maps under a read lease (the
+// data cache, util/file_pages.h) to write it or truncates it, and waits for
+// the lease. The data would change under the run, so it stops: the
+// temporary files go and the process exits with status 1, which releases
+// the lease.
+extern "C" void remove_pending_and_stop(int) {
+  for (PendingFile& file : pending_files) {
+    if (file.state.load() == kReady) ::unlink(file.path);
+  }
+  write_stderr(interrupted_program);
+  write_stderr(
+      ": error: another process is writing to the --cache file this run uses; the run stops, "
+      "and no output file was written\n");
   ::_exit(1);
 }
 
@@ -173,6 +190,10 @@ void remove_temporary_files_on_signals(const char* program) {
   bus.sa_flags = SA_SIGINFO;
   sigfillset(&bus.sa_mask);
   sigaction(SIGBUS, &bus, nullptr);
+  struct sigaction lease_break {};
+  lease_break.sa_handler = remove_pending_and_stop;
+  sigfillset(&lease_break.sa_mask);
+  if (sigaction(SIGIO, &lease_break, nullptr) == 0) set_lease_breaks_handled();
   // Beyond the file size limit a write fails with EFBIG, reported and cleaned
   // up like a full disk, instead of killing the process mid-file.
   ::signal(SIGXFSZ, SIG_IGN);

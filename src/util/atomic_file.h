@@ -75,10 +75,11 @@ void check_not_input(const std::string& output, const std::string& what, const s
 // Installs handlers for SIGINT, SIGTERM and SIGHUP (unless the process
 // inherited them ignored) that remove every live writer's temporary file,
 // print "<program>: interrupted; no output file was written" and then end
-// the process by the same signal; one for SIGBUS that, for a mapped file
-// truncated under the run (util/file_pages.h), removes them, prints
-// "<program>: error: a mapped file (a --cache file) was truncated while in
-// use; ..." and exits with status 1; and ignores SIGXFSZ, so that a write
+// the process by the same signal; one for SIGBUS that, for a page of a
+// mapped file that cannot be read (a cache truncated under the run, see
+// util/file_pages.h, or an I/O error), removes them, prints "<program>:
+// error: a page of a file mapped into memory could not be read (...); no
+// output file was written" and exits with status 1; and ignores SIGXFSZ, so that a write
 // beyond the file size limit fails like one to a full disk. For main().
 void remove_temporary_files_on_signals(const char* program);
 

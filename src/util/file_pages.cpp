@@ -1,5 +1,6 @@
 #include "util/file_pages.h"
 
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -13,13 +14,21 @@
 namespace cdl {
 namespace {
 
-// The live mappings and their lengths. Few at a time (two per loaded
-// cache), so a vector; `live` lets every other deallocation skip the lock.
+struct Mapping {
+  void* pages;
+  std::size_t bytes;
+  int held_fd;  // a descriptor kept open with the mapping (its lease), or -1
+};
+
+// The live mappings. Few at a time (two per loaded cache), so a vector;
+// `live` lets every other deallocation skip the lock.
 struct Registry {
   std::mutex mutex;
-  std::vector<std::pair<void*, std::size_t>> mappings;
+  std::vector<Mapping> mappings;
   std::atomic<std::size_t> live{0};
 };
+
+std::atomic<bool> lease_breaks_handled{false};
 
 Registry& registry() {
   static Registry* r = new Registry;  // never destroyed: vectors may outlive statics
@@ -34,7 +43,18 @@ thread_local Lent lent;
 
 }  // namespace
 
-void* map_file_pages(int fd, std::uint64_t offset, std::size_t bytes) {
+void set_lease_breaks_handled() { lease_breaks_handled.store(true); }
+
+bool lease_for_reading(int fd) {
+#ifdef F_SETLEASE
+  return lease_breaks_handled.load() && ::fcntl(fd, F_SETLEASE, F_RDLCK) == 0;
+#else
+  static_cast<void>(fd);
+  return false;
+#endif
+}
+
+void* map_file_pages(int fd, std::uint64_t offset, std::size_t bytes, bool hold_file) {
   const long page = ::sysconf(_SC_PAGESIZE);
   if (bytes == 0 || page <= 0 || kMappableAlignment % static_cast<std::uint64_t>(page) != 0 ||
       offset % kMappableAlignment != 0) {
@@ -53,13 +73,16 @@ void* map_file_pages(int fd, std::uint64_t offset, std::size_t bytes) {
     ::munmap(p, bytes);
     return nullptr;
   }
+  const int held_fd = hold_file ? ::fcntl(fd, F_DUPFD_CLOEXEC, 0) : -1;
   Registry& r = registry();
   try {
+    if (hold_file && held_fd < 0) throw std::bad_alloc();
     const std::lock_guard<std::mutex> lock(r.mutex);
-    r.mappings.emplace_back(p, bytes);
+    r.mappings.push_back({p, bytes, held_fd});
     r.live.fetch_add(1, std::memory_order_relaxed);
   } catch (const std::bad_alloc&) {
     ::munmap(p, bytes);
+    if (held_fd >= 0) ::close(held_fd);
     return nullptr;
   }
   return p;
@@ -80,17 +103,18 @@ void* take_lent_pages(std::size_t bytes) noexcept {
 bool return_lent_pages(void* p) noexcept {
   Registry& r = registry();
   if (p == nullptr || r.live.load(std::memory_order_relaxed) == 0) return false;
-  std::size_t bytes = 0;
+  Mapping mapping{};
   {
     const std::lock_guard<std::mutex> lock(r.mutex);
     const auto it = std::find_if(r.mappings.begin(), r.mappings.end(),
-                                 [p](const auto& mapping) { return mapping.first == p; });
+                                 [p](const Mapping& m) { return m.pages == p; });
     if (it == r.mappings.end()) return false;
-    bytes = it->second;
+    mapping = *it;
     r.mappings.erase(it);
     r.live.fetch_sub(1, std::memory_order_relaxed);
   }
-  ::munmap(p, bytes);
+  ::munmap(p, mapping.bytes);
+  if (mapping.held_fd >= 0) ::close(mapping.held_fd);
   return true;
 }
 

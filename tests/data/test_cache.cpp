@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <csignal>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
@@ -53,6 +54,17 @@ std::string file_mapped_at(const void* p) {
     }
   }
   return "";
+}
+
+// Whether any part of `path` is mapped in this process.
+bool is_mapped(const std::string& path) {
+  std::ifstream maps("/proc/self/maps");
+  std::string line;
+  while (std::getline(maps, line)) {
+    if (line.size() >= path.size() && line.compare(line.size() - path.size(), path.npos, path) == 0)
+      return true;
+  }
+  return false;
 }
 
 class Cache : public ::testing::Test {
@@ -234,7 +246,7 @@ std::string large_data() {
   return text;
 }
 
-TEST_F(Cache, TheBulkOfALargeCacheIsMappedNotCopied) {
+TEST_F(Cache, WithoutALeaseTheValuesAreMappedAndTheRowNumbersRead) {
   const std::string data = dir_.write("large.svm", large_data());
   const std::string cache = dir_.file("large.svm.cdcache");
   const LabeledCsc parsed = read_libsvm_csc(data, options_);
@@ -246,8 +258,13 @@ TEST_F(Cache, TheBulkOfALargeCacheIsMappedNotCopied) {
   ASSERT_TRUE(loaded);
   expect_same(*loaded, parsed);
   CscMatrix& m = loaded->features;
-  EXPECT_EQ(file_mapped_at(m.row_idx.data()), mapped_file);
   EXPECT_EQ(file_mapped_at(m.values.data()), mapped_file);
+  // The row numbers index the solvers' arrays: they are read, so that a file
+  // rewritten in place under the run cannot change them after their check.
+  EXPECT_NE(file_mapped_at(m.row_idx.data()), mapped_file);
+  rewrite_byte(cache, kMappableAlignment + 3, static_cast<char>(0xFF));
+  EXPECT_EQ(m.row_idx, parsed.features.row_idx);
+  rewrite_byte(cache, kMappableAlignment + 3, pristine[kMappableAlignment + 3]);
   // Written, a page becomes the process's own copy: the file stays as it was.
   m.values[7] = 42;
   EXPECT_EQ(test::read_file(cache), pristine);
@@ -259,11 +276,11 @@ TEST_F(Cache, TheBulkOfALargeCacheIsMappedNotCopied) {
   EXPECT_EQ(values[7], 42);
   EXPECT_EQ(values[8], parsed.features.values[8]);
   EXPECT_EQ(values.back(), 1);
-  const void* const rows = m.row_idx.data();
   loaded.reset();
-  EXPECT_NE(file_mapped_at(rows), mapped_file);
+  EXPECT_FALSE(is_mapped(mapped_file));
 
-  // A fault in the mapped values is found as in read ones.
+  // A fault in the mapped values is found as in read ones, and the failed
+  // load leaves no mapping behind.
   const std::uint64_t nnz = parsed.features.nnz();
   const std::uint64_t values_at = (kMappableAlignment + 4 * nnz + kMappableAlignment - 1) /
                                   kMappableAlignment * kMappableAlignment;
@@ -273,29 +290,104 @@ TEST_F(Cache, TheBulkOfALargeCacheIsMappedNotCopied) {
             cache +
                 ": corrupt cache: payload checksum mismatch; delete it to rebuild it from "
                 "the text");
+  EXPECT_FALSE(is_mapped(mapped_file));
+  // So are nonzero bytes before the values.
+  dir_.write("large.svm.cdcache", pristine);
+  rewrite_byte(cache, values_at - 1, 1);
+  EXPECT_EQ(error_message([&] { load_cache(cache, data, options_); }),
+            cache +
+                ": corrupt cache: nonzero bytes between its arrays; delete it to rebuild it "
+                "from the text");
+  EXPECT_FALSE(is_mapped(mapped_file));
 }
 
-TEST_F(Cache, ACacheTruncatedWhileMappedEndsTheRunWithAnErrorAndNoOutput) {
+// Whether this system grants this process a read lease on `path` (Linux,
+// leases enabled, the file's owner); the lease is given back at once.
+bool leases_granted(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  const bool granted = fd >= 0 && ::fcntl(fd, F_SETLEASE, F_RDLCK) == 0;
+  if (granted) ::fcntl(fd, F_SETLEASE, F_UNLCK);
+  if (fd >= 0) ::close(fd);
+  return granted;
+}
+
+TEST_F(Cache, UnderTheToolsSignalSetupTheRowNumbersAreMappedUnderALease) {
   const std::string data = dir_.write("large.svm", large_data());
   const std::string cache = dir_.file("large.svm.cdcache");
-  write_cache(cache, data, options_, read_libsvm_csc(data, options_));
+  const LabeledCsc parsed = read_libsvm_csc(data, options_);
+  write_cache(cache, data, options_, parsed);
+  const std::string mapped_file = fs::canonical(cache).string();
   const std::string model = dir_.file("model");
+  // In a child, as the tools run: the loaded matrix is checked, and `mapped`
+  // says whether the row numbers are the file's pages.
+  const auto load = [&](bool& mapped) {
+    remove_temporary_files_on_signals("cdtrain");
+    const std::optional<LabeledCsc> loaded = load_cache(cache, data, options_);
+    if (!loaded || loaded->features.row_idx != parsed.features.row_idx) std::_Exit(3);
+    mapped = file_mapped_at(loaded->features.row_idx.data()) == mapped_file;
+    return loaded;
+  };
+  if (leases_granted(cache)) {
+    // Another writer (here an open for writing) while a run holds the lease
+    // ends the run with an error and no output, before anything changes.
+    EXPECT_EXIT(
+        {
+          bool mapped = false;
+          const std::optional<LabeledCsc> loaded = load(mapped);
+          if (!mapped) std::_Exit(4);
+          AtomicFileWriter out(model);
+          out.write("partial");
+          std::ofstream writer(cache, std::ios::in | std::ios::out | std::ios::binary);
+          std::_Exit(0);
+        },
+        ::testing::ExitedWithCode(1),
+        "^cdtrain: error: another process is writing to the --cache file this run uses; the "
+        "run stops, and no output file was written\n$");
+    EXPECT_FALSE(fs::exists(model));
+    EXPECT_EQ(std::distance(fs::directory_iterator(dir_.file("")), fs::directory_iterator()), 3);
+  } else {
+    // No lease on this system: the row numbers are read, as with no signal
+    // setup.
+    EXPECT_EXIT(
+        {
+          bool mapped = true;
+          const std::optional<LabeledCsc> loaded = load(mapped);
+          std::_Exit(mapped ? 4 : 0);
+        },
+        ::testing::ExitedWithCode(0), "");
+  }
+}
+
+TEST(FilePages, AMappedFileTruncatedUnderTheRunEndsItWithAnErrorAndNoOutput) {
+  test::ScratchDir dir;
+  const std::string path = dir.write("pages", std::string(std::size_t{1} << 20, '\x01'));
+  const std::string model = dir.file("model");
   EXPECT_EXIT(
       {
         remove_temporary_files_on_signals("cdtrain");
-        const std::optional<LabeledCsc> loaded = load_cache(cache, data, options_);
+        const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        void* pages = map_file_pages(fd, 0, std::size_t{1} << 20);
+        if (pages == nullptr) std::_Exit(3);
+        const Buffer<char> buffer = buffer_on_pages<char>(pages, std::size_t{1} << 20);
+        if (buffer[12345] != 1) std::_Exit(4);
         AtomicFileWriter out(model);
         out.write("partial");
-        fs::resize_file(cache, 4096);
-        volatile double last = loaded->features.values.back();  // SIGBUS
+        fs::resize_file(path, 4096);
+        volatile char last = buffer.back();  // SIGBUS
         static_cast<void>(last);
         std::_Exit(0);
       },
       ::testing::ExitedWithCode(1),
-      "^cdtrain: error: a mapped file \\(a --cache file\\) was truncated while in use; no "
-      "output file was written\n$");
+      "^cdtrain: error: a page of a file mapped into memory could not be read \\(a --cache "
+      "file truncated while in use, or an I/O error\\); no output file was written\n$");
   EXPECT_FALSE(fs::exists(model));
-  EXPECT_EQ(std::distance(fs::directory_iterator(dir_.file("")), fs::directory_iterator()), 3);
+  // Any other bus error keeps its default action.
+  EXPECT_EXIT(
+      {
+        remove_temporary_files_on_signals("cdtrain");
+        ::raise(SIGBUS);
+      },
+      ::testing::KilledBySignal(SIGBUS), "");
 }
 
 TEST_F(Cache, AFileThatIsNotACacheIsNeitherUsedNorReplaced) {
