@@ -61,14 +61,20 @@ void write_stderr(const char* text) {
   }
 }
 
-// Installed with SA_RESETHAND and every signal blocked: it runs once, and the
-// signal raised at its end ends the process as soon as it returns.
-extern "C" void remove_pending_and_die(int signal_number) {
+// For the handlers below: removes the live writers' temporary files and
+// prints "<program><message>".
+void remove_pending_and_say(const char* message) {
   for (PendingFile& file : pending_files) {
     if (file.state.load() == kReady) ::unlink(file.path);
   }
   write_stderr(interrupted_program);
-  write_stderr(": interrupted; no output file was written\n");
+  write_stderr(message);
+}
+
+// Installed with SA_RESETHAND and every signal blocked: it runs once, and the
+// signal raised at its end ends the process as soon as it returns.
+extern "C" void remove_pending_and_die(int signal_number) {
+  remove_pending_and_say(": interrupted; no output file was written\n");
   ::raise(signal_number);
 }
 
@@ -82,11 +88,7 @@ extern "C" void remove_pending_and_fail(int signal_number, siginfo_t* info, void
     ::raise(signal_number);
     return;
   }
-  for (PendingFile& file : pending_files) {
-    if (file.state.load() == kReady) ::unlink(file.path);
-  }
-  write_stderr(interrupted_program);
-  write_stderr(
+  remove_pending_and_say(
       ": error: a page of a file mapped into memory could not be read (a --cache file truncated "
       "while in use, or an I/O error); no output file was written\n");
   ::_exit(1);
@@ -98,11 +100,7 @@ extern "C" void remove_pending_and_fail(int signal_number, siginfo_t* info, void
 // temporary files go and the process exits with status 1, which releases
 // the lease.
 extern "C" void remove_pending_and_stop(int) {
-  for (PendingFile& file : pending_files) {
-    if (file.state.load() == kReady) ::unlink(file.path);
-  }
-  write_stderr(interrupted_program);
-  write_stderr(
+  remove_pending_and_say(
       ": error: another process is writing to the --cache file this run uses; the run stops, "
       "and no output file was written\n");
   ::_exit(1);

@@ -89,6 +89,13 @@ class Cache : public ::testing::Test {
     f.put(byte);
   }
 
+  // Reads `data` and writes its cache at `cache`; returns what was read.
+  LabeledCsc write_large_cache(const std::string& data, const std::string& cache) {
+    LabeledCsc parsed = read_libsvm_csc(data, options_);
+    write_cache(cache, data, options_, parsed);
+    return parsed;
+  }
+
   test::ScratchDir dir_;
   std::string data_;
   std::string cache_;
@@ -249,8 +256,7 @@ std::string large_data() {
 TEST_F(Cache, WithoutALeaseTheValuesAreMappedAndTheRowNumbersRead) {
   const std::string data = dir_.write("large.svm", large_data());
   const std::string cache = dir_.file("large.svm.cdcache");
-  const LabeledCsc parsed = read_libsvm_csc(data, options_);
-  write_cache(cache, data, options_, parsed);
+  const LabeledCsc parsed = write_large_cache(data, cache);
   const std::string pristine = test::read_file(cache);
   const std::string mapped_file = fs::canonical(cache).string();
 
@@ -314,8 +320,7 @@ bool leases_granted(const std::string& path) {
 TEST_F(Cache, UnderTheToolsSignalSetupTheRowNumbersAreMappedUnderALease) {
   const std::string data = dir_.write("large.svm", large_data());
   const std::string cache = dir_.file("large.svm.cdcache");
-  const LabeledCsc parsed = read_libsvm_csc(data, options_);
-  write_cache(cache, data, options_, parsed);
+  const LabeledCsc parsed = write_large_cache(data, cache);
   const std::string mapped_file = fs::canonical(cache).string();
   const std::string model = dir_.file("model");
   // In a child, as the tools run: the loaded matrix is checked, and `mapped`
