@@ -14,7 +14,6 @@
 #include <fstream>
 #include <limits>
 #include <string_view>
-#include <type_traits>
 #include <vector>
 
 #include "util/atomic_file.h"
@@ -30,7 +29,7 @@ constexpr std::uint32_t kVersion = 2;  // 2: the row numbers and values 64 KiB-a
 constexpr std::uint32_t kByteOrder = 0x01020304;
 constexpr std::size_t kHeadBytes = std::size_t{1} << 20;  // of the text, checksummed
 constexpr std::size_t kChunkBytes = std::size_t{16} << 20;
-// The least of an array worth mapping rather than reading.
+// The least of the values worth mapping rather than reading.
 constexpr std::size_t kMapBytes = std::size_t{1} << 20;
 
 struct Header {
@@ -366,29 +365,24 @@ std::optional<LabeledCsc> load_cache(const std::string& cache_path, const std::s
   data.labels.resize(m.num_rows);
   m.col_ptr.resize(m.num_cols + 1);
   const auto nnz = static_cast<std::size_t>(header.nnz);
-  // The bulk is mapped where it can be (the page cache's own pages, no copy:
-  // see util/file_pages.h), else read like the rest. A mapped page that the
-  // run has not written shows the file as it is now, so the row numbers,
-  // which index the solvers' arrays and must stay as checked here, are
-  // mapped only under a read lease, taken before the check; without one they
-  // are read. A value rewritten under an unleased run is a wrong number,
-  // never a wild index.
-  const bool leased = nnz * sizeof(Index) >= kMapBytes && lease_for_reading(fd.get());
-  const auto map_or_size = [&](auto& buffer, std::size_t array, bool may_map) {
-    using T = typename std::decay_t<decltype(buffer)>::value_type;
-    const std::size_t bytes = nnz * sizeof(T);
-    void* const pages = may_map && bytes >= kMapBytes
-                            ? map_file_pages(fd.get(), layout.offsets[array], bytes, leased)
-                            : nullptr;
-    if (pages != nullptr) {
-      buffer = buffer_on_pages<T>(pages, nnz);
-    } else {
-      buffer.resize(nnz);
-    }
-    return pages != nullptr;
-  };
-  const bool rows_mapped = map_or_size(m.row_idx, 2, leased);
-  const bool values_mapped = map_or_size(m.values, 3, true);
+  // The values, two thirds of the bulk, are mapped where they can be (the
+  // page cache's own pages, no copy: see util/file_pages.h), else read like
+  // the rest. The row numbers are always read: the solvers index arrays with
+  // them, so they must stay as checked here, and a mapped page that the run
+  // has not written shows the file as it is now, even if it was rewritten in
+  // place. A value rewritten under the run is a wrong number, never a wild
+  // index. (Mapping the row numbers under a read lease was tried: see the
+  // README, issue 10, fourth sitting.)
+  const std::size_t value_bytes = nnz * sizeof(double);
+  void* const value_pages =
+      value_bytes >= kMapBytes ? map_file_pages(fd.get(), layout.offsets[3], value_bytes) : nullptr;
+  const bool values_mapped = value_pages != nullptr;
+  if (values_mapped) {
+    m.values = buffer_on_pages<double>(value_pages, nnz);
+  } else {
+    m.values.resize(nnz);
+  }
+  m.row_idx.resize(nnz);
   data.lines.rows.resize(entries);
   data.lines.lines.resize(entries);
   // The pieces are read, checksummed and (row indices) checked on threads.
@@ -400,8 +394,7 @@ std::optional<LabeledCsc> load_cache(const std::string& cache_path, const std::s
   const void* const values = m.values.data();
   run_tasks_or_throw(pieces.size(), std::min(hardware_threads(), 4u), [&](std::size_t k) {
     const Piece& piece = pieces[k];
-    const bool mapped =
-        (piece.array == row_idx && rows_mapped) || (piece.array == values && values_mapped);
+    const bool mapped = piece.array == values && values_mapped;
     if (!mapped && !fd.read_at(piece.data, piece.bytes, piece.offset)) {
       short_read[k] = 1;
       return;

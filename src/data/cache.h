@@ -17,9 +17,8 @@
 // nonzero), values (8 per nonzero) and the line map (16 per entry). row_idx
 // and values each start at a multiple of 64 KiB, after zero bytes, so that
 // the loader can map them (util/file_pages.h) rather than copy them. It maps
-// the values (two thirds of the matrix), and the row numbers, which must
-// stay as checked, only under a read lease (in the tools); else it reads
-// them.
+// the values (two thirds of the matrix) and reads the row numbers, which
+// must stay as checked.
 // The header and the payload each carry a 64-bit checksum, and the loader
 // reads the payload whole to check it.
 #ifndef CDL_CACHE_H_

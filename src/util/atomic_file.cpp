@@ -12,7 +12,6 @@
 #include <system_error>
 
 #include "util/error.h"
-#include "util/file_pages.h"
 
 namespace cdl {
 namespace {
@@ -91,18 +90,6 @@ extern "C" void remove_pending_and_fail(int signal_number, siginfo_t* info, void
   remove_pending_and_say(
       ": error: a page of a file mapped into memory could not be read (a --cache file truncated "
       "while in use, or an I/O error); no output file was written\n");
-  ::_exit(1);
-}
-
-// SIGIO: another process opens a file this one maps under a read lease (the
-// data cache, util/file_pages.h) to write it or truncates it, and waits for
-// the lease. The data would change under the run, so it stops: the
-// temporary files go and the process exits with status 1, which releases
-// the lease.
-extern "C" void remove_pending_and_stop(int) {
-  remove_pending_and_say(
-      ": error: another process is writing to the --cache file this run uses; the run stops, "
-      "and no output file was written\n");
   ::_exit(1);
 }
 
@@ -188,10 +175,6 @@ void remove_temporary_files_on_signals(const char* program) {
   bus.sa_flags = SA_SIGINFO;
   sigfillset(&bus.sa_mask);
   sigaction(SIGBUS, &bus, nullptr);
-  struct sigaction lease_break {};
-  lease_break.sa_handler = remove_pending_and_stop;
-  sigfillset(&lease_break.sa_mask);
-  if (sigaction(SIGIO, &lease_break, nullptr) == 0) set_lease_breaks_handled();
   // Beyond the file size limit a write fails with EFBIG, reported and cleaned
   // up like a full disk, instead of killing the process mid-file.
   ::signal(SIGXFSZ, SIG_IGN);

@@ -1,6 +1,5 @@
 #include "util/file_pages.h"
 
-#include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -17,7 +16,6 @@ namespace {
 struct Mapping {
   void* pages;
   std::size_t bytes;
-  int held_fd;  // a descriptor kept open with the mapping (its lease), or -1
 };
 
 // The live mappings. Few at a time (two per loaded cache), so a vector;
@@ -27,8 +25,6 @@ struct Registry {
   std::vector<Mapping> mappings;
   std::atomic<std::size_t> live{0};
 };
-
-std::atomic<bool> lease_breaks_handled{false};
 
 Registry& registry() {
   static Registry* r = new Registry;  // never destroyed: vectors may outlive statics
@@ -43,18 +39,7 @@ thread_local Lent lent;
 
 }  // namespace
 
-void set_lease_breaks_handled() { lease_breaks_handled.store(true); }
-
-bool lease_for_reading(int fd) {
-#ifdef F_SETLEASE
-  return lease_breaks_handled.load() && ::fcntl(fd, F_SETLEASE, F_RDLCK) == 0;
-#else
-  static_cast<void>(fd);
-  return false;
-#endif
-}
-
-void* map_file_pages(int fd, std::uint64_t offset, std::size_t bytes, bool hold_file) {
+void* map_file_pages(int fd, std::uint64_t offset, std::size_t bytes) {
   const long page = ::sysconf(_SC_PAGESIZE);
   if (bytes == 0 || page <= 0 || kMappableAlignment % static_cast<std::uint64_t>(page) != 0 ||
       offset % kMappableAlignment != 0) {
@@ -73,16 +58,13 @@ void* map_file_pages(int fd, std::uint64_t offset, std::size_t bytes, bool hold_
     ::munmap(p, bytes);
     return nullptr;
   }
-  const int held_fd = hold_file ? ::fcntl(fd, F_DUPFD_CLOEXEC, 0) : -1;
   Registry& r = registry();
   try {
-    if (hold_file && held_fd < 0) throw std::bad_alloc();
     const std::lock_guard<std::mutex> lock(r.mutex);
-    r.mappings.push_back({p, bytes, held_fd});
+    r.mappings.push_back({p, bytes});
     r.live.fetch_add(1, std::memory_order_relaxed);
   } catch (const std::bad_alloc&) {
     ::munmap(p, bytes);
-    if (held_fd >= 0) ::close(held_fd);
     return nullptr;
   }
   return p;
@@ -114,7 +96,6 @@ bool return_lent_pages(void* p) noexcept {
     r.live.fetch_sub(1, std::memory_order_relaxed);
   }
   ::munmap(p, mapping.bytes);
-  if (mapping.held_fd >= 0) ::close(mapping.held_fd);
   return true;
 }
 

@@ -15,13 +15,10 @@
 // A page that the process has not written shows the file as it is now: a
 // file rewritten in place under the run changes what the run reads, and one
 // truncated makes a read beyond its new end a SIGBUS (see atomic_file.h).
-// So data that must stay as checked (the cache's row numbers, which index
-// the solvers' arrays) is mapped only under a read lease (Linux): while the
-// process holds it, another one that opens the file to write it or
-// truncates it waits, and this one is sent SIGIO, on which the tools stop
-// with an error (atomic_file.h), so the data never change under a run.
-// cdtrain itself never rewrites a cache in place: it renames a new file over
-// it, which leaves a mapped old file whole and breaks no lease.
+// So only data whose every value is safe to use may be mapped: the cache's
+// values, not its row numbers, which index the solvers' arrays and must stay
+// as checked. cdtrain itself never rewrites a cache in place: it renames a
+// new file over it, which leaves a mapped old file whole.
 #ifndef CDL_UTIL_FILE_PAGES_H_
 #define CDL_UTIL_FILE_PAGES_H_
 
@@ -36,19 +33,8 @@ constexpr std::uint64_t kMappableAlignment = std::uint64_t{64} << 10;
 
 // Maps `bytes` (> 0) of the open file `fd` from `offset`, a multiple of
 // kMappableAlignment, readable and writable, private, its page table filled
-// at once. With `hold_file`, a duplicate of `fd` stays open as long as the
-// mapping, and with it a lease taken on `fd`. Returns nullptr if the system
-// will not (the caller then reads).
-void* map_file_pages(int fd, std::uint64_t offset, std::size_t bytes, bool hold_file = false);
-
-// Takes a read lease on the open file `fd`, if the process stops on a lease
-// break (set_lease_breaks_handled()) and the system grants one (Linux, the
-// file's owner, nobody has it open for writing). Returns whether it did.
-bool lease_for_reading(int fd);
-
-// Called by the signal setup that makes SIGIO (the lease break) end the
-// process with an error; SIGIO's default would end it without a word.
-void set_lease_breaks_handled();
+// at once. Returns nullptr if the system will not (the caller then reads).
+void* map_file_pages(int fd, std::uint64_t offset, std::size_t bytes);
 
 // Unmaps a mapping of map_file_pages() that was never lent.
 void unmap_file_pages(void* pages) noexcept;

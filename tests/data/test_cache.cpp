@@ -253,7 +253,7 @@ std::string large_data() {
   return text;
 }
 
-TEST_F(Cache, WithoutALeaseTheValuesAreMappedAndTheRowNumbersRead) {
+TEST_F(Cache, TheValuesOfALargeCacheAreMappedAndTheRowNumbersRead) {
   const std::string data = dir_.write("large.svm", large_data());
   const std::string cache = dir_.file("large.svm.cdcache");
   const LabeledCsc parsed = write_large_cache(data, cache);
@@ -305,62 +305,6 @@ TEST_F(Cache, WithoutALeaseTheValuesAreMappedAndTheRowNumbersRead) {
                 ": corrupt cache: nonzero bytes between its arrays; delete it to rebuild it "
                 "from the text");
   EXPECT_FALSE(is_mapped(mapped_file));
-}
-
-// Whether this system grants this process a read lease on `path` (Linux,
-// leases enabled, the file's owner); the lease is given back at once.
-bool leases_granted(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  const bool granted = fd >= 0 && ::fcntl(fd, F_SETLEASE, F_RDLCK) == 0;
-  if (granted) ::fcntl(fd, F_SETLEASE, F_UNLCK);
-  if (fd >= 0) ::close(fd);
-  return granted;
-}
-
-TEST_F(Cache, UnderTheToolsSignalSetupTheRowNumbersAreMappedUnderALease) {
-  const std::string data = dir_.write("large.svm", large_data());
-  const std::string cache = dir_.file("large.svm.cdcache");
-  const LabeledCsc parsed = write_large_cache(data, cache);
-  const std::string mapped_file = fs::canonical(cache).string();
-  const std::string model = dir_.file("model");
-  // In a child, as the tools run: the loaded matrix is checked, and `mapped`
-  // says whether the row numbers are the file's pages.
-  const auto load = [&](bool& mapped) {
-    remove_temporary_files_on_signals("cdtrain");
-    const std::optional<LabeledCsc> loaded = load_cache(cache, data, options_);
-    if (!loaded || loaded->features.row_idx != parsed.features.row_idx) std::_Exit(3);
-    mapped = file_mapped_at(loaded->features.row_idx.data()) == mapped_file;
-    return loaded;
-  };
-  if (leases_granted(cache)) {
-    // Another writer (here an open for writing) while a run holds the lease
-    // ends the run with an error and no output, before anything changes.
-    EXPECT_EXIT(
-        {
-          bool mapped = false;
-          const std::optional<LabeledCsc> loaded = load(mapped);
-          if (!mapped) std::_Exit(4);
-          AtomicFileWriter out(model);
-          out.write("partial");
-          std::ofstream writer(cache, std::ios::in | std::ios::out | std::ios::binary);
-          std::_Exit(0);
-        },
-        ::testing::ExitedWithCode(1),
-        "^cdtrain: error: another process is writing to the --cache file this run uses; the "
-        "run stops, and no output file was written\n$");
-    EXPECT_FALSE(fs::exists(model));
-    EXPECT_EQ(std::distance(fs::directory_iterator(dir_.file("")), fs::directory_iterator()), 3);
-  } else {
-    // No lease on this system: the row numbers are read, as with no signal
-    // setup.
-    EXPECT_EXIT(
-        {
-          bool mapped = true;
-          const std::optional<LabeledCsc> loaded = load(mapped);
-          std::_Exit(mapped ? 4 : 0);
-        },
-        ::testing::ExitedWithCode(0), "");
-  }
 }
 
 TEST(FilePages, AMappedFileTruncatedUnderTheRunEndsItWithAnErrorAndNoOutput) {
