@@ -159,22 +159,29 @@ std::array<std::uint64_t, kArrays> array_bytes(const Header& header) {
 }
 
 // Where each array starts in the file: packed after the header, except the
-// bulk (the row numbers and the values, which load_cache maps), each at the
-// next multiple of kMappableAlignment, after zeros.
+// bulk (the row numbers and the values, which load_cache may map), each at
+// the next multiple of kMappableAlignment, after zeros.
 struct Layout {
   std::array<std::uint64_t, kArrays> offsets{};  // in for_each_array's order
+  std::array<std::uint64_t, kArrays> bytes{};    // the arrays' sizes
   std::uint64_t end = 0;                         // the file's size
+
+  // The zero bytes between array k and what comes before it.
+  std::uint64_t gap_before(std::size_t k) const {
+    return offsets[k] - (k == 0 ? sizeof(Header) : offsets[k - 1] + bytes[k - 1]);
+  }
 };
 
-Layout layout_of(const std::array<std::uint64_t, kArrays>& bytes) {
+Layout layout_of(const Header& header) {
   constexpr bool kAligned[kArrays] = {false, false, true, true, false, false};
   Layout layout;
+  layout.bytes = array_bytes(header);
   std::uint64_t offset = sizeof(Header);
   for (std::size_t k = 0; k < kArrays; ++k) {
     if (kAligned[k])
       offset = (offset + kMappableAlignment - 1) / kMappableAlignment * kMappableAlignment;
     layout.offsets[k] = offset;
-    offset += bytes[k];
+    offset += layout.bytes[k];
   }
   layout.end = offset;
   return layout;
@@ -191,9 +198,8 @@ struct Piece {
 };
 
 template <class Data>
-std::vector<Piece> pieces_of(Data& data, const Header& header) {
+std::vector<Piece> pieces_of(Data& data, const Layout& layout) {
   std::vector<Piece> pieces;
-  const Layout layout = layout_of(array_bytes(header));
   std::size_t k = 0;
   for_each_array(data, [&](const void* p, std::size_t bytes) {
     const std::uint64_t offset = layout.offsets[k++];
@@ -278,7 +284,8 @@ void write_cache_of(const std::string& cache_path, const TextIdentity& id,
   header.num_cols = data.features.num_cols;
   header.nnz = data.features.nnz();
   header.line_entries = data.lines.rows.size();
-  const std::vector<Piece> pieces = pieces_of(data, header);
+  const Layout layout = layout_of(header);
+  const std::vector<Piece> pieces = pieces_of(data, layout);
   std::vector<std::uint64_t> sums(pieces.size());
   run_tasks_or_throw(pieces.size(), std::min(hardware_threads(), 4u),
                      [&](std::size_t k) { sums[k] = piece_sum(pieces[k]); });
@@ -287,13 +294,10 @@ void write_cache_of(const std::string& cache_path, const TextIdentity& id,
 
   AtomicFileWriter out(cache_path);
   out.write(std::string_view(reinterpret_cast<const char*>(&header), sizeof header));
-  const Layout layout = layout_of(array_bytes(header));
-  std::uint64_t written = sizeof header;
   std::size_t k = 0;
   for_each_array(data, [&](const void* p, std::size_t bytes) {
     static const std::string zeros(kMappableAlignment, '\0');
-    out.write(std::string_view(zeros.data(), layout.offsets[k] - written));
-    written = layout.offsets[k++] + bytes;
+    out.write(std::string_view(zeros.data(), layout.gap_before(k++)));
     const char* bytes_at = static_cast<const char*>(p);
     for (std::size_t done = 0; done < bytes; done += kChunkBytes) {
       out.write(std::string_view(bytes_at + done, std::min(kChunkBytes, bytes - done)));
@@ -346,7 +350,7 @@ std::optional<LabeledCsc> load_cache(const std::string& cache_path, const std::s
                     header.nnz <= (std::uint64_t{1} << 48) &&
                     header.line_entries <= header.num_rows;
   if (!sane) corrupt(cache_path, "impossible sizes in the header");
-  const Layout layout = layout_of(array_bytes(header));
+  const Layout layout = layout_of(header);
   const std::uint64_t expected = layout.end;
   const auto entries = static_cast<std::size_t>(header.line_entries);
   if (file_size < expected) {
@@ -386,7 +390,7 @@ std::optional<LabeledCsc> load_cache(const std::string& cache_path, const std::s
   data.lines.rows.resize(entries);
   data.lines.lines.resize(entries);
   // The pieces are read, checksummed and (row indices) checked on threads.
-  const std::vector<Piece> pieces = pieces_of(data, header);
+  const std::vector<Piece> pieces = pieces_of(data, layout);
   std::vector<std::uint64_t> sums(pieces.size());
   std::vector<Index> largest_row(pieces.size(), 0);
   std::vector<char> short_read(pieces.size(), 0);
@@ -413,11 +417,9 @@ std::optional<LabeledCsc> load_cache(const std::string& cache_path, const std::s
   }
   // The zeros before an aligned array (under 64 KiB each) are read too: any
   // byte that is not as written is a fault worth knowing about.
-  const std::array<std::uint64_t, kArrays> bytes = array_bytes(header);
-  for (std::size_t k = 1; k < kArrays; ++k) {
-    const std::uint64_t gap_start = layout.offsets[k - 1] + bytes[k - 1];
-    std::vector<char> gap(static_cast<std::size_t>(layout.offsets[k] - gap_start));
-    if (!fd.read_at(gap.data(), gap.size(), gap_start))
+  for (std::size_t k = 0; k < kArrays; ++k) {
+    std::vector<char> gap(static_cast<std::size_t>(layout.gap_before(k)));
+    if (!fd.read_at(gap.data(), gap.size(), layout.offsets[k] - gap.size()))
       corrupt(cache_path, "truncated while reading");
     if (std::any_of(gap.begin(), gap.end(), [](char c) { return c != 0; })) {
       corrupt(cache_path, "nonzero bytes between its arrays");

@@ -89,6 +89,19 @@ class Cache : public ::testing::Test {
     f.put(byte);
   }
 
+  // load_cache()'s error once `cache` holds `pristine` again except for the
+  // byte at `at`, set to `byte`.
+  std::string error_with_byte(const std::string& cache, const std::string& data,
+                              const std::string& pristine, std::uint64_t at, char byte) {
+    std::ofstream(cache, std::ios::binary | std::ios::trunc) << pristine;
+    rewrite_byte(cache, at, byte);
+    return error_message([&] { load_cache(cache, data, options_); });
+  }
+  // The error that names a corrupt cache.
+  static std::string corrupt(const std::string& cache, const std::string& reason) {
+    return cache + ": corrupt cache: " + reason + "; delete it to rebuild it from the text";
+  }
+
   // Reads `data` and writes its cache at `cache`; returns what was read.
   LabeledCsc write_large_cache(const std::string& data, const std::string& cache) {
     LabeledCsc parsed = read_libsvm_csc(data, options_);
@@ -212,26 +225,15 @@ TEST_F(Cache, CorruptCacheIsAnErrorThatNamesIt) {
   // The row numbers start at kMappableAlignment, after the small arrays and
   // zeros; the line map ends the file.
   for (const std::uint64_t at : {kMappableAlignment + 1, size - 3}) {
-    dir_.write("data.svm.cdcache", pristine);
-    rewrite_byte(cache_, at, static_cast<char>(pristine[at] ^ 0x10));
-    EXPECT_EQ(error_message([&] { load_cache(cache_, data_, options_); }),
-              cache_ +
-                  ": corrupt cache: payload checksum mismatch; delete it to rebuild it from "
-                  "the text")
+    EXPECT_EQ(error_with_byte(cache_, data_, pristine, at, static_cast<char>(pristine[at] ^ 0x10)),
+              corrupt(cache_, "payload checksum mismatch"))
         << at;
   }
-  dir_.write("data.svm.cdcache", pristine);
-  rewrite_byte(cache_, kMappableAlignment - 1, 1);
-  EXPECT_EQ(error_message([&] { load_cache(cache_, data_, options_); }),
-            cache_ +
-                ": corrupt cache: nonzero bytes between its arrays; delete it to rebuild it "
-                "from the text");
-  dir_.write("data.svm.cdcache", pristine);
-  rewrite_byte(cache_, 70, static_cast<char>(pristine[70] ^ 1));  // num_rows
-  EXPECT_EQ(error_message([&] { load_cache(cache_, data_, options_); }),
-            cache_ +
-                ": corrupt cache: header checksum mismatch; delete it to rebuild it from "
-                "the text");
+  EXPECT_EQ(error_with_byte(cache_, data_, pristine, kMappableAlignment - 1, 1),
+            corrupt(cache_, "nonzero bytes between its arrays"));
+  EXPECT_EQ(error_with_byte(cache_, data_, pristine, 70,
+                            static_cast<char>(pristine[70] ^ 1)),  // num_rows
+            corrupt(cache_, "header checksum mismatch"));
   dir_.write("data.svm.cdcache", pristine + "x");
   EXPECT_EQ(error_message([&] { load_cache(cache_, data_, options_); }),
             cache_ + ": corrupt cache: " + std::to_string(size + 1) +
@@ -290,20 +292,13 @@ TEST_F(Cache, TheValuesOfALargeCacheAreMappedAndTheRowNumbersRead) {
   const std::uint64_t nnz = parsed.features.nnz();
   const std::uint64_t values_at = (kMappableAlignment + 4 * nnz + kMappableAlignment - 1) /
                                   kMappableAlignment * kMappableAlignment;
-  rewrite_byte(cache, values_at + 8 * 1234 + 3,
-               static_cast<char>(pristine[values_at + 8 * 1234 + 3] ^ 4));
-  EXPECT_EQ(error_message([&] { load_cache(cache, data, options_); }),
-            cache +
-                ": corrupt cache: payload checksum mismatch; delete it to rebuild it from "
-                "the text");
+  const std::uint64_t at = values_at + 8 * 1234 + 3;
+  EXPECT_EQ(error_with_byte(cache, data, pristine, at, static_cast<char>(pristine[at] ^ 4)),
+            corrupt(cache, "payload checksum mismatch"));
   EXPECT_FALSE(is_mapped(mapped_file));
   // So are nonzero bytes before the values.
-  dir_.write("large.svm.cdcache", pristine);
-  rewrite_byte(cache, values_at - 1, 1);
-  EXPECT_EQ(error_message([&] { load_cache(cache, data, options_); }),
-            cache +
-                ": corrupt cache: nonzero bytes between its arrays; delete it to rebuild it "
-                "from the text");
+  EXPECT_EQ(error_with_byte(cache, data, pristine, values_at - 1, 1),
+            corrupt(cache, "nonzero bytes between its arrays"));
   EXPECT_FALSE(is_mapped(mapped_file));
 }
 
