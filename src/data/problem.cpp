@@ -1,5 +1,6 @@
 #include "data/problem.h"
 
+#include <algorithm>
 #include <cassert>
 #include <unordered_map>
 #include <utility>
@@ -9,12 +10,25 @@ namespace cdl {
 ClassMap map_classes(const std::vector<double>& labels) {
   ClassMap out;
   out.class_of.reserve(labels.size());
-  std::unordered_map<int, std::size_t> number_of;
+  // With few classes (the common case) a scan of the labels seen is faster
+  // than the hash, which is looked up only beyond them.
+  constexpr std::size_t kScanned = 8;
+  std::unordered_map<int, std::size_t> number_of;  // every label seen
   for (double value : labels) {
     const int label = static_cast<int>(value);
-    auto [it, inserted] = number_of.try_emplace(label, out.labels.size());
-    if (inserted) out.labels.push_back(label);
-    out.class_of.push_back(it->second);
+    std::size_t c = 0;
+    if (out.labels.size() <= kScanned) {
+      c = static_cast<std::size_t>(std::find(out.labels.begin(), out.labels.end(), label) -
+                                   out.labels.begin());
+    } else {
+      const auto it = number_of.find(label);
+      c = it != number_of.end() ? it->second : out.labels.size();
+    }
+    if (c == out.labels.size()) {
+      number_of.emplace(label, c);
+      out.labels.push_back(label);
+    }
+    out.class_of.push_back(c);
   }
   if (out.labels.size() == 2 && out.labels[0] == -1 && out.labels[1] == 1) {
     std::swap(out.labels[0], out.labels[1]);
