@@ -32,8 +32,9 @@ namespace cdl {
 constexpr std::uint64_t kMappableAlignment = std::uint64_t{64} << 10;
 
 // Maps `bytes` (> 0) of the open file `fd` from `offset`, a multiple of
-// kMappableAlignment, readable and writable, private, its page table filled
-// at once. Returns nullptr if the system will not (the caller then reads).
+// kMappableAlignment, readable and writable, private; each page is mapped
+// when first read. Returns nullptr if the system will not (the caller then
+// reads).
 void* map_file_pages(int fd, std::uint64_t offset, std::size_t bytes);
 
 // Unmaps a mapping of map_file_pages() that was never lent.
