@@ -166,14 +166,16 @@ void train_and_save(const cdl::TrainCommand& command, const cdl::Params& params,
 }
 
 // A regression run (-l sq, -l svr2): the targets as they are, one problem.
-void run_regression(const cdl::TrainCommand& command, const cdl::Params& params,
+void run_regression(const cdl::TrainCommand& command, const cdl::Params& given,
                     const cdl::LabeledCsc& data, cdl::Reporter& reporter) {
   try {
-    cdl::check_magnitudes(data.features, cdl::ClassMap{}, params);
+    cdl::check_magnitudes(data.features, cdl::ClassMap{}, given, data.largest_magnitude);
   } catch (const cdl::InstanceError& e) {
     throw cdl::ParseError(cdl::input_name(command.training_path), data.lines.line_of(e.row()),
                           e.reason());
   }
+  cdl::Params params = given;
+  params.magnitudes_checked = true;  // training need not check again
   const std::string run = cdl::describe_run(params);
   if (params.cv_folds > 0) {
     reporter.info("cdtrain: " + std::to_string(params.cv_folds) + "-fold cross validation, " + run);
@@ -279,7 +281,7 @@ void check_training_data(const cdl::TrainCommand& command, const cdl::Params& pa
     // With -C, at the largest C the search may reach.
     cdl::Params largest = params;
     if (command.find_C) largest.C = std::max(params.C, cdl::kMaxSearchC);
-    cdl::check_magnitudes(data.features, classes, largest);
+    cdl::check_magnitudes(data.features, classes, largest, data.largest_magnitude);
   } catch (const cdl::InstanceError& e) {
     throw cdl::ParseError(cdl::input_name(command.training_path), data.lines.line_of(e.row()),
                           e.reason());
@@ -326,10 +328,12 @@ cdl::LabeledCsc read_training_data(const cdl::TrainCommand& command,
 
 // A classification run: training, -v or -C, with the header that names the
 // solver and problem.
-void run_classification(const cdl::TrainCommand& command, const cdl::Params& params,
+void run_classification(const cdl::TrainCommand& command, const cdl::Params& given,
                         const cdl::LabeledCsc& data, cdl::Reporter& reporter) {
   const cdl::ClassMap classes = cdl::map_classes(data.labels);
-  check_training_data(command, params, data, classes, reporter);
+  check_training_data(command, given, data, classes, reporter);
+  cdl::Params params = given;
+  params.magnitudes_checked = true;  // training, folds and the search need not check again
   if (params.threads > 1 && params.cv_folds == 0 && classes.labels.size() <= 2) {
     reporter.warning("-n " + std::to_string(params.threads) +
                      ": a problem of two classes without -v or -C is one solve, which runs "

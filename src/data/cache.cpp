@@ -224,6 +224,23 @@ std::uint64_t piece_sum(const Piece& piece) {
   return checksum.value();
 }
 
+// piece_sum() of a piece of an array of T (whole elements), handing each
+// 64 KiB of it to visit(elements, count) just after the checksum has read it,
+// while it is in the cache: the loader's checks make no second pass over the
+// matrix.
+template <class T, class Visit>
+std::uint64_t piece_sum_visiting(const Piece& piece, Visit visit) {
+  constexpr std::size_t kBlockBytes = std::size_t{64} << 10;
+  static_assert(kBlockBytes % sizeof(T) == 0, "blocks of whole elements");
+  Checksum checksum;
+  for (std::size_t done = 0; done < piece.bytes; done += kBlockBytes) {
+    const std::size_t bytes = std::min(kBlockBytes, piece.bytes - done);
+    checksum.update(piece.data + done, bytes);
+    visit(reinterpret_cast<const T*>(piece.data + done), bytes / sizeof(T));
+  }
+  return checksum.value();
+}
+
 // A file descriptor for pread, closed on destruction.
 class ReadFd {
  public:
@@ -393,6 +410,7 @@ std::optional<LabeledCsc> load_cache(const std::string& cache_path, const std::s
   const std::vector<Piece> pieces = pieces_of(data, layout);
   std::vector<std::uint64_t> sums(pieces.size());
   std::vector<Index> largest_row(pieces.size(), 0);
+  std::vector<std::uint64_t> largest_value(pieces.size(), 0);  // magnitude_bits()
   std::vector<char> short_read(pieces.size(), 0);
   const void* const row_idx = m.row_idx.data();
   const void* const values = m.values.data();
@@ -403,13 +421,20 @@ std::optional<LabeledCsc> load_cache(const std::string& cache_path, const std::s
       short_read[k] = 1;
       return;
     }
-    sums[k] = piece_sum(piece);
     if (piece.array == row_idx) {
-      const auto* rows = reinterpret_cast<const Index*>(piece.data);
       Index largest = 0;
-      for (std::size_t i = 0; i < piece.bytes / sizeof(Index); ++i)
-        largest = std::max(largest, rows[i]);
+      sums[k] = piece_sum_visiting<Index>(piece, [&](const Index* rows, std::size_t count) {
+        for (std::size_t i = 0; i < count; ++i) largest = std::max(largest, rows[i]);
+      });
       largest_row[k] = largest;
+    } else if (piece.array == values) {
+      std::uint64_t largest = 0;
+      sums[k] = piece_sum_visiting<double>(piece, [&](const double* v, std::size_t count) {
+        for (std::size_t i = 0; i < count; ++i) largest = std::max(largest, magnitude_bits(v[i]));
+      });
+      largest_value[k] = largest;
+    } else {
+      sums[k] = piece_sum(piece);
     }
   });
   for (char failed : short_read) {
@@ -434,6 +459,8 @@ std::optional<LabeledCsc> load_cache(const std::string& cache_path, const std::s
   for (double label : data.labels) {
     if (!std::isfinite(label)) corrupt(cache_path, "a label is not finite");
   }
+  data.largest_magnitude =
+      magnitude_of_bits(*std::max_element(largest_value.begin(), largest_value.end()));
   return data;
 }
 

@@ -337,21 +337,24 @@ void count_bucket(std::size_t bucket, const std::vector<Worker>& workers, CscMat
 }
 
 // Fills bucket `bucket`'s part of the matrix from the workers' streams, in
-// block order, and frees the streams.
-void scatter_bucket(std::size_t bucket, std::vector<Worker>& workers,
-                    const std::vector<std::uint64_t>& first_row, CscMatrix& m) {
+// block order, and frees the streams; returns the magnitude_bits() of its
+// largest |value|.
+std::uint64_t scatter_bucket(std::size_t bucket, std::vector<Worker>& workers,
+                             const std::vector<std::uint64_t>& first_row, CscMatrix& m) {
   const std::size_t first = bucket * kBucketColumns;
   const std::size_t columns = bucket_columns(bucket, m.num_cols);
   std::array<std::int64_t, kBucketColumns> cursor{};
   for (std::size_t c = 0; c < columns; ++c) cursor[c] = m.col_ptr[first + c];
   Index* const row_idx = m.row_idx.data();
   double* const values = m.values.data();
+  std::uint64_t largest = 0;
   for_each_segment(bucket, workers, [&](EntryReader& reader) {
     const std::uint64_t base = first_row[reader.block()];
     auto write = [&](std::uint32_t column, std::uint32_t row, double value) {
       const auto slot = static_cast<std::size_t>(cursor[column]++);
       row_idx[slot] = static_cast<Index>(base + row);
       values[slot] = value;
+      largest = std::max(largest, magnitude_bits(value));
     };
     reader.read_segment<true>(write);
   });
@@ -359,6 +362,7 @@ void scatter_bucket(std::size_t bucket, std::vector<Worker>& workers,
   for (Worker& worker : workers) {
     if (bucket < worker.pages.size()) worker.pages[bucket] = StreamPages();
   }
+  return largest;
 }
 
 }  // namespace
@@ -457,9 +461,17 @@ LabeledCsc read_libsvm_csc(const std::string& path, const ReadOptions& options) 
   }
 
   // Phase 2: each bucket's part of the matrix, on as many threads.
-  run_tasks_or_throw(num_buckets, threads_of_phase_2,
-                     [&](std::size_t bucket) { scatter_bucket(bucket, workers, first_row, m); });
-  if (options.bias >= 0) append_constant_column(m, options.bias);
+  std::vector<std::uint64_t> largest(num_buckets, 0);
+  run_tasks_or_throw(num_buckets, threads_of_phase_2, [&](std::size_t bucket) {
+    largest[bucket] = scatter_bucket(bucket, workers, first_row, m);
+  });
+  std::uint64_t bits = 0;
+  for (const std::uint64_t b : largest) bits = std::max(bits, b);
+  if (options.bias >= 0) {
+    append_constant_column(m, options.bias);
+    bits = std::max(bits, magnitude_bits(options.bias));
+  }
+  out.largest_magnitude = magnitude_of_bits(bits);
   return out;
 }
 

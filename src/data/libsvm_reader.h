@@ -23,6 +23,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -134,6 +135,10 @@ struct LabeledCsc {
   std::vector<double> labels;
   CscMatrix features;  // num_cols = the largest index (+1 with a bias column)
   LineMap lines;       // the line of each instance in the file
+  // The largest |value| of `features`, found while they were read (NaN if
+  // one is), so that check_magnitudes() may pass them without another pass;
+  // infinity where it is not known.
+  double largest_magnitude = std::numeric_limits<double>::infinity();
 };
 
 // The memory this process may use, as far as can be told: the least of the

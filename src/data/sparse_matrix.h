@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <new>
 #include <type_traits>
@@ -129,6 +130,20 @@ inline double row_dot(const CsrMatrix& m, std::size_t j, const std::vector<doubl
     sum += m.values[t] * v[m.col_idx[t]];
   }
   return sum;
+}
+
+// |value| as the bits of a double, which order as the magnitudes do (a
+// NaN's above infinity's): the readers keep the largest |value| so, with an
+// integer max that never skips a NaN.
+inline std::uint64_t magnitude_bits(double value) {
+  std::uint64_t bits = 0;
+  std::memcpy(&bits, &value, sizeof bits);
+  return bits & ~(std::uint64_t{1} << 63);
+}
+inline double magnitude_of_bits(std::uint64_t bits) {
+  double value = 0;
+  std::memcpy(&value, &bits, sizeof value);
+  return value;
 }
 
 // ||x_j||^2 for row j of `m`. O(nonzeros of the row).

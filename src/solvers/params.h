@@ -78,6 +78,11 @@ struct Params {
   // in place of -e's relative gap.
   std::optional<double> gap_tol;
   bool verbose = false;  // -V: per-iteration lines under -v and -C, with fold headers
+  // Set by a caller that has run check_magnitudes() on the training matrix at
+  // this C or a larger one (cdtrain does, to name the line): train() and
+  // train_regression() then skip their own pass over the values, and so do
+  // the folds of -v and -C.
+  bool magnitudes_checked = false;
 };
 
 // Fills the optional fields with the solver's defaults (all but a max_iter

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <typeinfo>
 
+#include "objective/evaluate.h"
 #include "objective/objective.h"
 #include "select/random.h"
 #include "solvers/liblinear_numbers.h"
@@ -41,12 +42,18 @@ SolveResult train_binary(const Problem& problem, const Params& params, std::uint
   return result;
 }
 
-void check_magnitudes(const CscMatrix& x, const ClassMap& classes, const Params& params) {
+void check_magnitudes(const CscMatrix& x, const ClassMap& classes, const Params& params,
+                      double largest_magnitude) {
   double c_max = params.C;
   for (int label : classes.labels) c_max = std::max(c_max, class_cost(params, label));
   // Headroom for the solvers' products of these sums with weights and
   // second derivatives (at most 4 for these losses).
   const double limit = std::numeric_limits<double>::max() / 1024;
+  // With the largest |value| known, no column's sum can exceed C_max times
+  // its square times the longest column's length: below half the limit,
+  // every column passes the screen below, and nothing is left to read.
+  const auto longest = static_cast<double>(longest_column(x));
+  if (c_max * (largest_magnitude * largest_magnitude) * longest < limit / 2) return;
   // The exact test, entry by entry in column order, names the first value
   // at which C times the running sum of squares reaches the limit.
   const auto check_column = [&](std::size_t i) {
@@ -99,7 +106,7 @@ LinearModel train(const CscMatrix& x, const ClassMap& classes, const Params& par
     throw ConfigError(std::string("loss ") + loss_info(params.loss.value()).name +
                       " is a regression: train it with train_regression()");
   }
-  check_magnitudes(x, classes, params);
+  if (!params.magnitudes_checked) check_magnitudes(x, classes, params);
   LinearModel model;
   model.solver_type =
       model_solver_type(solver_info(params.solver), params.loss.value(), params.regularizer);

@@ -4,6 +4,7 @@
 #define CDL_TRAIN_H_
 
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "data/problem.h"
@@ -43,9 +44,14 @@ LinearModel train(const CscMatrix& x, const ClassMap& classes, const Params& par
 // sum_j x_ji^2, the curvature every solver's steps rest on, is not a finite
 // double (with room to spare), naming the instance at which the sum
 // overflows; ConfigError if that feature is the -B bias column. C_max is the
-// largest of C and each class's C (C times its -wi weight). train() calls it;
-// cdtrain calls it first on the whole file so that the row is a line there.
-void check_magnitudes(const CscMatrix& x, const ClassMap& classes, const Params& params);
+// largest of C and each class's C (C times its -wi weight). train() calls it
+// unless Params::magnitudes_checked; cdtrain calls it first on the whole file,
+// so that the row is a line there, and sets that flag.
+// `largest_magnitude`, if known (LabeledCsc::largest_magnitude), is the
+// largest |value| of x: data far from the limit then pass without a pass
+// over the values.
+void check_magnitudes(const CscMatrix& x, const ClassMap& classes, const Params& params,
+                      double largest_magnitude = std::numeric_limits<double>::infinity());
 
 // The start for train() on data with `classes` and `num_cols` columns (bias
 // included if bias >= 0) taken from a model: each problem gets the model's

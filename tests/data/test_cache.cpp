@@ -35,6 +35,7 @@ void expect_same(const LabeledCsc& a, const LabeledCsc& b) {
   EXPECT_EQ(a.features.values, b.features.values);  // bit for bit: no NaN in data
   EXPECT_EQ(a.lines.rows, b.lines.rows);
   EXPECT_EQ(a.lines.lines, b.lines.lines);
+  EXPECT_EQ(a.largest_magnitude, b.largest_magnitude);  // found by the loader too
 }
 
 // The file mapped at `p` in this process, or "" (from /proc/self/maps).

@@ -3,6 +3,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -678,6 +680,37 @@ INSTANTIATE_TEST_SUITE_P(LibsvmReader, DataSet,
                            }
                            return name;
                          });
+
+// The largest |value| that the reader finds on the way (for
+// check_magnitudes()) is the matrix's, bias column included, on any number
+// of threads; without a nonzero it is 0.
+double largest_in(const CscMatrix& m) {
+  double largest = 0;
+  for (const double v : m.values) largest = std::max(largest, std::fabs(v));
+  return largest;
+}
+
+TEST_P(DataSet, LargestMagnitudeIsTheMatrixs) {
+  const std::string path = test::data_path(GetParam());
+  for (const unsigned threads : {1u, 3u}) {
+    ReadOptions options;
+    options.threads = threads;
+    options.min_bytes_per_thread = 1;
+    const LabeledCsc csc = read_libsvm_csc(path, options);
+    EXPECT_GT(csc.largest_magnitude, 0);
+    EXPECT_EQ(csc.largest_magnitude, largest_in(csc.features));
+  }
+}
+
+TEST(LibsvmReader, LargestMagnitudeCountsSignsAndTheBias) {
+  test::ScratchDir dir;
+  const std::string path = dir.write("data.txt", "1 1:0.5 3:-7.25\n-1\n2 2:3e2\n1 5:-300.5\n");
+  EXPECT_EQ(read_libsvm_csc(path).largest_magnitude, 300.5);
+  ReadOptions options;
+  options.bias = 1000;
+  EXPECT_EQ(read_libsvm_csc(path, options).largest_magnitude, 1000);
+  EXPECT_EQ(read_libsvm_csc(dir.write("labels.txt", "1\n-1\n")).largest_magnitude, 0);
+}
 
 TEST(LibsvmReader, HeartScaleCounts) {
   const LabeledCsr csr = read_libsvm_csr(test::data_path("heart_scale"));
