@@ -268,7 +268,7 @@ reading() {
   local f
   for f in "${files[@]}"; do
     local runs=5
-    [ "$(stat -c %s "$f")" -gt 1000000000 ] && runs=2
+    [ "$(stat -L -c %s "$f")" -gt 1000000000 ] && runs=2
     rm -f "$tmp/c.cdcache"
     ./cdtrain -q -e 1000 --cache-file "$tmp/c.cdcache" "$f" "$tmp/m" >/dev/null 2>&1
     local nnz
