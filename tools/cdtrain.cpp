@@ -280,7 +280,7 @@ void check_training_data(const cdl::TrainCommand& command, const cdl::Params& pa
   try {
     // With -C, at the largest C the search may reach.
     cdl::Params largest = params;
-    if (command.find_C) largest.C = std::max(params.C, cdl::kMaxSearchC);
+    if (command.find_C) largest.C = std::max(params.C, cdl::kLargestSearchC);
     cdl::check_magnitudes(data.features, classes, largest, data.largest_magnitude);
   } catch (const cdl::InstanceError& e) {
     throw cdl::ParseError(cdl::input_name(command.training_path), data.lines.line_of(e.row()),

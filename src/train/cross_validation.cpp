@@ -204,7 +204,7 @@ CSearch search_C(const CscMatrix& x, const ClassMap& classes, const Params& para
   std::vector<LinearModel> warm;
   int unchanged = 0;  // consecutive values of C at which no fold's model moved
   // As LIBLINEAR: a start above the largest C searches that C alone.
-  for (double C = std::min(start, kMaxSearchC); C <= kMaxSearchC * (1 + 1e-12); C *= 2) {
+  for (double C = std::min(start, kMaxSearchC); C <= kLargestSearchC; C *= 2) {
     Params step = params;
     step.C = C;
     const bool can_warm = !warm.empty() && solver_info(params.solver).warm_start;

@@ -80,6 +80,9 @@ CrossValidation cross_validate(const CscMatrix& x, const ClassMap& classes, cons
 
 // The largest C of the search.
 constexpr double kMaxSearchC = 1024;
+// The largest C at which the search trains: kMaxSearchC, allowing for the
+// rounding of the doublings that reach it. cdtrain checks the data at this C.
+constexpr double kLargestSearchC = kMaxSearchC * (1 + 1e-12);
 
 // The first C of the search when -c is not given, as LIBLINEAR picks it:
 // the power of two at or below 1 / (l max_j ||x_j||^2) (logistic

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <cmath>
 #include <csignal>
 #include <cstdint>
 #include <cstdlib>
@@ -14,7 +15,9 @@
 #include <utility>
 
 #include "data/cache.h"
+#include "data/problem.h"
 #include "test_util.h"
+#include "train/train.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
 #include "util/file_pages.h"
@@ -254,6 +257,75 @@ std::string large_data() {
     text += "\n";
   }
   return text;
+}
+
+// A matrix of 1001 rows and 150 columns of 1000 entries, the last column
+// with one more (150,001 nonzeros, an odd number: the row numbers end in half
+// a word, the values in part of a 64 KiB block). Every value is 0.5 but the
+// last, `last_value`, and the last row number is `last_row`.
+LabeledCsc hand_built(double last_value, Index last_row) {
+  LabeledCsc data;
+  CscMatrix& m = data.features;
+  m.num_rows = 1001;
+  m.num_cols = 150;
+  m.col_ptr.assign(1, 0);
+  for (std::size_t c = 0; c < m.num_cols; ++c) {
+    for (Index r = 0; r < 1000; ++r) {
+      m.row_idx.push_back(r);
+      m.values.push_back(0.5);
+    }
+    if (c + 1 == m.num_cols) {
+      m.row_idx.push_back(1000);
+      m.values.push_back(0.5);
+    }
+    m.col_ptr.push_back(static_cast<std::int64_t>(m.row_idx.size()));
+  }
+  m.row_idx.back() = last_row;
+  m.values.back() = last_value;
+  for (std::size_t j = 0; j < m.num_rows; ++j) data.labels.push_back(j % 2 ? 1.0 : -1.0);
+  data.lines.add(0, 1);
+  data.largest_magnitude = last_value;
+  return data;
+}
+
+// The loader finds the largest |value| and checks the row numbers in one pass
+// with its checksum, 64 KiB at a time: both must see the last entry of the
+// last, partial block.
+TEST_F(Cache, TheLoaderSeesTheLastEntryOfTheLastBlock) {
+  const std::string cache = dir_.file("built.cdcache");
+  write_cache(cache, data_, options_, hand_built(7.75, 1000));
+  const std::optional<LabeledCsc> loaded = load_cache(cache, data_, options_);
+  ASSERT_TRUE(loaded);
+  EXPECT_EQ(loaded->features.nnz(), 150001u);
+  EXPECT_EQ(loaded->largest_magnitude, 7.75);
+  EXPECT_EQ(loaded->features.values.back(), 7.75);
+
+  write_cache(cache, data_, options_, hand_built(-9.5, 1000));
+  EXPECT_EQ(load_cache(cache, data_, options_)->largest_magnitude, 9.5);
+
+  // A row number out of range in the last half word, checksummed as written.
+  write_cache(cache, data_, options_, hand_built(0.5, 1001));
+  EXPECT_EQ(error_message([&] { load_cache(cache, data_, options_); }),
+            corrupt(cache, "inconsistent matrix"));
+}
+
+// A NaN that reached a cache (a checksum does not judge numbers) is kept as
+// the largest |value|, and the magnitude check then makes its full pass,
+// which refuses it.
+TEST_F(Cache, ANaNInACacheIsLeftToTheFullMagnitudeCheck) {
+  const std::string cache = dir_.file("nan.cdcache");
+  write_cache(cache, data_, options_, hand_built(std::nan(""), 1000));
+  const std::optional<LabeledCsc> loaded = load_cache(cache, data_, options_);
+  ASSERT_TRUE(loaded);
+  EXPECT_TRUE(std::isnan(loaded->largest_magnitude));
+  const ClassMap classes = map_classes(loaded->labels);
+  const Params params = resolve_defaults(Params{});
+  try {
+    check_magnitudes(loaded->features, classes, params, loaded->largest_magnitude);
+    FAIL() << "no error";
+  } catch (const InstanceError& e) {
+    EXPECT_EQ(e.row(), 1000u);
+  }
 }
 
 TEST_F(Cache, TheValuesOfALargeCacheAreMappedAndTheRowNumbersRead) {

@@ -132,9 +132,9 @@ TEST(CheckMagnitudes, EverySolverRefusesInsteadOfReturningNaN) {
 }
 
 // Params::magnitudes_checked says that the caller ran the check (cdtrain
-// does, on the whole file, to name the line): train() and its folds do not
-// run it again. On data that fail it, training then meets the overflow
-// itself and stops at its own safety net (the objective's bound on H_i),
+// does, on the whole file, to name the line): train() does not run it again
+// (nor, since they train through it, do the folds of -v and -C). On data that fail it, training
+// then meets the overflow itself and stops at its own safety net (the objective's bound on H_i),
 // not with the check's InstanceError.
 TEST(CheckMagnitudes, TrainSkipsTheCheckItsCallerMade) {
   test::ScratchDir dir;
