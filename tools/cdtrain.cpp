@@ -165,17 +165,29 @@ void train_and_save(const cdl::TrainCommand& command, const cdl::Params& params,
   save(command.model_path, model, trace);
 }
 
-// A regression run (-l sq, -l svr2): the targets as they are, one problem.
-void run_regression(const cdl::TrainCommand& command, const cdl::Params& given,
-                    const cdl::LabeledCsc& data, cdl::Reporter& reporter) {
+// Values too large to train on, named by their line in the file:
+// check_magnitudes() on the whole file, with -C at the largest C the search
+// may reach. Returns `params` marked as checked, so that training, its folds
+// and the search do not check again.
+cdl::Params check_values(const cdl::TrainCommand& command, const cdl::Params& params,
+                         const cdl::LabeledCsc& data, const cdl::ClassMap& classes) {
+  cdl::Params at = params;
+  if (command.find_C) at.C = std::max(params.C, cdl::kLargestSearchC);
   try {
-    cdl::check_magnitudes(data.features, cdl::ClassMap{}, given, data.largest_magnitude);
+    cdl::check_magnitudes(data.features, classes, at, data.largest_magnitude);
   } catch (const cdl::InstanceError& e) {
     throw cdl::ParseError(cdl::input_name(command.training_path), data.lines.line_of(e.row()),
                           e.reason());
   }
-  cdl::Params params = given;
-  params.magnitudes_checked = true;  // training need not check again
+  cdl::Params checked = params;
+  checked.magnitudes_checked = true;
+  return checked;
+}
+
+// A regression run (-l sq, -l svr2): the targets as they are, one problem.
+void run_regression(const cdl::TrainCommand& command, const cdl::Params& given,
+                    const cdl::LabeledCsc& data, cdl::Reporter& reporter) {
+  const cdl::Params params = check_values(command, given, data, cdl::ClassMap{});
   const std::string run = cdl::describe_run(params);
   if (params.cv_folds > 0) {
     reporter.info("cdtrain: " + std::to_string(params.cv_folds) + "-fold cross validation, " + run);
@@ -271,21 +283,9 @@ void check_output_paths(const cdl::TrainCommand& command, const cdl::Params& par
   if (!command.trace_path.empty()) cdl::check_writable_path(command.trace_path);
 }
 
-// Values too large to train on (named by their line in the file, and with
-// -C at the largest C of the search), and warnings about -wi weights of
-// absent labels and about one-class data.
-void check_training_data(const cdl::TrainCommand& command, const cdl::Params& params,
-                         const cdl::LabeledCsc& data, const cdl::ClassMap& classes,
-                         cdl::Reporter& reporter) {
-  try {
-    // With -C, at the largest C the search may reach.
-    cdl::Params largest = params;
-    if (command.find_C) largest.C = std::max(params.C, cdl::kLargestSearchC);
-    cdl::check_magnitudes(data.features, classes, largest, data.largest_magnitude);
-  } catch (const cdl::InstanceError& e) {
-    throw cdl::ParseError(cdl::input_name(command.training_path), data.lines.line_of(e.row()),
-                          e.reason());
-  }
+// Warnings about -wi weights of absent labels and about one-class data.
+void warn_about_labels(const cdl::TrainCommand& command, const cdl::Params& params,
+                       const cdl::ClassMap& classes, cdl::Reporter& reporter) {
   for (const auto& [label, weight] : params.class_weights) {
     if (std::find(classes.labels.begin(), classes.labels.end(), label) == classes.labels.end()) {
       reporter.warning("-w" + std::to_string(label) + ": no instance of " +
@@ -331,9 +331,8 @@ cdl::LabeledCsc read_training_data(const cdl::TrainCommand& command,
 void run_classification(const cdl::TrainCommand& command, const cdl::Params& given,
                         const cdl::LabeledCsc& data, cdl::Reporter& reporter) {
   const cdl::ClassMap classes = cdl::map_classes(data.labels);
-  check_training_data(command, given, data, classes, reporter);
-  cdl::Params params = given;
-  params.magnitudes_checked = true;  // training, folds and the search need not check again
+  const cdl::Params params = check_values(command, given, data, classes);
+  warn_about_labels(command, params, classes, reporter);
   if (params.threads > 1 && params.cv_folds == 0 && classes.labels.size() <= 2) {
     reporter.warning("-n " + std::to_string(params.threads) +
                      ": a problem of two classes without -v or -C is one solve, which runs "

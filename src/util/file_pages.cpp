@@ -18,7 +18,7 @@ struct Mapping {
   std::size_t bytes;
 };
 
-// The live mappings. Few at a time (two per loaded cache), so a vector;
+// The live mappings. Few at a time (one per loaded cache), so a vector;
 // `live` lets every other deallocation skip the lock.
 struct Registry {
   std::mutex mutex;
