@@ -10,7 +10,10 @@ CXX      ?= g++
 # field instead of computing on it.
 CXXFLAGS ?= -O3
 WARNINGS := -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror
-ALL_CXXFLAGS := -std=c++17 $(WARNINGS) $(CXXFLAGS) -Isrc -Itools -Itests -MMD -MP
+# Include paths per target: the library sees only src/; the tools add their
+# own folder, the tests and fuzz targets the tools' and the tests' helpers.
+INCLUDES := -Isrc
+ALL_CXXFLAGS = -std=c++17 $(WARNINGS) $(CXXFLAGS) $(INCLUDES) -MMD -MP
 LDLIBS   := -pthread
 
 BUILD    ?= build
@@ -34,6 +37,9 @@ EXTRA_TOOLS := $(BUILD)/gen_rcv1like $(BUILD)/bench_cd
 .PHONY: all test asan test-asan fuzz fuzz-build fuzz-run bench tools clean format format-check
 all: $(TOOLS)
 
+$(BUILD)/tests/%.o: private INCLUDES += -Itests -Itools
+$(REPLAYS) $(BUILD)/fuzz_%: private INCLUDES += -Itools
+
 $(BUILD)/%.o: %.cpp
 	@mkdir -p $(dir $@)
 	$(CXX) $(ALL_CXXFLAGS) -c $< -o $@
@@ -49,10 +55,10 @@ cdtrain cdpredict: %: $(BUILD)/tools/%.o $(CLI_OBJ) $(LIB)
 cdscale $(BUILD)/cdscale: $(BUILD)/tools/cdscale.o $(LIB)
 	$(CXX) $(ALL_CXXFLAGS) $^ -o $@ $(LDLIBS)
 
-$(BUILD)/gen_rcv1like: $(BUILD)/tools/gen_rcv1like.o
+$(BUILD)/gen_rcv1like: $(BUILD)/gen/gen_rcv1like.o
 	$(CXX) $(ALL_CXXFLAGS) $^ -o $@
 
-$(BUILD)/bench_cd: $(BUILD)/tools/bench_cd.o $(LIB)
+$(BUILD)/bench_cd: $(BUILD)/bench/bench_cd.o $(LIB)
 	$(CXX) $(ALL_CXXFLAGS) $^ -o $@ $(LDLIBS)
 
 tools: $(TOOLS) $(EXTRA_TOOLS)
@@ -82,7 +88,7 @@ $(BUILD)/cdtrain $(BUILD)/cdpredict: $(BUILD)/%: $(BUILD)/tools/%.o $(CLI_OBJ) $
 	$(CXX) $(ALL_CXXFLAGS) $^ -o $@ $(LDLIBS)
 
 # libFuzzer targets (fuzz/), built with clang into build-fuzz; each runs for
-# FUZZ_SECONDS seconds. See tools/fuzz.sh for the corpora and crash files.
+# FUZZ_SECONDS seconds. See fuzz/fuzz.sh for the corpora and crash files.
 FUZZ_CXXFLAGS := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
 fuzz:
 	$(MAKE) BUILD=build-fuzz CXX=clang++ CXXFLAGS="$(FUZZ_CXXFLAGS)" fuzz-run
@@ -90,15 +96,15 @@ fuzz:
 fuzz-build: $(FUZZ_TARGETS:%=$(BUILD)/fuzz_%)
 
 fuzz-run: fuzz-build
-	bash tools/fuzz.sh $(BUILD) $(FUZZ_SECONDS)
+	bash fuzz/fuzz.sh $(BUILD) $(FUZZ_SECONDS)
 
 $(BUILD)/fuzz_%: fuzz/fuzz_%.cpp $(CLI_OBJ) $(LIB)
 	$(CXX) $(ALL_CXXFLAGS) -fsanitize=fuzzer $< $(CLI_OBJ) $(LIB) -o $@ $(LDLIBS)
 
 bench: tools
-	bash tools/bench.sh
+	bash bench/bench.sh
 
-FORMAT_FILES = $(wildcard src/*/*.h src/*/*.cpp tools/*.h tools/*.cpp tests/*.h tests/*/*.cpp fuzz/*.h fuzz/*.cpp)
+FORMAT_FILES = $(wildcard src/*/*.h src/*/*.cpp tools/*.h tools/*.cpp bench/*.cpp gen/*.cpp experiments/*.cpp tests/*.h tests/*/*.cpp fuzz/*.h fuzz/*.cpp)
 
 format:
 	clang-format -i $(FORMAT_FILES)
@@ -109,4 +115,4 @@ format-check:
 clean:
 	rm -rf build build-asan build-fuzz $(TOOLS)
 
--include $(wildcard $(BUILD)/src/*/*.d $(BUILD)/tools/*.d $(BUILD)/tests/*/*.d $(BUILD)/*.d)
+-include $(wildcard $(BUILD)/src/*/*.d $(BUILD)/tools/*.d $(BUILD)/bench/*.d $(BUILD)/gen/*.d $(BUILD)/tests/*/*.d $(BUILD)/*.d)

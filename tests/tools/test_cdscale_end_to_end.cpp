@@ -2,7 +2,7 @@
 // files it wrote for the data/ sets, stored in tests/fixtures with the
 // commands in their README, and its scaled files, compared to its printed
 // precision ("%g", 6 digits); then sparsity, pipes, warnings and errors.
-// tools/check_svm_scale.sh repeats the comparison live, both ways.
+// checks/check_svm_scale.sh repeats the comparison live, both ways.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 

@@ -2,7 +2,7 @@
 # Compares cdscale with LIBSVM's svm-scale (Debian's libsvm-tools) live, on
 # the data/ sets, both ways:
 #
-#   bash tools/check_svm_scale.sh [DATA_DIR]
+#   bash checks/check_svm_scale.sh [DATA_DIR]
 #
 # For each training set and -l 0 / -l -1 it checks that the two range files
 # are the same bytes and the two scaled files hold the same values to

@@ -1,4 +1,4 @@
-"""Data of tools/experiments/lasso.sh, written in LIBSVM format.
+"""Data of experiments/lasso.sh, written in LIBSVM format.
 
   lasso_data.py synthetic OUT SEED
       The primer's Figure 3 problem (Shi et al., Section 4.1.5): A 50 x 100

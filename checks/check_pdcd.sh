@@ -4,7 +4,7 @@
 # made by `svm-train -t 0 -c 1 -e 0.00001`; see tests/fixtures/README.md) on
 # the four data sets of issue 13, the large ones too slow for the unit tests:
 #
-#   bash tools/check_pdcd.sh [-r] [-e EPS] [-m MAX_ITER] [-d SETS] [DATA_DIR]
+#   bash checks/check_pdcd.sh [-r] [-e EPS] [-m MAX_ITER] [-d SETS] [DATA_DIR]
 #
 # SETS is a space-separated subset of the four names (default all four), so
 # that a9a can be checked alone at a tighter -e: `-e 1e-6 -d a9a`.

@@ -2,39 +2,39 @@
 # Benchmarks cdlinear against Debian's LIBLINEAR (liblinear-tools 2.3.0) on the
 # same files in the same run, and prints Markdown tables for the README.
 #
-#   bash tools/bench.sh              all sections (run by `make bench`)
-#   bash tools/bench.sh small        the data/ sets only (about a minute)
-#   bash tools/bench.sh large        the 500 MB rcv1-like file only
-#   bash tools/bench.sh solvers      TRON and CD for logistic regression against
+#   bash bench/bench.sh              all sections (run by `make bench`)
+#   bash bench/bench.sh small        the data/ sets only (about a minute)
+#   bash bench/bench.sh large        the 500 MB rcv1-like file only
+#   bash bench/bench.sh solvers      TRON and CD for logistic regression against
 #                                    LIBLINEAR's -s 2 and -s 0 (a few minutes)
-#   bash tools/bench.sh robust       malformed files and extreme C against
+#   bash bench/bench.sh robust       malformed files and extreme C against
 #                                    LIBLINEAR (a few seconds)
-#   bash tools/bench.sh sweep        the floor of a CD epoch (bench_cd sweep) and
+#   bash bench/bench.sh sweep        the floor of a CD epoch (bench_cd sweep) and
 #                                    the CDPER epoch on the wide and rcv1-like
 #                                    files, and on the 200M-nonzero one if it
 #                                    has been made (a few minutes)
-#   bash tools/bench.sh wide         whole runs on the wide text shape (50k x
+#   bash bench/bench.sh wide         whole runs on the wide text shape (50k x
 #                                    350k, ~13 nonzeros a column) against
 #                                    liblinear-train -s 1 and -s 2: binary,
 #                                    20-class one-vs-rest and -v 5 (~10 minutes)
-#   bash tools/bench.sh l1           -r l1 (L1-L2SVM, L1-LR) whole runs against
+#   bash bench/bench.sh l1           -r l1 (L1-L2SVM, L1-LR) whole runs against
 #                                    liblinear-train -s 5 / -s 6 on the wide and
 #                                    rcv1-like files (CDL_L1_FILES=wide for the
 #                                    wide one only; CDL_BENCH_HUGE=1 adds the
 #                                    200M-nonzero one, one run each, with f*
 #                                    LIBLINEAR's default f there)
-#   bash tools/bench.sh huge         makes the 200M-nonzero file (3.2 GB, a few
+#   bash bench/bench.sh huge         makes the 200M-nonzero file (3.2 GB, a few
 #                                    minutes; never run by `make bench`) and
 #                                    times the sweep floors and CDPER epoch on it
-#   bash tools/bench.sh dual         dual CD (-s dcd) whole runs against
+#   bash bench/bench.sh dual         dual CD (-s dcd) whole runs against
 #                                    liblinear-train -s 1 and -s 3 on the wide
 #                                    and rcv1-like files (CDL_BENCH_HUGE=1 adds
 #                                    the 200M-nonzero one; ~10 minutes)
-#   bash tools/bench.sh reading      reading (one core, two threads, a pipe, the
+#   bash bench/bench.sh reading      reading (one core, two threads, a pipe, the
 #                                    cache) and peak memory against LIBLINEAR on
 #                                    the wide and rcv1-like files (a few minutes;
 #                                    CDL_BENCH_HUGE=1 adds a 200M-nonzero file)
-#   bash tools/bench.sh pipe         a pipe (`cat FILE | cdtrain - m`) and a
+#   bash bench/bench.sh pipe         a pipe (`cat FILE | cdtrain - m`) and a
 #                                    process substitution (`cdtrain <(cat FILE)
 #                                    m`) against the file, -e 1000 and whole
 #                                    runs, on the wide and rcv1-like files,
@@ -254,7 +254,7 @@ reading() {
     [ -f "$huge" ] || build/gen_rcv1like --seed 1 --rows 2700000 --features 200000 --avg-terms 74 "$huge"
     files+=("$huge")
   fi
-  echo "### Reading (\`bash tools/bench.sh reading\`)"
+  echo "### Reading (\`bash bench/bench.sh reading\`)"
   echo
   echo "Whole runs of \`-e 1000\` (both tools stop before their first iteration), mean ± sd of"
   echo "hyperfine runs in one session; ratios are LIBLINEAR's mean over ours. \`taskset -c 0\` pins a"
@@ -355,7 +355,7 @@ pipe() {
   make_wide
   make_rcv1like
   local rounds=${CDL_PIPE_ROUNDS:-9}
-  echo "### Pipes (\`bash tools/bench.sh pipe\`)"
+  echo "### Pipes (\`bash bench/bench.sh pipe\`)"
   echo
   echo "Each of $rounds rounds runs every command once, in an order that rotates; wall seconds"
   echo "(best and median of the rounds), their ratios to the file's, and the median CPU seconds (user +"
@@ -374,7 +374,7 @@ echo
 # Malformed training files: does each tool refuse the file (exit status and
 # whether a model appears), and the iterations and objective at extreme C.
 robust() {
-  echo "### Malformed training files (\`bash tools/bench.sh robust\`)"
+  echo "### Malformed training files (\`bash bench/bench.sh robust\`)"
   echo
   echo "| file | liblinear-train -s 2 | cdtrain |"
   echo "|---|---|---|"
@@ -447,7 +447,7 @@ sweep_header() {
 sweep() {
   make_wide
   make_rcv1like
-  echo "### The floor of a CD epoch (\`bash tools/bench.sh sweep\`)"
+  echo "### The floor of a CD epoch (\`bash bench/bench.sh sweep\`)"
   echo
   echo "Milliseconds per epoch, medians of 7 epochs (5 on the 200M-nonzero file), L2-SVM, C = 1."
   echo "The floors (\`bench_cd sweep\`) do only what every CD epoch must: per coordinate, read"
@@ -475,7 +475,7 @@ huge() {
     build/gen_rcv1like --seed 1 --rows 2700000 --features 200000 --avg-terms 74 "$huge_file"
   fi
   local bytes; bytes=$(stat -c %s "$huge_file")
-  echo "### 200M-nonzero file (\`bash tools/bench.sh huge\`): $((bytes / 1000000)) MB, made by \`build/gen_rcv1like --seed 1 --rows 2700000 --features 200000 --avg-terms 74\`"
+  echo "### 200M-nonzero file (\`bash bench/bench.sh huge\`): $((bytes / 1000000)) MB, made by \`build/gen_rcv1like --seed 1 --rows 2700000 --features 200000 --avg-terms 74\`"
   echo
   sweep_header
   sweep_row "$huge_file" 5
@@ -506,7 +506,7 @@ wide_row() {
 wide() {
   make_wide
   local runs=3
-  echo "### Wide text shape (\`bash tools/bench.sh wide\`): 50,000 x 350,000, $(awk '{n+=NF-1} END{printf "%.1fM", n/1e6}' "$wide_file") nonzeros"
+  echo "### Wide text shape (\`bash bench/bench.sh wide\`): 50,000 x 350,000, $(awk '{n+=NF-1} END{printf "%.1fM", n/1e6}' "$wide_file") nonzeros"
   echo
   echo "Made by \`build/gen_rcv1like --seed 1 --rows 50000 --features 350000 --avg-terms 93\`;"
   echo "the test set by the same command with \`--doc-seed 2 --rows 10000\` (same vocabulary and"
@@ -593,7 +593,7 @@ dual() {
   make_wide
   make_rcv1like
   local runs=3
-  echo "### Dual CD against liblinear-train -s 1 / -s 3 (\`bash tools/bench.sh dual\`)"
+  echo "### Dual CD against liblinear-train -s 1 / -s 3 (\`bash bench/bench.sh dual\`)"
   echo
   echo "Whole-process seconds (reading included), best of $runs runs each, LIBLINEAR's runs and then"
   echo "cdtrain's in the same run of this script, both with -q and default settings (C = 1, eps 0.1"
@@ -637,7 +637,7 @@ l1() {
   files+=("$wide_file")
   if [ "${CDL_L1_FILES:-all}" != wide ]; then make_rcv1like; files+=("$bench_dir/rcv1like_500mb.svm"); fi
   if [ "${CDL_BENCH_HUGE:-0}" = 1 ] && [ -f "$huge_file" ]; then files+=("$huge_file"); fi
-  echo "### -r l1 against liblinear-train -s 5 / -s 6 (\`bash tools/bench.sh l1\`)"
+  echo "### -r l1 against liblinear-train -s 5 / -s 6 (\`bash bench/bench.sh l1\`)"
   echo
   echo "Whole-process seconds, best of $runs with the tools' runs alternating (user CPU"
   echo "seconds of that run in brackets), default eps (0.01) and C = 1 for both; f* is"

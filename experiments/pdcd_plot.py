@@ -1,4 +1,4 @@
-"""Figure 2 of Fercoq & Bianchi (2015) from tools/experiments/pdcd.sh's traces.
+"""Figure 2 of Fercoq & Bianchi (2015) from experiments/pdcd.sh's traces.
 
 usage: /usr/bin/python3 pdcd_plot.py OUTDIR FIGURE.png
 

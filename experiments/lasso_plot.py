@@ -1,4 +1,4 @@
-"""Figures and summary of tools/experiments/lasso.sh.
+"""Figures and summary of experiments/lasso.sh.
 
 Reads OUT/NAME.csv (build/lasso_run: data,rule,seed,epoch,objective,grad,gap;
 one row per epoch of n coordinate steps) and OUT/NAME.ref.csv (the last rows
@@ -109,7 +109,7 @@ def summary(name, runs, fstar, refs, rules, levels, marks):
 fig1 = ["uniform", "importance", "gap-per-epoch", "ada-gap", "support-uniform", "adaptive",
         "ada-uniform", "cyclic", "gs-s", "gs-r", "gs-q"]
 panels = [("gap", "duality gap (21), mean over seeds"), ("subopt", "f(w) - f*, mean over seeds")]
-print("## Lasso experiments (tools/experiments/lasso.sh)")
+print("## Lasso experiments (experiments/lasso.sh)")
 primer = ["cyclic", "perm", "uniform", "gs-s", "gs-r", "gs-q"]
 if os.path.exists(f"{src}/synthetic.csv"):
     runs, fstar, refs = figure(

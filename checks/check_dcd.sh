@@ -12,7 +12,7 @@
 # heart_scale and w8a have no test file here, so their accuracy is on the
 # training file.
 #
-#   bash tools/check_dcd.sh [bench_dir]
+#   bash checks/check_dcd.sh [bench_dir]
 #
 # bench_dir holds wide_50k.svm and wide_50k_test.svm (default
 # /work/wt-bench/build/bench, else build/bench; skipped if absent). Needs

@@ -4,7 +4,7 @@
 # for pdcd (-s pdcd), random pair CD (-s rcd-pair) and, where this build has
 # it, SDCA without an intercept (-s dcd -l l1svm --select uniform).
 #
-#   bash tools/experiments/pdcd.sh [-o OUTDIR] [-m EPOCHS] [DATA ...]
+#   bash experiments/pdcd.sh [-o OUTDIR] [-m EPOCHS] [DATA ...]
 #
 # DATA defaults to rcv1_small (data/, or ../shared/data/rcv1_small.xz) and
 # build/bench/rcv1like_20k.svm, a file of rcv1.binary's shape (20,242 rows,
@@ -25,7 +25,7 @@
 # (OUTDIR defaults to build/experiments/pdcd).
 set -euo pipefail
 
-here=$(cd "$(dirname "$0")/../.." && pwd)
+here=$(cd "$(dirname "$0")/.." && pwd)
 out=$here/build/experiments/pdcd
 epochs=100
 while getopts "o:m:" opt; do
@@ -86,4 +86,4 @@ for file in "${sets[@]}"; do
 done
 mv "$out/sizes.txt.tmp" "$out/sizes.txt"
 mkdir -p "$here/docs/figures"
-/usr/bin/python3 "$here/tools/experiments/pdcd_plot.py" "$out" "$here/docs/figures/pdcd_figure2.png"
+/usr/bin/python3 "$here/experiments/pdcd_plot.py" "$out" "$here/docs/figures/pdcd_figure2.png"

@@ -1,4 +1,4 @@
-"""Figures of tools/experiments/dual_sampling.sh: mean over seeds per epoch."""
+"""Figures of experiments/dual_sampling.sh: mean over seeds per epoch."""
 import csv
 import sys
 from collections import defaultdict

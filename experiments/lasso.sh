@@ -24,7 +24,7 @@
 #      C = lambda/2 = 500. Cyclic, perm (shuffled cyclic), uniform (randomized,
 #      20 seeds) and gs-s, gs-r, gs-q, against epochs.
 #
-# Runs through build/lasso_run (tools/experiments/lasso_run.cpp, the library's
+# Runs through build/lasso_run (experiments/lasso_run.cpp, the library's
 # primal L1 CD loop with each rule, from w = 0, without the loop's shrinking for
 # every rule, as in the papers: see that file). f* is the lowest objective of
 # any run, including the reference runs (cdtrain -e 1e-14 with cyclic CD and a
@@ -32,11 +32,11 @@
 # bounds how far f* can be from the optimum. CSVs and data go to
 # build/experiments/lasso/, figures to docs/figures/lasso_*.png, the summary to
 # build/experiments/lasso/summary.md. About 5-10 minutes on one busy core.
-# Usage: bash tools/experiments.sh lasso   (or bash tools/experiments/lasso.sh)
+# Usage: bash experiments/experiments.sh lasso   (or bash experiments/lasso.sh)
 set -euo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/.."
 make -j2 cdtrain build/libcdlinear.a >/dev/null
-g++ -std=c++17 -O2 -Wall -Wextra -Isrc tools/experiments/lasso_run.cpp build/libcdlinear.a \
+g++ -std=c++17 -O2 -Wall -Wextra -Isrc experiments/lasso_run.cpp build/libcdlinear.a \
   -o build/lasso_run -pthread
 out=build/experiments/lasso
 mkdir -p "$out" docs/figures
@@ -44,8 +44,8 @@ data=${CDL_SHARED_DATA:-/work/shared/data}
 py=/usr/bin/python3
 run=build/lasso_run
 
-$py tools/experiments/lasso_data.py synthetic "$out/synthetic.svm" 3
-$py tools/experiments/lasso_data.py rcv1 "$data/rcv1_small.xz" "$out/rcv1_1000.svm" 1000 1000
+$py experiments/lasso_data.py synthetic "$out/synthetic.svm" 3
+$py experiments/lasso_data.py rcv1 "$data/rcv1_small.xz" "$out/rcv1_1000.svm" 1000 1000
 cp "$data/agaricus.txt.train" "$out/agaricus.svm"
 
 # reference NAME C GSQ_EPOCHS: the reference runs' last rows (NAME.ref.csv).
@@ -66,4 +66,4 @@ $run "$out/rcv1_1000.svm" 1.2 100 5 "$adaptive" >"$out/rcv1_1000.csv"
 reference agaricus 20 1000
 $run "$out/agaricus.svm" 20 200 5 "$adaptive" >"$out/agaricus.csv"
 
-$py tools/experiments/lasso_plot.py "$out" docs/figures | tee "$out/summary.md"
+$py experiments/lasso_plot.py "$out" docs/figures | tee "$out/summary.md"

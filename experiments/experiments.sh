@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# The other papers' experiments are in tools/experiments/NAME.sh and run as
+# The other papers' experiments are in experiments/NAME.sh and run as
 #
-#   bash tools/experiments.sh NAME [their options]
+#   bash experiments/experiments.sh NAME [their options]
 #
 # (each script's header says what it reproduces). Without a NAME, this script
 # reproduces Section 5 (and Figure 4 of Section 6.1) of Chang, Hsieh & Lin
 # (2008), "Coordinate Descent Method for Large-scale L2-loss Linear SVM", on
 # the data sets given:
 #
-#   bash tools/experiments.sh [-c C] [-o OUTDIR] TRAIN[:TEST] [TRAIN[:TEST] ...]
+#   bash experiments/experiments.sh [-c C] [-o OUTDIR] TRAIN[:TEST] [TRAIN[:TEST] ...]
 #
 # For each data set it
 #   1. computes f*, the objective of the first row of a TRON run with -e 1e-10
@@ -61,14 +61,14 @@ prog=$(basename "$0")
 root=$(cd "$(dirname "$0")/.." && pwd)
 cdtrain=$root/cdtrain
 
-if [ $# -ge 1 ] && [[ $1 =~ ^[a-z0-9_-]+$ ]] && [ -f "$root/tools/experiments/$1.sh" ]; then
+if [ $# -ge 1 ] && [[ $1 =~ ^[a-z0-9_-]+$ ]] && [ -f "$root/experiments/$1.sh" ]; then
   name=$1
   shift
-  exec bash "$root/tools/experiments/$name.sh" "$@"
+  exec bash "$root/experiments/$name.sh" "$@"
 fi
 
 usage() {
-  echo "usage: $prog NAME [options]   (NAME: a script in tools/experiments/)"
+  echo "usage: $prog NAME [options]   (NAME: a script in experiments/)"
   echo "       $prog [-c C] [-o OUTDIR] [-m MAXITER] [-e EPS] [-r REPEATS] [-p PEGASOS_C0|none] [-T SECONDS] [-x log|linear] TRAIN[:TEST] [TRAIN[:TEST] ...]"
 }
 usage_error() { echo "$prog: $1" >&2; usage >&2; exit 2; }

@@ -7,15 +7,15 @@
 #  (b) Shi et al., primer, Figure 6: a 2,265-row subsample of a9a (a2a's
 #      size), C = 1, 10 epochs, 10 seeds, dual objective of cyclic, perm,
 #      uniform, gs-s, gs-r, gs-q.
-# Runs through build/dual_sampling_run (tools/experiments/dual_sampling_run.cpp,
+# Runs through build/dual_sampling_run (experiments/dual_sampling_run.cpp,
 # which calls the library's adaptive dual-CD loop), writes CSVs to
 # build/experiments/ and figures to docs/figures/.
-# Usage: bash tools/experiments/dual_sampling.sh   (from the repository root)
+# Usage: bash experiments/dual_sampling.sh   (from the repository root)
 set -euo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/.."
 make -j2 build/libcdlinear.a >/dev/null
 mkdir -p build/experiments docs/figures
-g++ -std=c++17 -O2 -Wall -Wextra -Isrc tools/experiments/dual_sampling_run.cpp \
+g++ -std=c++17 -O2 -Wall -Wextra -Isrc experiments/dual_sampling_run.cpp \
   build/libcdlinear.a -o build/dual_sampling_run -pthread
 run=build/dual_sampling_run
 out=build/experiments
@@ -33,4 +33,4 @@ $run "$a9a" l1svm 0 2 1 ada-gap,support-uniform | tail -n +2 >> "$out/fig1_a9a.c
 
 $run "$a9a" l1svm 1 10 10 cyclic,perm,uniform,gs-s,gs-r,gs-q 2265 > "$out/fig6_a2a_size.csv"
 
-/usr/bin/python3 tools/experiments/dual_sampling_plot.py "$out" docs/figures
+/usr/bin/python3 experiments/dual_sampling_plot.py "$out" docs/figures

@@ -1,4 +1,4 @@
-// Drives the issue-12 Lasso experiments (tools/experiments/lasso.sh) through
+// Drives the issue-12 Lasso experiments (experiments/lasso.sh) through
 // the library: the Lasso f(w) = ||w||_1 + C sum_j (y_j - w'x_j)^2 by the
 // primal L1 CD loop (solve_cd_l1) with each --select rule, several seeds,
 // from w = 0, writing one CSV row per epoch (n coordinate steps):

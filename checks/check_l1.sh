@@ -10,7 +10,7 @@
 #   - the nonzero pattern at -e 1e-4, against the optimum: liblinear-train
 #     stops at 1,000 outer iterations whatever -e says (a9a -s 5 stops there
 #     at -e 1e-4 and at -e 1e-8 alike), so the optimum is LIBLINEAR's own
-#     solver run to convergence by scikit-learn (tools/l1_optimum.py: eps
+#     solver run to convergence by scikit-learn (checks/l1_optimum.py: eps
 #     1e-8, up to 200,000 iterations; liblinear-train -e 1e-8 if python3-
 #     sklearn is missing, and the script says so). "differ" counts features
 #     nonzero in one model only. Ours at -e 1e-4 passes when it differs
@@ -70,8 +70,8 @@ for py in python3 /usr/bin/python3; do  # the first that has scikit-learn
   if [[ -z $PY ]] && "$py" -c 'import sklearn' 2>/dev/null; then PY=$py; fi
 done
 if [[ -n $PY ]]; then
-  optimum() { "$PY" tools/l1_optimum.py "$1" "$2" "$3" "$4" 2>/dev/null; }
-  echo "optimum: LIBLINEAR's solvers run to convergence by scikit-learn (tools/l1_optimum.py)"
+  optimum() { "$PY" checks/l1_optimum.py "$1" "$2" "$3" "$4" 2>/dev/null; }
+  echo "optimum: LIBLINEAR's solvers run to convergence by scikit-learn (checks/l1_optimum.py)"
 else
   optimum() { liblinear-train -q -s "$([[ $2 == l2svm ]] && echo 5 || echo 6)" -e 1e-8 "$1" "$3" >/dev/null; }
   echo "optimum: liblinear-train -e 1e-8 (no python3-sklearn; it stops at 1,000 iterations)"

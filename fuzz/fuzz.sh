@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs each libFuzzer target for FUZZ_SECONDS seconds (make fuzz FUZZ_SECONDS=N).
 #
-#   bash tools/fuzz.sh BUILD_DIR SECONDS [TARGET...]
+#   bash fuzz/fuzz.sh BUILD_DIR SECONDS [TARGET...]
 #
 # Seed corpora: the first lines of every data/ file (reader, and train with a
 # leading choice byte), the model fixtures of tests/ (model), and the

@@ -47,7 +47,7 @@
 //   partial file is removed. A one-line summary is printed to stderr at the end.
 //
 // Build: g++ -std=c++17 -O2 -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror
-//          tools/gen_rcv1like.cpp -o gen_rcv1like
+//          gen/gen_rcv1like.cpp -o gen_rcv1like
 
 #include <algorithm>
 #include <charconv>
