@@ -51,6 +51,7 @@ class RecordingReporter : public Reporter {
  public:
   RecordingReporter() : Reporter(sink_, Level::kQuiet) {}
   void iteration(const IterationInfo& info) override { iterations.push_back(info); }
+  bool observes_iterations() const override { return true; }
   std::vector<double> objectives() const {
     std::vector<double> out;
     for (const auto& info : iterations) out.push_back(info.objective);

@@ -143,11 +143,10 @@ void train_and_save(const cdl::TrainCommand& command, const cdl::Params& params,
       test_x = test_columns(test_data->features, data, params.bias);
       test.emplace(cdl::TestSet{*test_x, test_data->labels});
     }
-    trace.emplace(
-        reporter, command.trace_path, test ? &*test : nullptr, classes.labels.size() > 2,
-        cdl::Regularizer::of(params.regularizer), cdl::solver_info(params.solver).dual,
-        cdl::solver_info(params.solver).intercept ||
-            (cdl::solver_info(params.solver).dual && params.loss.value() == cdl::LossKind::kL1Svm));
+    const cdl::SolverInfo& row = cdl::solver_info(params.solver);
+    trace.emplace(reporter, command.trace_path, test ? &*test : nullptr, classes.labels.size() > 2,
+                  cdl::Regularizer::of(params.regularizer), row.dual,
+                  row.traces_intercept_gap(params.loss.value()));
   }
   cdl::Reporter& active = trace ? static_cast<cdl::Reporter&>(*trace) : reporter;
   const cdl::LinearModel model =
@@ -167,10 +166,10 @@ void train_and_save(const cdl::TrainCommand& command, const cdl::Params& params,
 
 // Values too large to train on, named by their line in the file:
 // check_magnitudes() on the whole file, with -C at the largest C the search
-// may reach. Returns `params` marked as checked, so that training, its folds
-// and the search do not check again.
-cdl::Params check_values(const cdl::TrainCommand& command, const cdl::Params& params,
-                         const cdl::LabeledCsc& data, const cdl::ClassMap& classes) {
+// may reach. Records that C in the matrix, so that training, its folds and
+// the search do not check again.
+void check_values(const cdl::TrainCommand& command, const cdl::Params& params,
+                  cdl::LabeledCsc& data, const cdl::ClassMap& classes) {
   cdl::Params at = params;
   if (command.find_C) at.C = std::max(params.C, cdl::kLargestSearchC);
   try {
@@ -179,15 +178,13 @@ cdl::Params check_values(const cdl::TrainCommand& command, const cdl::Params& pa
     throw cdl::ParseError(cdl::input_name(command.training_path), data.lines.line_of(e.row()),
                           e.reason());
   }
-  cdl::Params checked = params;
-  checked.magnitudes_checked = true;
-  return checked;
+  data.features.checked_cost = cdl::largest_cost(classes, at);
 }
 
 // A regression run (-l sq, -l svr2): the targets as they are, one problem.
-void run_regression(const cdl::TrainCommand& command, const cdl::Params& given,
-                    const cdl::LabeledCsc& data, cdl::Reporter& reporter) {
-  const cdl::Params params = check_values(command, given, data, cdl::ClassMap{});
+void run_regression(const cdl::TrainCommand& command, const cdl::Params& params,
+                    cdl::LabeledCsc& data, cdl::Reporter& reporter) {
+  check_values(command, params, data, cdl::ClassMap{});
   const std::string run = cdl::describe_run(params);
   if (params.cv_folds > 0) {
     reporter.info("cdtrain: " + std::to_string(params.cv_folds) + "-fold cross validation, " + run);
@@ -328,10 +325,10 @@ cdl::LabeledCsc read_training_data(const cdl::TrainCommand& command,
 
 // A classification run: training, -v or -C, with the header that names the
 // solver and problem.
-void run_classification(const cdl::TrainCommand& command, const cdl::Params& given,
-                        const cdl::LabeledCsc& data, cdl::Reporter& reporter) {
+void run_classification(const cdl::TrainCommand& command, const cdl::Params& params,
+                        cdl::LabeledCsc& data, cdl::Reporter& reporter) {
   const cdl::ClassMap classes = cdl::map_classes(data.labels);
-  const cdl::Params params = check_values(command, given, data, classes);
+  check_values(command, params, data, classes);
   warn_about_labels(command, params, classes, reporter);
   if (params.threads > 1 && params.cv_folds == 0 && classes.labels.size() <= 2) {
     reporter.warning("-n " + std::to_string(params.threads) +
@@ -383,7 +380,7 @@ int main(int argc, char** argv) {
     cdl::CacheUse cache_use;
     const std::string cache = cache_path(command);
     const Clock::time_point start = Clock::now();
-    const cdl::LabeledCsc data = read_training_data(command, options, cache, cache_use);
+    cdl::LabeledCsc data = read_training_data(command, options, cache, cache_use);
     const double reading_seconds = seconds_since(start);
     cdl::Reporter reporter(
         std::cerr, params.quiet ? cdl::Reporter::Level::kQuiet : cdl::Reporter::Level::kNormal);

@@ -167,14 +167,9 @@ const std::vector<Flag<TrainCommand>>& train_flags() {
          c.cost_given = true;
        }},
       {"-e", "epsilon",
-       "stopping tolerance: stop when ||grad f|| <= eps * ||grad f(0)|| (default " +
-           show(solver_info(SolverKind::kCdPer).default_eps) + "; " +
-           show(solver_info(SolverKind::kTron).default_eps) +
-           " for tron); dcd: when the projected gradient's max - min over an epoch is <= eps "
-           "(default " +
-           show(solver_info(SolverKind("dcd")).default_eps) +
-           "); with -r l1: stop when ||v||_1 <= eps * ||v(0)||_1 for the minimum-norm "
-           "subgradient v, eps scaled as LIBLINEAR's -s 5/6 (default " +
+       "stopping tolerance: each solver's rule and default are under \"solvers\" below; "
+       "with -r l1: stop when ||v||_1 <= eps * ||v(0)||_1 for the minimum-norm "
+       "subgradient v, eps scaled as LIBLINEAR's -s 5/6 (default " +
            show(kL1CdEps) + ")",
        [](TrainCommand& c, const std::string& flag, const std::string& v) {
          c.params.eps = positive_number(flag, v);
@@ -398,18 +393,17 @@ void check_options_act(const TrainCommand& command, const std::vector<std::strin
   const auto was_given = [&](const char* flag) {
     return std::find(given.begin(), given.end(), flag) != given.end();
   };
+  // The solvers' own options, by the flag the user gave (validate() sees
+  // only values, and -k 1 is the default's value).
+  static const std::vector<std::pair<const char*, const char*>> own_options = {
+      {"--select", option::kSelect},  {"--sigma", option::kLineSearch},
+      {"--beta", option::kLineSearch}, {"-k", option::kBatch},
+      {"--shrink", option::kShrink},  {"--no-shrink", option::kShrink},
+      {"--gap-tol", option::kGapTol}, {"--pd-sigma", option::kPdSteps},
+      {"--tau-factor", option::kPdSteps}};
   const SolverInfo& solver = solver_info(command.params.solver);
-  const std::string name = solver.name;
-  if (was_given("-k") && command.params.solver != SolverKind::kPegasos) {
-    throw ConfigError("-k sets Pegasos's instances per update; solver " + name +
-                      " does not use it (use -s pegasos)");
-  }
-  for (const char* flag : {"--sigma", "--beta"}) {
-    SolveResult (*const cd_entry)(const SolverInput&) = solve_cd;
-    if (was_given(flag) && solver.solve != cd_entry) {
-      throw ConfigError(std::string(flag) + " sets CD's line search (Algorithm 2); solver " + name +
-                        " has no such line search (use a CD solver: cdper, cd, cdperone, online)");
-    }
+  for (const auto& [flag, option] : own_options) {
+    if (was_given(flag)) check_solver_option(solver, option, flag);
   }
   const bool cross_validation = command.params.cv_folds > 0 || command.find_C;
   if (was_given("--stratified") && !cross_validation) {
@@ -523,6 +517,8 @@ std::string train_help() {
       losses += (losses.empty() ? "" : ", ") + std::string(loss_info(loss).name);
     out += head + info.description + " (" + losses + ")";
     if (info.rule != nullptr) out += std::string(" [--select ") + info.rule + "]";
+    out += "\n                stops: " + std::string(info.stopping);
+    if (info.default_eps > 0) out += " (default -e " + show(info.default_eps) + ")";
     out += "\n";
   }
   out +=
@@ -534,9 +530,12 @@ std::string train_help() {
     head.resize(6, ' ');
     out += head + entry.problem + ": ";
     try {
-      resolve_liblinear_number(entry.number);
-      out += std::string(entry.solver) + " -l " + entry.loss;
-      if (std::string(entry.regularizer) != "l2") out += std::string(" -r ") + entry.regularizer;
+      const ResolvedNumber resolved = resolve_liblinear_number(entry.number);
+      out += std::string(solver_info(resolved.solver).name) + " -l " +
+             loss_info(resolved.loss).name;
+      if (resolved.regularizer != RegularizerKind::kL2) {
+        out += std::string(" -r ") + regularizer_info(resolved.regularizer).name;
+      }
     } catch (const ConfigError&) {
       out += "not solved by cdtrain yet";
     }

@@ -114,6 +114,10 @@ struct CscMatrix {
   std::vector<std::int64_t> col_ptr{0};  // num_cols + 1 offsets
   Buffer<Index> row_idx;                 // nnz row numbers
   Buffer<double> values;                 // nnz values
+  // The largest C at which the values were found safe to train on
+  // (check_magnitudes(), train/train.h); 0: not checked. Training checks
+  // again only at a larger C.
+  double checked_cost = 0;
 
   std::size_t nnz() const { return values.size(); }
 };

@@ -14,12 +14,26 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <string>
+#include <vector>
 
 namespace cdl {
 
 // The losses -l names: the classification losses, of the margin, then the
-// regression losses, of (score, target) (issue 12).
+// regression losses, of (score, target).
 enum class LossKind { kL2Svm, kL1Svm, kLogistic, kSquared, kSvrL2 };
+
+// The -l table: a loss's name, kind and one line for -h.
+struct LossInfo {
+  const char* name;
+  LossKind kind;
+  const char* description;
+};
+
+const std::vector<LossInfo>& loss_table();
+const LossInfo& loss_info(LossKind kind);
+// nullptr if no loss has that name.
+const LossInfo* find_loss(const std::string& name);
 
 // Whether the loss is a regression loss: real targets, no classes.
 inline bool is_regression(LossKind loss) {

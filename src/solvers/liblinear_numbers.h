@@ -1,10 +1,8 @@
-// LIBLINEAR's -s numbers (LIBLINEAR 2.3's README, "-s type"): each number is
-// a problem (a loss, a regularizer, primal or dual), which cdtrain solves with
-// the solver it measured best for it. The table names that solver, loss and
-// regularizer as strings and resolves them in the solver, loss and
-// regularizer tables at run time, so that a number whose solver, loss or
-// regularizer this build lacks (or whose solver's row does not list them) is
-// refused with the problem named, and starts working once they are added.
+// LIBLINEAR's -s numbers (LIBLINEAR 2.3's README, "-s type"): its catalogue of
+// problems (a loss, a regularizer, primal or dual), each with the model type
+// LIBLINEAR writes for it. Which solver of ours trains a number is said by
+// that solver's row (SolverInfo::liblinear), so that a number no row lists
+// is refused with its problem named, and starts working once a row lists it.
 //
 // The paper's algorithms and ours are chosen by name (`-s cdper`); a number
 // always means LIBLINEAR's problem.
@@ -21,13 +19,8 @@
 namespace cdl {
 
 struct LiblinearNumber {
-  int number;           // LIBLINEAR's -s
-  const char* problem;  // LIBLINEAR's description of it
-  // Our solver, loss and regularizer for it, by name; solver nullptr: none
-  // planned (the number is refused).
-  const char* solver;
-  const char* loss;
-  const char* regularizer;
+  int number;               // LIBLINEAR's -s
+  const char* problem;      // LIBLINEAR's description of it
   const char* solver_type;  // what LIBLINEAR writes in the model for it
 };
 
@@ -44,8 +37,7 @@ struct ResolvedNumber {
 };
 
 // Throws ConfigError: for a number LIBLINEAR lacks, and "LIBLINEAR's -s N
-// (<problem>) is not solved by cdtrain yet" for one whose solver, loss or
-// regularizer this build lacks.
+// (<problem>) is not solved by cdtrain yet" for one that no row lists.
 ResolvedNumber resolve_liblinear_number(int number);
 
 // "0-7, 11-13": the numbers LIBLINEAR has, for messages.

@@ -11,24 +11,6 @@
 namespace cdl {
 namespace {
 
-// "cdper, cd, ...": the solvers that take --select.
-std::string rule_solvers() {
-  std::string out;
-  for (const SolverInfo& info : solver_table()) {
-    if (info.rule != nullptr) out += (out.empty() ? "" : ", ") + std::string(info.name);
-  }
-  return out;
-}
-
-// "dcd, ...": the solvers of a dual.
-std::string dual_solvers() {
-  std::string out;
-  for (const SolverInfo& info : solver_table()) {
-    if (info.dual) out += (out.empty() ? "" : ", ") + std::string(info.name);
-  }
-  return out;
-}
-
 // The rules that primal CD takes on the Lasso besides the primal ones.
 std::string lasso_rule_choices() {
   std::string out;
@@ -40,44 +22,148 @@ std::string lasso_rule_choices() {
   return out;
 }
 
+// "a, b or c".
+std::string listed(const std::vector<const char*>& names) {
+  std::string out;
+  for (std::size_t k = 0; k < names.size(); ++k) {
+    if (k > 0) out += k + 1 == names.size() ? " or " : ", ";
+    out += names[k];
+  }
+  return out;
+}
+
+// What each solver's own option does, for the message that refuses it.
+const char* option_purpose(const char* flag) {
+  const std::string_view name(flag);
+  if (name == option::kSelect) return "picks the coordinates of a CD algorithm";
+  if (name == option::kLineSearch) return "sets CD's line search (Algorithm 2)";
+  if (name == option::kBatch) return "sets Pegasos's instances per update";
+  if (name == option::kShrink) return "drops bounded dual variables";
+  if (name == option::kGapTol) return "stops on the duality gap";
+  if (name == option::kPdSteps) return "sets pdcd's step sizes";
+  return "is a solver's own option";
+}
+
+// The losses, regularizers and numbers of the row.
+void validate_problem(const Params& params, const SolverInfo& solver) {
+  if (params.loss) {
+    const auto& losses = solver.losses;
+    if (std::find(losses.begin(), losses.end(), *params.loss) == losses.end()) {
+      throw ConfigError(std::string("solver ") + solver.name + " does not train loss " +
+                        loss_info(*params.loss).name + "; valid pairs: " + valid_pairs());
+    }
+  }
+  const auto& regularizers = solver.regularizers;
+  if (std::find(regularizers.begin(), regularizers.end(), params.regularizer) ==
+      regularizers.end()) {
+    throw ConfigError(std::string("solver ") + solver.name + " does not train the " +
+                      regularizer_info(params.regularizer).name + " regularizer");
+  }
+  if (params.svr_epsilon && !(params.loss && *params.loss == LossKind::kSvrL2)) {
+    throw ConfigError("-p is the SVR tube width: it needs -l svr2");
+  }
+  if (solver.intercept && params.bias >= 0) {
+    // The solver fits w0 itself, unregularized, and the model file has one
+    // bias slot, which w0 takes; a regularized bias feature on top would be
+    // a second, redundant intercept that the file cannot hold.
+    throw ConfigError(std::string("-B: solver ") + solver.name +
+                      " fits its own unregularized intercept (written as bias 1); drop -B");
+  }
+}
+
+// --select: a rule that exists and serves the row's coordinates.
+void validate_rule(const Params& params, const SolverInfo& solver) {
+  const RuleInfo* rule = find_rule(*params.select);
+  if (rule == nullptr) {
+    throw ConfigError("--select: unknown rule '" + *params.select + "'; use " + rule_choices());
+  }
+  const unsigned kind = solver.coordinates;
+  const bool lasso = is_lasso(params);
+  if (!rule->applies_to(kind) && !(lasso && rule->make_lasso != nullptr)) {
+    std::string message = "--select: rule " + *params.select + " does not apply to solver " +
+                          solver.name + "; its rules are " + rule_choices(kind) +
+                          (lasso ? ", " + lasso_rule_choices() : std::string());
+    if (kind == kPrimalCoordinates && rule->make_lasso != nullptr) {
+      message += "; on primal CD, rule " + *params.select +
+                 " is defined for the Lasso only (-r l1 -l sq): it weighs features by the "
+                 "Lasso's coordinate gaps, dual residuals or exact steps, and this run is -r " +
+                 std::string(regularizer_info(params.regularizer).name) + " -l " +
+                 loss_info(params.loss.value_or(solver.losses.front())).name;
+    }
+    throw ConfigError(message);
+  }
+  const auto& only = solver.only_rules;
+  if (!only.empty() && std::find_if(only.begin(), only.end(), [&](const char* name) {
+                         return *params.select == name;
+                       }) == only.end()) {
+    throw ConfigError("--select: solver " + std::string(solver.name) + " takes " + listed(only));
+  }
+  if (rule->dual_needs != DualNeeds::kNone && params.shrink.value_or(false)) {
+    throw ConfigError("--shrink: rule " + *params.select +
+                      " runs dual CD without shrinking (it draws by the dual state); drop "
+                      "--shrink");
+  }
+}
+
+// The numbers that must be finite and in range.
+void validate_numbers(const Params& params, const SolverInfo& solver) {
+  if (!(params.C > 0) || !std::isfinite(params.C)) throw ConfigError("C must be positive");
+  if (params.eps && !(*params.eps > 0) && solver.default_eps > 0) {
+    throw ConfigError("eps must be positive");
+  }
+  if (params.svr_epsilon && !(*params.svr_epsilon >= 0 && std::isfinite(*params.svr_epsilon))) {
+    throw ConfigError("-p must be a number >= 0");
+  }
+  if (params.max_iter && *params.max_iter <= 0) throw ConfigError("max-iter must be positive");
+  if (params.pd_sigma && !(*params.pd_sigma > 0 && std::isfinite(*params.pd_sigma))) {
+    throw ConfigError("--pd-sigma must be positive");
+  }
+  if (!(params.tau_factor > 0 && params.tau_factor < 1)) {
+    throw ConfigError("--tau-factor must be in (0, 1)");
+  }
+  if (!(params.sigma > 0 && params.sigma < 0.5)) {
+    throw ConfigError("sigma must be in (0, 0.5)");
+  }
+  if (!(params.beta > 0 && params.beta < 1)) throw ConfigError("beta must be in (0, 1)");
+  if (params.pegasos_batch < 1) throw ConfigError("-k must be at least 1");
+  for (const auto& [label, weight] : params.class_weights) {
+    if (!(weight > 0) || !std::isfinite(weight * params.C)) {
+      throw ConfigError("-w" + std::to_string(label) + ": the weight must be positive");
+    }
+  }
+  if (params.gap_tol && !(*params.gap_tol > 0)) throw ConfigError("--gap-tol must be positive");
+  if (params.cv_folds == 1 || params.cv_folds < 0) {
+    throw ConfigError("cross validation needs at least 2 folds");
+  }
+}
+
 }  // namespace
 
 bool is_lasso(const Params& params) {
   const SolverInfo& solver = solver_info(params.solver);
-  return !solver.dual && !solver.intercept && params.regularizer == RegularizerKind::kL1 &&
+  return solver.coordinates == kPrimalCoordinates &&
+         params.regularizer == RegularizerKind::kL1 &&
          params.loss.value_or(solver.losses.front()) == LossKind::kSquared;
 }
 
-unsigned solver_coordinates(const SolverInfo& solver) {
-  // Dual CD picks instances; every other solver that picks coordinates picks
-  // features.
-  return solver.dual ? kDualCoordinates : kPrimalCoordinates;
+std::vector<std::pair<const char*, const char*>> solver_options_set(const Params& params) {
+  const Params defaults;
+  std::vector<std::pair<const char*, const char*>> out;
+  if (params.select) out.emplace_back(option::kSelect, "--select");
+  if (params.sigma != defaults.sigma) out.emplace_back(option::kLineSearch, "--sigma");
+  if (params.beta != defaults.beta) out.emplace_back(option::kLineSearch, "--beta");
+  if (params.pegasos_batch != defaults.pegasos_batch) out.emplace_back(option::kBatch, "-k");
+  if (params.shrink) out.emplace_back(option::kShrink, *params.shrink ? "--shrink" : "--no-shrink");
+  if (params.gap_tol) out.emplace_back(option::kGapTol, "--gap-tol");
+  if (params.pd_sigma) out.emplace_back(option::kPdSteps, "--pd-sigma");
+  if (params.tau_factor != defaults.tau_factor) out.emplace_back(option::kPdSteps, "--tau-factor");
+  return out;
 }
 
-const std::vector<LossInfo>& loss_table() {
-  static const std::vector<LossInfo> table = {
-      {"l2svm", LossKind::kL2Svm, "squared hinge max(0, 1 - y w'x)^2, equation (3)"},
-      {"l1svm", LossKind::kL1Svm, "hinge max(0, 1 - y w'x), equation (2)"},
-      {"lr", LossKind::kLogistic, "logistic log(1 + exp(-y w'x)), equation (4)"},
-      {"sq", LossKind::kSquared, "regression: squared error (y - w'x)^2 (no 1/2)"},
-      {"svr2", LossKind::kSvrL2,
-       "regression: L2-loss SVR max(0, |y - w'x| - p)^2, LIBLINEAR's -s 11 loss"},
-  };
-  return table;
-}
-
-const LossInfo& loss_info(LossKind kind) {
-  for (const auto& info : loss_table()) {
-    if (info.kind == kind) return info;
-  }
-  throw Error("unknown loss kind");
-}
-
-const LossInfo* find_loss(const std::string& name) {
-  for (const auto& info : loss_table()) {
-    if (name == info.name) return &info;
-  }
-  return nullptr;
+void check_solver_option(const SolverInfo& solver, const char* flag, const std::string& given) {
+  if (solver.takes_option(flag)) return;
+  throw ConfigError(given + " " + option_purpose(flag) + "; solver " + solver.name +
+                    " does not use it (use -s " + solvers_taking(flag) + ")");
 }
 
 std::string describe_run(const Params& params) {
@@ -121,111 +207,12 @@ std::int64_t pegasos_updates(const Params& params, std::size_t num_rows) {
 
 void validate(const Params& params) {
   const SolverInfo& solver = solver_info(params.solver);
-  if (params.loss) {
-    const auto& losses = solver.losses;
-    if (std::find(losses.begin(), losses.end(), *params.loss) == losses.end()) {
-      throw ConfigError(std::string("solver ") + solver.name + " does not train loss " +
-                        loss_info(*params.loss).name + "; valid pairs: " + valid_pairs());
-    }
+  validate_problem(params, solver);
+  validate_numbers(params, solver);
+  for (const auto& [flag, given] : solver_options_set(params)) {
+    check_solver_option(solver, flag, given);
   }
-  if (!(params.C > 0) || !std::isfinite(params.C)) throw ConfigError("C must be positive");
-  if (params.eps && !(*params.eps > 0) && solver.default_eps > 0) {
-    throw ConfigError("eps must be positive");
-  }
-  const auto& regularizers = solver.regularizers;
-  if (std::find(regularizers.begin(), regularizers.end(), params.regularizer) ==
-      regularizers.end()) {
-    throw ConfigError(std::string("solver ") + solver.name + " does not train the " +
-                      regularizer_info(params.regularizer).name + " regularizer");
-  }
-  if (params.select) {
-    if (solver.rule == nullptr) {
-      throw ConfigError(std::string("--select: solver ") + solver.name +
-                        " does not pick coordinates; --select works with " + rule_solvers());
-    }
-    const RuleInfo* rule = find_rule(*params.select);
-    if (rule == nullptr) {
-      throw ConfigError("--select: unknown rule '" + *params.select + "'; use " + rule_choices());
-    }
-    const unsigned kind = solver_coordinates(solver);
-    const bool lasso = is_lasso(params);
-    if (!rule->applies_to(kind) && !(lasso && rule->make_lasso != nullptr)) {
-      std::string message = "--select: rule " + *params.select + " does not apply to solver " +
-                            solver.name + "; its rules are " + rule_choices(kind) +
-                            (lasso ? ", " + lasso_rule_choices() : std::string());
-      if (kind == kPrimalCoordinates && rule->make_lasso != nullptr) {
-        message += "; on primal CD, rule " + *params.select +
-                   " is defined for the Lasso only (-r l1 -l sq): it weighs features by the "
-                   "Lasso's coordinate gaps, dual residuals or exact steps, and this run is -r " +
-                   std::string(regularizer_info(params.regularizer).name) + " -l " +
-                   loss_info(params.loss.value_or(solver.losses.front())).name;
-      }
-      throw ConfigError(message);
-    }
-    if (rule->dual_needs != DualNeeds::kNone && params.shrink.value_or(false)) {
-      throw ConfigError("--shrink: rule " + *params.select +
-                        " runs dual CD without shrinking (it draws by the dual state); drop "
-                        "--shrink");
-    }
-  }
-  if (params.svr_epsilon && !(params.loss && *params.loss == LossKind::kSvrL2)) {
-    throw ConfigError("-p is the SVR tube width: it needs -l svr2");
-  }
-  if (params.svr_epsilon && !(*params.svr_epsilon >= 0 && std::isfinite(*params.svr_epsilon))) {
-    throw ConfigError("-p must be a number >= 0");
-  }
-  if (params.max_iter && *params.max_iter <= 0) throw ConfigError("max-iter must be positive");
-  if (solver.intercept) {
-    // The solver fits w0 itself, unregularized, and the model file has one
-    // bias slot, which w0 takes; a regularized bias feature on top would be
-    // a second, redundant intercept that the file cannot hold.
-    if (params.bias >= 0) {
-      throw ConfigError(std::string("-B: solver ") + solver.name +
-                        " fits its own unregularized intercept (written as bias 1); drop -B");
-    }
-    // The rules that only order the coordinates (rows here); the adaptive
-    // rules read feedback and columns meant for the primal CD.
-    if (params.select && *params.select != "uniform" && *params.select != "perm" &&
-        *params.select != "cyclic" && *params.select != "perm-once") {
-      throw ConfigError("--select: solver " + std::string(solver.name) +
-                        " takes uniform, perm, perm-once or cyclic");
-    }
-  }
-  if (params.pd_sigma && !(*params.pd_sigma > 0 && std::isfinite(*params.pd_sigma))) {
-    throw ConfigError("--pd-sigma must be positive");
-  }
-  if (!(params.tau_factor > 0 && params.tau_factor < 1)) {
-    throw ConfigError("--tau-factor must be in (0, 1)");
-  }
-  if (params.solver != SolverKind("pdcd") &&
-      (params.pd_sigma || params.tau_factor != Params{}.tau_factor)) {
-    throw ConfigError(std::string("--pd-sigma and --tau-factor are pdcd's; solver ") + solver.name +
-                      " has no use for them");
-  }
-  if (!(params.sigma > 0 && params.sigma < 0.5)) {
-    throw ConfigError("sigma must be in (0, 0.5)");
-  }
-  if (!(params.beta > 0 && params.beta < 1)) throw ConfigError("beta must be in (0, 1)");
-  if (params.pegasos_batch < 1) throw ConfigError("-k must be at least 1");
-  for (const auto& [label, weight] : params.class_weights) {
-    if (!(weight > 0) || !std::isfinite(weight * params.C)) {
-      throw ConfigError("-w" + std::to_string(label) + ": the weight must be positive");
-    }
-  }
-  if (params.shrink && !solver.dual) {
-    throw ConfigError(std::string(*params.shrink ? "--shrink" : "--no-shrink") +
-                      ": shrinking drops bounded dual variables, and solver " + solver.name +
-                      " has no dual variables; use it with " + dual_solvers());
-  }
-  if (params.gap_tol && !solver.dual && !solver.intercept) {
-    throw ConfigError(std::string("--gap-tol: solver ") + solver.name +
-                      " has no dual, so no duality gap; use it with " + dual_solvers() +
-                      ", pdcd or rcd-pair");
-  }
-  if (params.gap_tol && !(*params.gap_tol > 0)) throw ConfigError("--gap-tol must be positive");
-  if (params.cv_folds == 1 || params.cv_folds < 0) {
-    throw ConfigError("cross validation needs at least 2 folds");
-  }
+  if (params.select) validate_rule(params, solver);
 }
 
 }  // namespace cdl

@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "objective/loss.h"
@@ -14,16 +15,6 @@
 #include "solvers/solver_table.h"
 
 namespace cdl {
-
-struct LossInfo {
-  const char* name;
-  LossKind kind;
-  const char* description;
-};
-
-const std::vector<LossInfo>& loss_table();
-const LossInfo& loss_info(LossKind kind);
-const LossInfo* find_loss(const std::string& name);
 
 // Default outer iterations of every solver but Pegasos (see README); the
 // table's rows use it.
@@ -52,7 +43,7 @@ struct Params {
   std::optional<double> svr_epsilon;
   std::optional<double> eps;  // stopping tolerance; default per solver
   // Outer iterations; for Pegasos, updates. Default per solver, and for
-  // Pegasos per data size (see resolve_pegasos_updates).
+  // Pegasos per data size (see pegasos_updates).
   std::optional<std::int64_t> max_iter;
   double bias = -1;     // < 0: no bias feature
   double sigma = 0.01;  // sufficient decrease, equation (12)
@@ -78,11 +69,6 @@ struct Params {
   // in place of -e's relative gap.
   std::optional<double> gap_tol;
   bool verbose = false;  // -V: per-iteration lines under -v and -C, with fold headers
-  // Set by a caller that has run check_magnitudes() on the training matrix at
-  // this C or a larger one (cdtrain does, to name the line): train() and
-  // train_regression() then skip their own pass over the values, and so do
-  // the folds of -v and -C.
-  bool magnitudes_checked = false;
 };
 
 // Fills the optional fields with the solver's defaults (all but a max_iter
@@ -98,11 +84,14 @@ double class_cost(const Params& params, int label);
 // Pegasos's number of updates for l training instances.
 std::int64_t pegasos_updates(const Params& params, std::size_t num_rows);
 
-// Which coordinates the solver's --select rule picks: kDualCoordinates
-// (instances) for a dual solver (SolverInfo::dual), kPrimalCoordinates (features) for the others
-// (select/selection_rule.h). validate() refuses a rule that does not serve
-// them, listing the ones that do.
-unsigned solver_coordinates(const SolverInfo& solver);
+// The solvers' own options (SolverInfo::options) that `params` sets, given
+// or away from their defaults: each as its option:: constant and the flag
+// that sets it (--beta for option::kLineSearch, say).
+std::vector<std::pair<const char*, const char*>> solver_options_set(const Params& params);
+// Throws ConfigError unless `solver` takes `flag` (an option:: constant),
+// naming the solvers that do; `given` is the flag as the user wrote it
+// (--beta for option::kLineSearch, say).
+void check_solver_option(const SolverInfo& solver, const char* flag, const std::string& given);
 // Whether the run is the Lasso on primal CD (-r l1 -l sq), whose --select
 // rules include the Lasso's adaptive and greedy ones (select/lasso_rules.h).
 bool is_lasso(const Params& params);

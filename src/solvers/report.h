@@ -56,6 +56,12 @@ class Reporter {
   virtual void iteration(const IterationInfo& info);
   // Whether iteration() needs IterationInfo::w even where it costs O(n).
   virtual bool wants_w() const { return false; }
+  // Whether it does more with these calls than print them (a trace, a
+  // test's recorder). train() then trains the classes of a one-vs-rest
+  // model one after another on the calling thread, so that it sees every
+  // call in order; a reporter that only prints lets them run on threads,
+  // each printing into a log of its own, which train() passes on in order.
+  virtual bool observes_iterations() const { return false; }
   virtual void summary(const std::string& solver_name, const SolveResult& result);
   // Warnings are printed at every level.
   virtual void warning(const std::string& message);

@@ -1,7 +1,9 @@
 // The solver table: one row per -s choice (solver_table.h says what a row
-// holds). Adding a solver adds one row here.
+// holds). Adding a solver adds one row here, which names every field that
+// differs from SolverInfo's defaults.
 #include "solvers/solver_table.h"
 
+#include <algorithm>
 #include <cctype>
 
 #include "select/selection_rule.h"
@@ -18,55 +20,71 @@ constexpr double kCdEps = 0.001;
 
 // The CD algorithm (solver_cd.cpp) with one selection rule.
 SolverInfo cd_row(const char* name, const char* description, const char* rule) {
-  return {name,
-          description,
-          solve_cd,
-          rule,
-          {L::kL2Svm, L::kLogistic, L::kSquared, L::kSvrL2},
-          {R::kL2, R::kL1},
-          kCdEps,
-          EpsScale::kNone,
-          kDefaultMaxIter,
-          false,
-          true,
-          false,
-          liblinear_solver_type};
+  SolverInfo row;
+  row.name = name;
+  row.description = description;
+  row.solve = solve_cd;
+  row.rule = rule;
+  row.losses = {L::kL2Svm, L::kLogistic, L::kSquared, L::kSvrL2};
+  row.regularizers = {R::kL2, R::kL1};
+  row.options = {option::kSelect, option::kLineSearch};
+  row.default_eps = kCdEps;
+  row.stopping = "||D'|| <= eps ||grad f(0)||, D' the partial derivatives of an epoch";
+  row.default_max_iter = kDefaultMaxIter;
+  row.warm_start = true;
+  row.solver_type = liblinear_solver_type;
+  return row;
 }
 
+// CMLS (solver_cmls.cpp) with one selection rule.
 SolverInfo cmls_row(const char* name, const char* description, const char* rule) {
-  return {name,
-          description,
-          solve_cmls,
-          rule,
-          {L::kL2Svm},
-          {R::kL2},
-          kCdEps,
-          EpsScale::kNone,
-          kDefaultMaxIter,
-          false,
-          true,
-          false,
-          liblinear_solver_type};
+  SolverInfo row;
+  row.name = name;
+  row.description = description;
+  row.solve = solve_cmls;
+  row.rule = rule;
+  row.losses = {L::kL2Svm};
+  row.options = {option::kSelect};
+  row.default_eps = kCdEps;
+  row.stopping = "||D'|| <= eps ||grad f(0)|| once the smoothing c_k is 0";
+  row.default_max_iter = kDefaultMaxIter;
+  row.warm_start = true;
+  row.solver_type = liblinear_solver_type;
+  return row;
 }
 
-// A solver of the L1-SVM with an unregularized intercept; its default eps
-// is on the relative duality gap.
-SolverInfo intercept_row(const char* name, const char* description,
-                         SolveResult (*solve)(const SolverInput&)) {
-  return {name,
-          description,
-          solve,
-          "perm",
-          {L::kL1Svm},
-          {R::kL2},
-          0.001,
-          EpsScale::kNone,
-          kDefaultMaxIter,
-          true,
-          false,
-          false,
-          liblinear_solver_type,
-          true};
+SolverInfo tron_row() {
+  SolverInfo row;
+  row.name = "tron";
+  row.description = "trust region Newton method (Lin, Weng & Keerthi)";
+  row.solve = solve_tron;
+  row.losses = {L::kL2Svm, L::kLogistic};
+  // LIBLINEAR's -s 0 and -s 2 measured fastest with TRON here (docs/solvers.md).
+  row.liblinear = {{0, L::kLogistic, R::kL2}, {2, L::kL2Svm, R::kL2}};
+  row.default_eps = 0.01;
+  row.eps_scale = EpsScale::kMinorityShare;
+  row.stopping = "||grad f|| <= eps' ||grad f(0)||, eps' = eps * min(#pos, #neg) / l";
+  row.norm_name = "|grad f|";
+  row.default_max_iter = kDefaultMaxIter;
+  row.needs_rows = true;
+  row.warm_start = true;
+  row.solver_type = liblinear_solver_type;
+  return row;
+}
+
+SolverInfo pegasos_row() {
+  SolverInfo row;
+  row.name = "pegasos";
+  row.description = "Pegasos stochastic subgradient, Algorithm 4";
+  row.solve = solve_pegasos;
+  row.losses = {L::kL1Svm};
+  row.options = {option::kBatch};
+  row.stopping = "none: --max-iter updates, 500 passes over the data by default";
+  row.norm_name = "";
+  row.needs_rows = true;
+  row.randomized = true;
+  row.solver_type = liblinear_solver_type;
+  return row;
 }
 
 const char* dual_solver_type(LossKind loss) {
@@ -82,23 +100,58 @@ const char* dual_solver_type(LossKind loss) {
 }
 
 // Dual coordinate descent (solver_dcd.cpp). eps 0.1 is LIBLINEAR's default
-// for its dual solvers; the README shows that it gives a converged model's
-// test accuracy.
+// for its dual solvers; docs/benchmarks.md shows that it gives a converged
+// model's test accuracy.
 SolverInfo dcd_row() {
-  SolverInfo row{"dcd",
-                 "dual coordinate descent (Hsieh et al. 2008), shrinking",
-                 solve_dcd,
-                 "perm",
-                 {L::kL2Svm, L::kL1Svm},
-                 {R::kL2},
-                 0.1,
-                 EpsScale::kNone,
-                 kDefaultMaxIter,
-                 true,
-                 false,
-                 false,
-                 dual_solver_type};
+  SolverInfo row;
+  row.name = "dcd";
+  row.description = "dual coordinate descent (Hsieh et al. 2008), shrinking";
+  row.solve = solve_dcd;
+  row.rule = "perm";
+  row.coordinates = kDualCoordinates;
+  row.losses = {L::kL2Svm, L::kL1Svm};
+  row.liblinear = {{1, L::kL2Svm, R::kL2}, {3, L::kL1Svm, R::kL2}};
+  row.options = {option::kSelect, option::kShrink, option::kGapTol};
+  row.default_eps = 0.1;
+  row.stopping = "max - min of the projected gradient over an epoch <= eps";
+  row.norm_name = "PG spread";
+  row.default_max_iter = kDefaultMaxIter;
+  row.needs_rows = true;
   row.dual = true;
+  row.intercept_trace_losses = {L::kL1Svm};
+  row.solver_type = dual_solver_type;
+  return row;
+}
+
+// A solver of the L1-SVM with an unregularized intercept; its default eps
+// is on the relative duality gap. Its rows are the coordinates, visited in
+// an order: the rules that weigh coordinates serve the primal CD and dcd.
+SolverInfo intercept_row(const char* name, const char* description,
+                         SolveResult (*solve)(const SolverInput&)) {
+  SolverInfo row;
+  row.name = name;
+  row.description = description;
+  row.solve = solve;
+  row.rule = "perm";
+  row.coordinates = kDualCoordinates;
+  row.only_rules = {"uniform", "perm", "perm-once", "cyclic"};
+  row.losses = {L::kL1Svm};
+  row.options = {option::kSelect, option::kGapTol};
+  row.default_eps = 0.001;
+  row.stopping = "duality gap of the post-processed point P - D <= eps P";
+  row.default_max_iter = kDefaultMaxIter;
+  row.needs_rows = true;
+  row.intercept = true;
+  row.intercept_trace_losses = {L::kL1Svm};
+  row.solver_type = liblinear_solver_type;
+  return row;
+}
+
+SolverInfo pdcd_row() {
+  SolverInfo row = intercept_row(
+      "pdcd", "primal-dual CD with an unregularized intercept (Fercoq & Bianchi, Alg. 2)",
+      solve_pdcd);
+  row.options.push_back(option::kPdSteps);
   return row;
 }
 
@@ -111,42 +164,22 @@ std::vector<SolverInfo> with_kinds(std::vector<SolverInfo> rows) {
 
 const std::vector<SolverInfo>& solver_table() {
   static const std::vector<SolverInfo> table = with_kinds({
-      cd_row("cdper", "CD with a new random feature order every iteration", "perm"),
+      [] {
+        SolverInfo row =
+            cd_row("cdper", "CD with a new random feature order every iteration", "perm");
+        // LIBLINEAR's L1 problems and the L2-loss SVR, measured (docs/solvers.md).
+        row.liblinear = {{5, L::kL2Svm, R::kL1}, {6, L::kLogistic, R::kL1}, {11, L::kSvrL2, R::kL2}};
+        return row;
+      }(),
       cd_row("cd", "coordinate descent in cyclic order (Algorithms 1-2)", "cyclic"),
       cd_row("cdperone", "CD with one random feature order", "perm-once"),
       cd_row("online", "online CD, uniformly random features (Alg. 3)", "uniform"),
       cmls_row("cmls", "CMLS (Zhang & Oles 2001), Algorithm 6", "cyclic"),
       cmls_row("cmlsper", "CMLS with a new random order every iteration", "perm"),
-      {"tron",
-       "trust region Newton method (Lin, Weng & Keerthi)",
-       solve_tron,
-       nullptr,
-       {L::kL2Svm, L::kLogistic},
-       {R::kL2},
-       0.01,
-       EpsScale::kMinorityShare,
-       kDefaultMaxIter,
-       true,
-       true,
-       false,
-       liblinear_solver_type},
-      {"pegasos",
-       "Pegasos stochastic subgradient, Algorithm 4",
-       solve_pegasos,
-       nullptr,
-       {L::kL1Svm},
-       {R::kL2},
-       0.0,
-       EpsScale::kNone,
-       0,
-       true,
-       false,
-       true,
-       liblinear_solver_type},
+      tron_row(),
+      pegasos_row(),
       dcd_row(),
-      intercept_row("pdcd",
-                    "primal-dual CD with an unregularized intercept (Fercoq & Bianchi, Alg. 2)",
-                    solve_pdcd),
+      pdcd_row(),
       intercept_row("rcd-pair", "random pair CD with an unregularized intercept (Necoara)",
                     solve_rcd_pair),
   });
@@ -189,13 +222,24 @@ const char* model_solver_type(const SolverInfo& row, LossKind loss, RegularizerK
               regularizer_info(regularizer).name + " regularizer");
 }
 
-std::string stopping_norm_name(const SolverInfo& row) {
-  SolveResult (*const tron)(const SolverInput&) = solve_tron;
-  SolveResult (*const pegasos)(const SolverInput&) = solve_pegasos;
-  if (row.solve == tron) return "|grad f|";
-  if (row.solve == pegasos) return "";
-  if (row.dual) return "PG spread";
-  return "|D'|";
+bool SolverInfo::takes_option(const char* flag) const {
+  for (const char* own : options) {
+    if (std::string_view(own) == flag) return true;
+  }
+  return false;
+}
+
+bool SolverInfo::traces_intercept_gap(LossKind loss) const {
+  return std::find(intercept_trace_losses.begin(), intercept_trace_losses.end(), loss) !=
+         intercept_trace_losses.end();
+}
+
+std::string solvers_taking(const char* flag) {
+  std::string out;
+  for (const SolverInfo& info : solver_table()) {
+    if (info.takes_option(flag)) out += (out.empty() ? "" : ", ") + std::string(info.name);
+  }
+  return out;
 }
 
 bool SolverInfo::uses_seed() const {

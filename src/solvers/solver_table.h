@@ -1,16 +1,18 @@
-// The solver registry: one row per -s choice, which holds everything the
-// rest of the program needs to know about a solver. -h, the valid-pairs
-// message, parameter defaults and checks, cross-validation, -C and -i all
-// read the row; train() calls the row's entry point.
+// The solver registry: one row per -s choice, the one place a solver is
+// described. -h, the valid-pairs message, LIBLINEAR's -s numbers, parameter
+// defaults and checks, the options a run may give, the progress lines, the
+// --trace columns, cross-validation, -C and -i all read the row; train()
+// calls the row's entry point.
 //
 // A -s choice is an {algorithm, selection rule} pair: cdper is the CD
 // algorithm with the `perm` rule, online is CD with `uniform`. --select
 // replaces the rule of any row that has one.
 //
-// Adding a solver: write its file (solver_NAME.cpp, opening with the problem,
-// algorithm, paper and equations, stopping rule and cost per iteration, and
-// defining its entry point), declare the entry point in solver.h and add one
-// row to solver_table.cpp.
+// Adding a solver (docs/architecture.md, "Adding a solver"): its file
+// solver_NAME.cpp (opening with the problem, algorithm, paper and equations,
+// stopping rule and cost per iteration, and defining its entry point), the
+// entry point's declaration in solver.h, its row in solver_table.cpp, and
+// its test. Nothing else names a solver.
 #ifndef CDL_SOLVERS_SOLVER_TABLE_H_
 #define CDL_SOLVERS_SOLVER_TABLE_H_
 
@@ -21,6 +23,7 @@
 
 #include "objective/loss.h"
 #include "objective/regularizer.h"
+#include "select/selection_rule.h"
 
 namespace cdl {
 
@@ -67,39 +70,91 @@ enum class EpsScale {
   kMinorityShare,
 };
 
+// A LIBLINEAR problem that a row solves: `-s number` trains it with this
+// row, loss and regularizer (liblinear_numbers.h has LIBLINEAR's catalogue).
+struct LiblinearProblem {
+  int number;
+  LossKind loss;
+  RegularizerKind regularizer;
+};
+
+// The options that only some solvers take. A row lists the ones it takes in
+// SolverInfo::options; giving another is a usage error that names the
+// solvers taking it (check_solver_option() in params.h).
+namespace option {
+inline constexpr const char* kSelect = "--select";      // the coordinate selection rule
+inline constexpr const char* kLineSearch = "--sigma";   // and --beta: CD's line search
+inline constexpr const char* kBatch = "-k";             // Pegasos's instances per update
+inline constexpr const char* kShrink = "--shrink";      // and --no-shrink: dual shrinking
+inline constexpr const char* kGapTol = "--gap-tol";     // stop on a duality gap
+inline constexpr const char* kPdSteps = "--pd-sigma";   // and --tau-factor: pdcd's steps
+}  // namespace option
+
+// One row. Every field has a default, and each row sets the ones that
+// differ by name (solver_table.cpp).
 struct SolverInfo {
-  const char* name;         // the -s name
-  const char* description;  // one line for -h
+  const char* name = "";         // the -s name
+  const char* description = "";  // one line for -h
   // The entry point; see solver.h.
-  SolveResult (*solve)(const SolverInput& input);
+  SolveResult (*solve)(const SolverInput& input) = nullptr;
   // The default --select rule; nullptr for an algorithm that picks no
   // coordinates (then --select is refused).
-  const char* rule;
+  const char* rule = nullptr;
+  // Which coordinates the rule picks: features (kPrimalCoordinates) or
+  // instances (kDualCoordinates); --select takes the rules that serve them.
+  unsigned coordinates = kPrimalCoordinates;
+  // The only rules --select may name, when not every rule for `coordinates`
+  // fits (empty: every one does).
+  std::vector<const char*> only_rules;
   std::vector<LossKind> losses;  // the losses it trains; the first is its default
-  std::vector<RegularizerKind> regularizers;
-  double default_eps;  // 0: no stopping tolerance; the solver runs its budget
-  EpsScale eps_scale;
+  std::vector<RegularizerKind> regularizers{RegularizerKind::kL2};
+  // The LIBLINEAR -s numbers it solves.
+  std::vector<LiblinearProblem> liblinear;
+  // The options of `option` it takes.
+  std::vector<const char*> options;
+
+  // Stopping: the default -e (0: no stopping tolerance; the solver runs its
+  // budget), how -e is scaled before the solver sees it, and what the rule
+  // tests, for -h. With an L1 regularizer the CD rows use kL1CdEps and the
+  // minimum-norm subgradient instead (params.h).
+  double default_eps = 0.0;
+  EpsScale eps_scale = EpsScale::kNone;
+  const char* stopping = "";
+  // What the solver reports as its gradient norm (IterationInfo::grad_norm,
+  // the progress lines' column): "|D'|" for the CD family and CMLS, whose
+  // stopping vector holds each coordinate's last partial derivative;
+  // "|grad f|" for TRON; "PG spread" (max - min projected gradient of an
+  // epoch) for dual CD; "" for none (Pegasos).
+  const char* norm_name = "|D'|";
   // Default --max-iter (outer iterations); 0: set by the solver from the
   // data (Pegasos's updates).
-  std::int64_t default_max_iter;
-  bool needs_rows;  // needs the CSR copy of the data
-  bool warm_start;  // can start from -i's weights (and -C's previous C)
-  bool randomized;  // draws its own random numbers, besides its rule's
-  // LIBLINEAR's solver_type of the model it writes, for a loss.
-  const char* (*solver_type)(LossKind loss);
+  std::int64_t default_max_iter = 0;
+
+  bool needs_rows = false;  // needs the CSR copy of the data
+  bool warm_start = false;  // can start from -i's weights (and -C's previous C)
+  bool randomized = false;  // draws its own random numbers, besides its rule's
+  // Solves the dual (one variable per instance): has a duality gap, and its
+  // --trace adds the primal, dual, gap and nnz_ops columns.
+  bool dual = false;
   // Fits an unregularized intercept w0 besides w (pdcd, rcd-pair): the
   // solver returns n + 1 weights, w0 last, and the model is written with
   // bias 1 and w0 as the bias weight, so that LIBLINEAR's predict uses it.
   // -B is refused for these rows.
   bool intercept = false;
+  // The losses for which its --trace adds the columns of the SVM with an
+  // unregularized intercept (intercept_gap.h): its own primal, dual and gap
+  // for an intercept row, the intercept_gap of a post-processed w for dual CD.
+  std::vector<LossKind> intercept_trace_losses;
+
+  // LIBLINEAR's solver_type of the model it writes, for a loss.
+  const char* (*solver_type)(LossKind loss) = nullptr;
 
   SolverKind kind{""};  // names this row; filled from `name` by solver_table()
-  // Solves the dual (one variable per instance): has a duality gap
-  // (--gap-tol) and shrinking (--shrink/--no-shrink).
-  bool dual = false;
 
   // Whether --seed changes its result.
   bool uses_seed() const;
+  bool takes_option(const char* flag) const;
+  bool traces_intercept_gap(LossKind loss) const;
 };
 
 const std::vector<SolverInfo>& solver_table();
@@ -121,15 +176,12 @@ const char* liblinear_solver_type(LossKind loss);
 // L1R_L2LOSS_SVR (model.h lists them). Throws Error for a pair with none.
 const char* model_solver_type(const SolverInfo& row, LossKind loss, RegularizerKind regularizer);
 
-// What the row's solver reports as its gradient norm (Reporter::set_norm_name):
-// "|grad f|" for TRON, none ("") for Pegasos, "PG spread" (max - min projected
-// gradient of an epoch) for dual CD, "|D'|" for the CD family and CMLS, whose stopping vector holds
-// each coordinate's last partial derivative.
-std::string stopping_norm_name(const SolverInfo& row);
-
 // The valid solver-loss pairs, for messages: "-s cdper/cd/...: l2svm lr; -s cmls/cmlsper: l2svm;
 // ...".
 std::string valid_pairs();
+
+// "cdper, cd, ...": the rows that take `flag` (an option:: constant).
+std::string solvers_taking(const char* flag);
 
 }  // namespace cdl
 

@@ -68,6 +68,7 @@ class TraceReporter final : public Reporter {
   void info(const std::string& message) override;
   void set_norm_name(const std::string& name) override;
   bool wants_w() const override { return true; }
+  bool observes_iterations() const override { return true; }
 
   // The multi-class model's test accuracy, after training: a last comment
   // line in the file, and a line of progress.

@@ -7,7 +7,6 @@
 #include <mutex>
 #include <optional>
 #include <sstream>
-#include <typeinfo>
 
 #include "objective/evaluate.h"
 #include "objective/objective.h"
@@ -35,17 +34,22 @@ SolveResult train_binary(const Problem& problem, const Params& params, std::uint
   const SolverInfo& row = solver_info(params.solver);
   Params scaled = params;
   if (row.eps_scale == EpsScale::kMinorityShare) scaled.eps = *params.eps * minority_share(problem);
-  reporter.set_norm_name(stopping_norm_name(row));
+  reporter.set_norm_name(row.norm_name);
   const SolveResult result =
       row.solve({problem, scaled, seed, reporter, row.warm_start ? w0 : nullptr});
   reporter.summary(row.name, result);
   return result;
 }
 
-void check_magnitudes(const CscMatrix& x, const ClassMap& classes, const Params& params,
-                      double largest_magnitude) {
+double largest_cost(const ClassMap& classes, const Params& params) {
   double c_max = params.C;
   for (int label : classes.labels) c_max = std::max(c_max, class_cost(params, label));
+  return c_max;
+}
+
+void check_magnitudes(const CscMatrix& x, const ClassMap& classes, const Params& params,
+                      double largest_magnitude) {
+  const double c_max = largest_cost(classes, params);
   // Headroom for the solvers' products of these sums with weights and
   // second derivatives (at most 4 for these losses).
   const double limit = std::numeric_limits<double>::max() / 1024;
@@ -97,19 +101,14 @@ void check_magnitudes(const CscMatrix& x, const ClassMap& classes, const Params&
   run_in_blocks_or_throw(x.num_cols, thread_count(params), screen_column);
 }
 
-LinearModel train(const CscMatrix& x, const ClassMap& classes, const Params& params,
-                  Reporter& reporter, const InitialWeights* initial,
-                  const std::vector<std::uint8_t>* held_out, const CsrMatrix* shared_rows) {
-  const std::size_t nr_class = classes.labels.size();
-  if (nr_class == 0) throw Error("no training instances");
-  if (is_regression(params.loss.value())) {
-    throw ConfigError(std::string("loss ") + loss_info(params.loss.value()).name +
-                      " is a regression: train it with train_regression()");
-  }
-  if (!params.magnitudes_checked) check_magnitudes(x, classes, params);
+namespace {
+
+// The model of a classification run without its weights: its solver_type,
+// labels, bias and number of features.
+LinearModel model_header(const CscMatrix& x, const ClassMap& classes, const Params& params,
+                         const SolverInfo& row) {
   LinearModel model;
-  model.solver_type =
-      model_solver_type(solver_info(params.solver), params.loss.value(), params.regularizer);
+  model.solver_type = model_solver_type(row, params.loss.value(), params.regularizer);
   // -s N writes what LIBLINEAR's -s N writes (a dual solver's type, say).
   if (params.liblinear_number) {
     const LiblinearNumber* entry = find_liblinear_number(*params.liblinear_number);
@@ -120,72 +119,43 @@ LinearModel train(const CscMatrix& x, const ClassMap& classes, const Params& par
   model.num_features = x.num_cols - (params.bias >= 0 ? 1 : 0);
   // A solver with an unregularized intercept returns w0 after w; it is
   // written as LIBLINEAR's bias weight with bias 1 (validate() refuses -B).
-  const bool intercept = solver_info(params.solver).intercept;
-  if (intercept) model.bias = 1;
-  const std::size_t weights = x.num_cols + (intercept ? 1 : 0);
-  const std::size_t nr_w = model.nr_w();
-  // One problem's weights are moved in from its result (no second n-vector
-  // beside the solver's state); one-vs-rest fills a column per class.
-  if (nr_w > 1) model.w.assign(weights * nr_w, 0.0);
-  std::optional<CsrMatrix> own_rows;
-  if (solver_info(params.solver).needs_rows && shared_rows == nullptr) own_rows = to_csr(x);
-  const CsrMatrix* rows = shared_rows != nullptr ? shared_rows : own_rows ? &*own_rows : nullptr;
+  if (row.intercept) model.bias = 1;
+  return model;
+}
 
-  // One-vs-rest problems on threads: each has its own seed and its own
-  // column of w, so the model does not depend on the threads. A reporter
-  // that does more than print (a trace, a test's recorder) sees the classes
-  // one after another on this thread. Classes on threads take one each.
-  const auto threads = static_cast<unsigned>(std::min<std::size_t>(nr_w, thread_count(params)));
-  const bool on_threads = threads > 1 && typeid(reporter) == typeid(Reporter);
-  Params class_params = params;
-  if (on_threads) class_params.threads = 1;
-
-  // Trains class k's problem, reporting to `out`, into column k of w.
-  const auto train_class = [&](std::size_t k, Reporter& out) {
-    if (nr_w > 1) out.info("class " + std::to_string(classes.labels[k]) + " vs rest");
-    const double c_pos = class_cost(params, classes.labels[k]);
-    const double c_neg = nr_class == 2 ? class_cost(params, classes.labels[1]) : params.C;
-    const Problem problem = one_vs_rest(x, classes, k, c_pos, c_neg, rows, held_out);
-    out.begin_problem(problem, params.loss.value(), classes.labels[k]);
-    SolveResult result = train_binary(problem, class_params, derive_seed(params.seed, k), out,
-                                      initial ? &(*initial)[k] : nullptr);
-    result.w.resize(weights, 0.0);
-    for (std::size_t i = 0; i < weights; ++i) {
-      if (!std::isfinite(result.w[i])) {
-        // A safety net: check_magnitudes() keeps every known input from here.
-        const bool bias = (params.bias >= 0 || intercept) && i + 1 == weights;
-        throw Error("training failed: the weight of " +
-                    (bias ? std::string("the bias") : "feature " + std::to_string(i + 1)) +
-                    " (class " + std::to_string(classes.labels[k]) +
-                    ") is not a finite number; scale the data or lower C");
-      }
-    }
-    if (nr_w == 1) {
-      model.w = std::move(result.w);
-      return;
-    }
-    for (std::size_t i = 0; i < weights; ++i) model.w[i * nr_w + k] = result.w[i];
-  };
-
-  if (!on_threads) {
-    for (std::size_t k = 0; k < nr_w; ++k) train_class(k, reporter);
-    return model;
+// A safety net: check_magnitudes() keeps every known input from a weight
+// that is not a finite number; throws for one, naming it and the class.
+void check_finite(const std::vector<double>& w, bool bias_last, int label) {
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    if (std::isfinite(w[i])) continue;
+    const bool bias = bias_last && i + 1 == w.size();
+    throw Error("training failed: the weight of " +
+                (bias ? std::string("the bias") : "feature " + std::to_string(i + 1)) +
+                " (class " + std::to_string(label) +
+                ") is not a finite number; scale the data or lower C");
   }
-  // Each class reports into its own buffer; the buffers go out in class
-  // order as soon as every class before them is done, so the output is the
-  // same as on one thread.
-  std::vector<std::ostringstream> logs(nr_w);
-  std::vector<char> done(nr_w, 0);
+}
+
+// Runs train_class(k, reporter) for k < problems on `threads` threads, each
+// class reporting into a log of its own. The logs go out to `reporter` in
+// class order as soon as every class before them is done, so that the
+// output is the same as on one thread; it ends with the first failed class,
+// whose error is thrown.
+template <class TrainClass>
+void train_classes_on_threads(std::size_t problems, unsigned threads, Reporter& reporter,
+                              const TrainClass& train_class) {
+  std::vector<std::ostringstream> logs(problems);
+  std::vector<char> done(problems, 0);  // 1: trained, 2: failed
   std::size_t flushed = 0;
   std::mutex flush_mutex;
-  bool failed = false;  // output ends with the first failed class, as on one thread
+  bool failed = false;
   const auto flush_ready = [&] {
-    for (; !failed && flushed < nr_w && done[flushed] != 0; ++flushed) {
+    for (; !failed && flushed < problems && done[flushed] != 0; ++flushed) {
       reporter.stream() << logs[flushed].str();
       failed = done[flushed] == 2;
     }
   };
-  const std::vector<std::exception_ptr> errors = run_tasks(nr_w, threads, [&](std::size_t k) {
+  const std::vector<std::exception_ptr> errors = run_tasks(problems, threads, [&](std::size_t k) {
     Reporter log(logs[k], reporter.level());
     try {
       train_class(k, log);
@@ -201,6 +171,63 @@ LinearModel train(const CscMatrix& x, const ClassMap& classes, const Params& par
   });
   for (const std::exception_ptr& error : errors) {
     if (error) std::rethrow_exception(error);
+  }
+}
+
+}  // namespace
+
+LinearModel train(const CscMatrix& x, const ClassMap& classes, const Params& params,
+                  Reporter& reporter, const InitialWeights* initial,
+                  const std::vector<std::uint8_t>* held_out, const CsrMatrix* shared_rows) {
+  const std::size_t nr_class = classes.labels.size();
+  if (nr_class == 0) throw Error("no training instances");
+  if (is_regression(params.loss.value())) {
+    throw ConfigError(std::string("loss ") + loss_info(params.loss.value()).name +
+                      " is a regression: train it with train_regression()");
+  }
+  if (largest_cost(classes, params) > x.checked_cost) check_magnitudes(x, classes, params);
+  const SolverInfo& row = solver_info(params.solver);
+  LinearModel model = model_header(x, classes, params, row);
+  const std::size_t weights = x.num_cols + (row.intercept ? 1 : 0);
+  const std::size_t nr_w = model.nr_w();
+  // One problem's weights are moved in from its result (no second n-vector
+  // beside the solver's state); one-vs-rest fills a column per class.
+  if (nr_w > 1) model.w.assign(weights * nr_w, 0.0);
+  std::optional<CsrMatrix> own_rows;
+  if (row.needs_rows && shared_rows == nullptr) own_rows = to_csr(x);
+  const CsrMatrix* rows = shared_rows != nullptr ? shared_rows : own_rows ? &*own_rows : nullptr;
+
+  // One-vs-rest problems on threads: each has its own seed and its own
+  // column of w, so the model does not depend on the threads. A reporter
+  // that observes the iterations sees the classes one after another on
+  // this thread. Classes on threads take one each.
+  const auto threads = static_cast<unsigned>(std::min<std::size_t>(nr_w, thread_count(params)));
+  const bool on_threads = threads > 1 && !reporter.observes_iterations();
+  Params class_params = params;
+  if (on_threads) class_params.threads = 1;
+
+  // Trains class k's problem, reporting to `out`, into column k of w.
+  const auto train_class = [&](std::size_t k, Reporter& out) {
+    if (nr_w > 1) out.info("class " + std::to_string(classes.labels[k]) + " vs rest");
+    const double c_pos = class_cost(params, classes.labels[k]);
+    const double c_neg = nr_class == 2 ? class_cost(params, classes.labels[1]) : params.C;
+    const Problem problem = one_vs_rest(x, classes, k, c_pos, c_neg, rows, held_out);
+    out.begin_problem(problem, params.loss.value(), classes.labels[k]);
+    SolveResult result = train_binary(problem, class_params, derive_seed(params.seed, k), out,
+                                      initial ? &(*initial)[k] : nullptr);
+    result.w.resize(weights, 0.0);
+    check_finite(result.w, params.bias >= 0 || row.intercept, classes.labels[k]);
+    if (nr_w == 1) {
+      model.w = std::move(result.w);
+      return;
+    }
+    for (std::size_t i = 0; i < weights; ++i) model.w[i * nr_w + k] = result.w[i];
+  };
+
+  if (on_threads) {
+    train_classes_on_threads(nr_w, threads, reporter, train_class);
+  } else {
+    for (std::size_t k = 0; k < nr_w; ++k) train_class(k, reporter);
   }
   return model;
 }

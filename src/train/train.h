@@ -43,15 +43,19 @@ LinearModel train(const CscMatrix& x, const ClassMap& classes, const Params& par
 // Throws InstanceError if some feature's values are so large that C_max
 // sum_j x_ji^2, the curvature every solver's steps rest on, is not a finite
 // double (with room to spare), naming the instance at which the sum
-// overflows; ConfigError if that feature is the -B bias column. C_max is the
-// largest of C and each class's C (C times its -wi weight). train() calls it
-// unless Params::magnitudes_checked; cdtrain calls it first on the whole file,
-// so that the row is a line there, and sets that flag.
+// overflows; ConfigError if that feature is the -B bias column. C_max is
+// largest_cost(classes, params). train() and train_regression() call it
+// unless x.checked_cost is at least C_max; cdtrain calls it first on the
+// whole file, so that the row is a line there, and records the C it checked
+// at in x.checked_cost.
 // `largest_magnitude`, if known (LabeledCsc::largest_magnitude), is the
 // largest |value| of x: data far from the limit then pass without a pass
 // over the values.
 void check_magnitudes(const CscMatrix& x, const ClassMap& classes, const Params& params,
                       double largest_magnitude = std::numeric_limits<double>::infinity());
+
+// The largest C of any instance: C, or C times a class's -wi weight.
+double largest_cost(const ClassMap& classes, const Params& params);
 
 // The start for train() on data with `classes` and `num_cols` columns (bias
 // included if bias >= 0) taken from a model: each problem gets the model's

@@ -22,7 +22,7 @@ LinearModel train_regression(const CscMatrix& x, const std::vector<double>& targ
                              const std::vector<double>* w0,
                              const std::vector<std::uint8_t>* held_out) {
   if (x.num_rows == 0) throw Error("no training instances");
-  if (!params.magnitudes_checked) check_magnitudes(x, ClassMap{}, params);
+  if (params.C > x.checked_cost) check_magnitudes(x, ClassMap{}, params);
   const SolverInfo& row = solver_info(params.solver);
   std::optional<CsrMatrix> rows;
   if (row.needs_rows) rows = to_csr(x);

@@ -240,6 +240,7 @@ class WarningReporter : public Reporter {
  public:
   WarningReporter() : Reporter(sink_, Level::kQuiet) {}
   void warning(const std::string& message) override { warnings.push_back(message); }
+  bool observes_iterations() const override { return true; }
   std::vector<std::string> warnings;
 
  private:

@@ -198,7 +198,10 @@ TEST(SelectFlag, ChoosesTheRuleOfTheCdAlgorithms) {
   ASSERT_EQ(run("-s cd --select importance --seed 2", "importance.model").status, 0);
   const auto tron = run("-s tron --select perm", "bad.model");
   EXPECT_EQ(tron.status, 2);
-  EXPECT_NE(tron.err.find("tron does not pick coordinates"), std::string::npos) << tron.err;
+  EXPECT_NE(tron.err.find("--select picks the coordinates of a CD algorithm; solver tron does not "
+                           "use it (use -s cdper, "),
+            std::string::npos)
+      << tron.err;
   EXPECT_FALSE(std::filesystem::exists(dir.file("bad.model")));
 
   const auto help = test::run_tool("cdtrain", "-h");

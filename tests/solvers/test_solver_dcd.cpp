@@ -40,6 +40,7 @@ class GapRecorder : public Reporter {
     nnz_ops.push_back(info.nnz_ops);
   }
   bool wants_w() const override { return true; }
+  bool observes_iterations() const override { return true; }
   std::vector<double> gaps;
   std::vector<std::int64_t> nnz_ops;
 

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <cctype>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -140,10 +141,15 @@ TEST(TrainArgs, EveryLiblinearNumberResolvesOrIsRefusedByName) {
     const std::string error = train_error(args);
     if (error.empty()) {
       const Params p = train(args).params;
-      const SolverInfo& row = solver_info(p.solver);
-      EXPECT_STREQ(row.name, entry.solver);
-      EXPECT_STREQ(loss_info(*p.loss).name, entry.loss);
-      EXPECT_STREQ(regularizer_info(p.regularizer).name, entry.regularizer);
+      // What each number means here, written out apart from the rows.
+      static const std::map<int, std::string> expected = {
+          {0, "tron lr l2"},     {1, "dcd l2svm l2"},   {2, "tron l2svm l2"},
+          {3, "dcd l1svm l2"},   {5, "cdper l2svm l1"}, {6, "cdper lr l1"},
+          {11, "cdper svr2 l2"}};
+      ASSERT_EQ(expected.count(entry.number), 1u);
+      EXPECT_EQ(std::string(solver_info(p.solver).name) + " " + loss_info(*p.loss).name + " " +
+                    regularizer_info(p.regularizer).name,
+                expected.at(entry.number));
       EXPECT_EQ(validate_error(resolve_defaults(p)), "");
     } else {
       EXPECT_EQ(error, "LIBLINEAR's -s " + std::to_string(entry.number) + " (" + entry.problem +
@@ -390,7 +396,7 @@ TEST(TrainHelp, MentionsEveryFlagSolverAndDefault) {
   }
   for (const char* default_text :
        {"(case-insensitive; default cdper)", "(default: l2svm; l1svm for pegasos)", "(default 1)",
-        "(default 0.001; 0.01 for tron)", "(default -1: none)", "(default 0.01)", "(default 0.5)",
+        "(default -e 0.001)", "(default -e 0.01)", "(default -e 0.1)", "(default -1: none)", "(default 0.01)", "(default 0.5)",
         "(default 1000)", "(default 500 passes over the data)"}) {
     EXPECT_NE(help.find(default_text), std::string::npos) << default_text;
   }

@@ -68,7 +68,7 @@ TEST(DcdEndToEnd, RefusesDualFlagsWithPrimalSolvers) {
     const auto r =
         test::run_tool("cdtrain", flags + " " + data("heart_scale") + " " + dir.file("m"));
     EXPECT_EQ(r.status, 2) << flags;
-    EXPECT_NE(r.err.find("use it with dcd"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("does not use it (use -s dcd"), std::string::npos) << r.err;
   }
   const auto bad =
       test::run_tool("cdtrain", "-s dcd --gap-tol -1 " + data("heart_scale") + " " + dir.file("m"));

@@ -47,6 +47,7 @@ class CountingReporter : public Reporter {
  public:
   CountingReporter() : Reporter(log, Level::kQuiet) {}
   void iteration(const IterationInfo&) override { ++iterations; }
+  bool observes_iterations() const override { return true; }
   void summary(const std::string& name, const SolveResult& result) override {
     Reporter::summary(name, result);
     results.push_back(result);

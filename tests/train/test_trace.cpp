@@ -99,6 +99,7 @@ class Recorder : public Reporter {
     std::vector<double> w;
   };
   Recorder() : Reporter(sink_, Level::kQuiet) {}
+  bool observes_iterations() const override { return true; }
   void begin_problem(const Problem&, LossKind, int positive_label) override {
     label_ = positive_label;
     ++problems;

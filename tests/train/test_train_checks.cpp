@@ -131,20 +131,23 @@ TEST(CheckMagnitudes, EverySolverRefusesInsteadOfReturningNaN) {
   }
 }
 
-// Params::magnitudes_checked says that the caller ran the check (cdtrain
-// does, on the whole file, to name the line): train() does not run it again
+// CscMatrix::checked_cost says that the caller ran the check up to that C
+// (cdtrain does, on the whole file, to name the line): train() does not run
+// it again at that C or below, and does at a larger one
 // (nor, since they train through it, do the folds of -v and -C). On data that fail it, training
 // then meets the overflow itself and stops at its own safety net (the objective's bound on H_i),
 // not with the check's InstanceError.
 TEST(CheckMagnitudes, TrainSkipsTheCheckItsCallerMade) {
   test::ScratchDir dir;
-  const LabeledCsc data = read(dir, "1 1:1e200\n-1 1:-1e200 2:1\n");
+  LabeledCsc data = read(dir, "1 1:1e200\n-1 1:-1e200 2:1\n");
   const ClassMap classes = map_classes(data.labels);
   Params params = resolve_defaults(Params{});
   std::ostringstream log;
   Reporter reporter(log, Reporter::Level::kQuiet);
   EXPECT_THROW(train(data.features, classes, params, reporter), InstanceError);
-  params.magnitudes_checked = true;
+  data.features.checked_cost = 0.5;  // below C = 1: checked again
+  EXPECT_THROW(train(data.features, classes, params, reporter), InstanceError);
+  data.features.checked_cost = params.C;
   try {
     train(data.features, classes, params, reporter);
     FAIL() << "no error";

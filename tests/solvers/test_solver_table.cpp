@@ -1,0 +1,211 @@
+// The solver registry (solver_table.h): every row is complete and says of
+// itself what the rest of the program reads from it, the checks that read
+// the rows refuse what a row does not take, and train() picks its threads
+// by what the reporter does, not by its type.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "select/selection_rule.h"
+#include "solver_test_util.h"
+#include "solvers/liblinear_numbers.h"
+#include "solvers/params.h"
+#include "solvers/solver_table.h"
+#include "train/train.h"
+#include "util/error.h"
+
+namespace cdl {
+namespace {
+
+const std::vector<const char*> kOwnOptions = {option::kSelect, option::kLineSearch,
+                                              option::kBatch,  option::kShrink,
+                                              option::kGapTol, option::kPdSteps};
+
+template <class T>
+bool contains(const std::vector<T>& list, const T& value) {
+  return std::find(list.begin(), list.end(), value) != list.end();
+}
+
+TEST(SolverTable, EveryRowIsComplete) {
+  std::set<std::string> names;
+  for (const SolverInfo& row : solver_table()) {
+    SCOPED_TRACE(row.name);
+    EXPECT_TRUE(names.insert(row.name).second) << "two rows named " << row.name;
+    EXPECT_EQ(row.kind.name(), row.name);
+    EXPECT_NE(row.solve, nullptr);
+    EXPECT_NE(row.solver_type, nullptr);
+    EXPECT_STRNE(row.description, "");
+    EXPECT_STRNE(row.stopping, "");
+    EXPECT_FALSE(row.losses.empty());
+    EXPECT_FALSE(row.regularizers.empty());
+    for (LossKind loss : row.losses) {
+      if (contains(row.regularizers, RegularizerKind::kL2)) {
+        EXPECT_NO_THROW(model_solver_type(row, loss, RegularizerKind::kL2)) << loss_info(loss).name;
+      }
+    }
+    for (const char* flag : row.options) {
+      EXPECT_TRUE(std::any_of(kOwnOptions.begin(), kOwnOptions.end(), [&](const char* known) {
+        return std::string(known) == flag;
+      })) << flag;
+    }
+    // A row with a rule takes --select, and its rule serves its coordinates.
+    EXPECT_EQ(row.rule != nullptr, row.takes_option(option::kSelect));
+    if (row.rule != nullptr) {
+      const RuleInfo* rule = find_rule(row.rule);
+      ASSERT_NE(rule, nullptr) << row.rule;
+      EXPECT_TRUE(rule->applies_to(row.coordinates));
+    }
+    for (const char* name : row.only_rules) {
+      const RuleInfo* rule = find_rule(name);
+      ASSERT_NE(rule, nullptr) << name;
+      EXPECT_TRUE(rule->applies_to(row.coordinates)) << name;
+    }
+    for (LossKind loss : row.intercept_trace_losses) EXPECT_TRUE(contains(row.losses, loss));
+  }
+}
+
+// Each LIBLINEAR number is listed by one row at most, for a loss and
+// regularizer that row trains, and -s N resolves to that row.
+TEST(SolverTable, LiblinearNumbersComeFromTheRows) {
+  std::set<int> numbers;
+  for (const SolverInfo& row : solver_table()) {
+    for (const LiblinearProblem& problem : row.liblinear) {
+      SCOPED_TRACE(problem.number);
+      EXPECT_TRUE(numbers.insert(problem.number).second) << "two rows list it";
+      ASSERT_NE(find_liblinear_number(problem.number), nullptr);
+      EXPECT_TRUE(contains(row.losses, problem.loss));
+      EXPECT_TRUE(contains(row.regularizers, problem.regularizer));
+      const ResolvedNumber resolved = resolve_liblinear_number(problem.number);
+      EXPECT_EQ(resolved.solver, row.kind);
+      EXPECT_EQ(resolved.loss, problem.loss);
+      EXPECT_EQ(resolved.regularizer, problem.regularizer);
+    }
+  }
+  for (const LiblinearNumber& entry : liblinear_numbers()) {
+    if (numbers.count(entry.number) == 0) {
+      EXPECT_THROW(resolve_liblinear_number(entry.number), ConfigError) << entry.number;
+    }
+  }
+}
+
+// The Params that set each solver's own option, as the command line would.
+Params with_option(SolverKind solver, const char* flag) {
+  Params params;
+  params.solver = solver;
+  const std::string name = flag;
+  if (name == option::kSelect) params.select = "cyclic";
+  if (name == option::kLineSearch) params.sigma = 0.1;
+  if (name == option::kBatch) params.pegasos_batch = 4;
+  if (name == option::kShrink) params.shrink = false;
+  if (name == option::kGapTol) params.gap_tol = 1e-3;
+  if (name == option::kPdSteps) params.pd_sigma = 2.0;
+  return resolve_defaults(params);
+}
+
+// validate() takes a solver's own option exactly where the row lists it,
+// and the refusal names the flag and every row that takes it.
+TEST(SolverTable, ValidateTakesExactlyTheOptionsOfTheRow) {
+  for (const SolverInfo& row : solver_table()) {
+    for (const char* flag : kOwnOptions) {
+      SCOPED_TRACE(std::string(row.name) + " " + flag);
+      const Params params = with_option(row.kind, flag);
+      ASSERT_EQ(solver_options_set(params).size(), 1u);
+      if (row.takes_option(flag)) {
+        EXPECT_NO_THROW(validate(params));
+        continue;
+      }
+      try {
+        validate(params);
+        ADD_FAILURE() << "accepted";
+      } catch (const ConfigError& e) {
+        const std::string message = e.what();
+        EXPECT_NE(message.find("solver " + std::string(row.name) + " does not use it (use -s " +
+                               solvers_taking(flag) + ")"),
+                  std::string::npos)
+            << message;
+      }
+    }
+  }
+  EXPECT_EQ(solvers_taking(option::kShrink), "dcd");
+  EXPECT_EQ(solvers_taking(option::kGapTol), "dcd, pdcd, rcd-pair");
+}
+
+// A row's only_rules narrow --select: the intercept solvers take the rules
+// that order their coordinates.
+TEST(SolverTable, OnlyRulesNarrowSelect) {
+  Params params;
+  params.solver = SolverKind("pdcd");
+  params.select = "cyclic";
+  EXPECT_NO_THROW(validate(resolve_defaults(params)));
+  params.select = "importance";
+  try {
+    validate(resolve_defaults(params));
+    ADD_FAILURE() << "accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "--select: solver pdcd takes uniform, perm, perm-once or cyclic");
+  }
+}
+
+// Records the order of the problems and iterations train() reports.
+class OrderRecorder : public Reporter {
+ public:
+  OrderRecorder() : Reporter(sink_, Level::kQuiet) {}
+  void begin_problem(const Problem&, LossKind, int positive_label) override {
+    labels.push_back(positive_label);
+  }
+  void iteration(const IterationInfo& info) override { steps.push_back(labels.back()); (void)info; }
+  bool observes_iterations() const override { return true; }
+  std::vector<int> labels;
+  std::vector<int> steps;  // the class of each reported iteration
+
+ private:
+  std::ostringstream sink_;
+};
+
+// A reporter that observes the iterations sees every class in order, with
+// -n 2 as with -n 1; a printing one lets the classes run on threads, and
+// prints what one thread prints. The models are the same either way.
+TEST(TrainThreads, ObservingReportersSeeTheClassesInOrder) {
+  const test::Data& data = test::load("dna.scale");
+  Params params = resolve_defaults(Params{});
+  params.threads = 2;
+  OrderRecorder recorder;
+  const LinearModel observed = train(data.file.features, data.classes, params, recorder);
+  EXPECT_EQ(recorder.labels, data.classes.labels);
+  ASSERT_FALSE(recorder.steps.empty());
+  EXPECT_TRUE(std::is_sorted(recorder.steps.begin(), recorder.steps.end(),
+                             [&](int a, int b) {
+                               const auto& l = data.classes.labels;
+                               return std::find(l.begin(), l.end(), a) <
+                                      std::find(l.begin(), l.end(), b);
+                             }));
+  std::ostringstream threaded_log;
+  std::ostringstream serial_log;
+  Reporter threaded(threaded_log, Reporter::Level::kNormal);
+  const LinearModel on_threads = train(data.file.features, data.classes, params, threaded);
+  params.threads = 1;
+  Reporter serial(serial_log, Reporter::Level::kNormal);
+  const LinearModel on_one = train(data.file.features, data.classes, params, serial);
+  EXPECT_EQ(observed.w, on_one.w);
+  EXPECT_EQ(on_threads.w, on_one.w);
+  // The logs differ only in their times.
+  const auto untimed = [](std::string log) {
+    std::string out;
+    bool digits = false;
+    for (char c : log) {
+      const bool digit = (c >= '0' && c <= '9') || c == '.';
+      if (!digit || !digits) out += digit ? '#' : c;
+      digits = digit;
+    }
+    return out;
+  };
+  EXPECT_EQ(untimed(threaded_log.str()), untimed(serial_log.str()));
+}
+
+}  // namespace
+}  // namespace cdl
