@@ -1,8 +1,14 @@
 #!/usr/bin/env bash
 # Benchmarks cdlinear against Debian's LIBLINEAR (liblinear-tools 2.3.0) on the
-# same files in the same run, and prints Markdown tables for the README.
+# same files in the same run, as Markdown tables.
 #
-#   bash bench/bench.sh              all sections (run by `make bench`)
+#   bash bench/bench.sh              all sections (run by `make bench`; hours):
+#                                    writes docs/benchmarks.md, a header (machine,
+#                                    date, commit, the peers' versions) and the
+#                                    sections. The file is written to a temporary
+#                                    file and renamed at the end, so a failed
+#                                    run leaves the old docs/benchmarks.md.
+#   bash bench/bench.sh SECTION      one section, printed to standard output:
 #   bash bench/bench.sh small        the data/ sets only (about a minute)
 #   bash bench/bench.sh large        the 500 MB rcv1-like file only
 #   bash bench/bench.sh solvers      TRON and CD for logistic regression against
@@ -137,7 +143,7 @@ large() {
 }
 
 # The generated files of the sweep, wide and huge sections, made on first
-# use. The wide shape is that of the package-description text of issue 10:
+# use. The wide shape is that of a package-description text collection:
 # many more features than documents, about 13 nonzeros per column.
 wide_file=$bench_dir/wide_50k.svm
 wide_test=$bench_dir/wide_50k_test.svm
@@ -260,7 +266,7 @@ reading() {
   echo "hyperfine runs in one session; ratios are LIBLINEAR's mean over ours. \`taskset -c 0\` pins a"
   echo 'run to one core. "pipe" is `cat FILE | cdtrain - m` (cat included). "cache" loads'
   echo "\`--cache-file\`, built by an earlier run; \"text / cache\" is the 2-thread text run's time over"
-  echo "the cache run's (target: 8 or more). Max RSS is of a plain training run (defaults) of each"
+  echo "the cache run's. Max RSS is of a plain training run (defaults) of each"
   echo "tool, \`liblinear-train\` being \`-s 1\`."
   echo
   echo "| file | nonzeros | liblinear-train -e 1000 | cdtrain, 1 core | cdtrain, 2 threads | pipe, 2 threads | cache | text / cache | max RSS MB: cdtrain / liblinear-train |"
@@ -295,8 +301,8 @@ reading() {
   echo
 }
 
-# Reading from a pipe against reading the file (issue 14: the same model, at
-# the same speed within 10%). Each round runs, in turn, the file, `cat FILE |
+# Reading from a pipe against reading the file (the same model, and the
+# same speed within 10%, are expected). Each round runs, in turn, the file, `cat FILE |
 # cdtrain - m` and `cdtrain <(cat FILE) m` (cat counted in both), and
 # liblinear-train -e 1000 as the peer; every command goes through `bash -c`,
 # so that each pays the same shell start. The order rotates from round to
@@ -369,8 +375,13 @@ pipe() {
   echo
 }
 
-echo "Machine: $(nproc) cores, $(awk '/MemTotal/{printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(awk -F': ' '/model name/{print $2; exit}' /proc/cpuinfo); LIBLINEAR $(dpkg-query -W -f '${Version}' liblinear-tools 2>/dev/null || echo '?')"
-echo
+machine() {
+  echo "$(awk -F': ' '/model name/{print $2; exit}' /proc/cpuinfo), $(nproc) cores," \
+    "$(awk '/MemTotal/{printf "%.0f GiB", $2/1048576}' /proc/meminfo), kernel $(uname -r)"
+}
+peers() {
+  echo "liblinear-tools $(dpkg-query -W -f='${Version}' liblinear-tools 2>/dev/null || echo '(version unknown)')"
+}
 # Malformed training files: does each tool refuse the file (exit status and
 # whether a model appears), and the iterations and objective at extreme C.
 robust() {
@@ -671,7 +682,45 @@ l1() {
   echo
 }
 
+# A single section prints the machine first, as a reminder of where it ran.
+if [ "$section" != all ]; then echo "Machine: $(machine); $(peers)"; echo; fi
+
+# The header of docs/benchmarks.md.
+header() {
+  echo "# Benchmarks"
+  echo
+  echo "Written by \`make bench\` (\`bash bench/bench.sh\`); the next run replaces this file. One"
+  echo "section alone: \`bash bench/bench.sh SECTION\` prints it to standard output (the header of"
+  echo "bench/bench.sh lists the sections). Checks of the models against the peers, and measurements"
+  echo "made by hand, are in [checks.md](checks.md)."
+  echo
+  echo "| | |"
+  echo "|---|---|"
+  echo "| machine | $(machine) |"
+  echo "| date | $(date -u '+%Y-%m-%d %H:%M UTC') |"
+  echo "| commit | $(git rev-parse --short HEAD 2>/dev/null || echo '?')$(git diff --quiet HEAD -- 2>/dev/null || echo ' (with local changes)') |"
+  echo "| peers | $(peers) (Debian) |"
+  echo
+  echo "Every comparison runs both tools on the same files in the same run. Times are wall seconds"
+  echo "of the whole process unless a table says otherwise; on a shared machine they move by"
+  echo "10-20% between runs, so most rows are the best of several runs. The large files are"
+  echo "synthetic, made by \`build/gen_rcv1like\` (gen/gen_rcv1like.cpp; \`-h\` lists its options)."
+  echo
+}
+
+all_sections() {
+  small; large; solvers; robust; load before; sweep; wide; reading; pipe; dual; l1; load after
+}
+
 case $section in
+  all)
+    new=$(mktemp docs/.benchmarks.md.XXXXXX)
+    trap 'rm -rf "$tmp"; rm -f "$new"' EXIT
+    { header; all_sections; } >"$new"
+    chmod 644 "$new"
+    mv "$new" docs/benchmarks.md
+    echo "bench: wrote docs/benchmarks.md" >&2
+    ;;
   small) small ;;
   l1) load before; l1; load after ;;
   large) large ;;
@@ -683,6 +732,5 @@ case $section in
   dual) load before; dual; load after ;;
   reading) load before; reading; load after ;;
   pipe) load before; pipe; load after ;;
-  all) small; large; solvers; robust; load before; sweep; wide; reading; pipe; dual; l1; load after ;;
   *) echo "usage: $0 [all|small|large|solvers|robust|sweep|wide|huge|reading|pipe|dual|l1]" >&2; exit 2 ;;
 esac
