@@ -1,4 +1,4 @@
-// Benchmark of the costs the README reports for the CD solvers:
+// Benchmark of the costs docs/benchmarks.md reports for the CD solvers:
 //
 //   bench_cd read FILE [T]      seconds to read FILE row-wise (CSR, one pass)
 //                               and straight into columns (CSC, one pass,
@@ -263,7 +263,7 @@ int bench_objective(const std::string& data_path, const std::string& model_path,
   return 0;
 }
 
-// Prefetch distance in coordinates, chosen by measurement (README).
+// Prefetch distance in coordinates, chosen by measurement (docs/benchmarks.md).
 constexpr std::size_t kDefaultDistance = 8;
 
 struct SweepOptions {

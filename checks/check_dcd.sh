@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The "done when" check of dual CD (issue 11, part 1): with default settings,
+# The check of dual CD against LIBLINEAR: with default settings,
 # `cdtrain -s dcd` for each loss, on heart_scale, a9a, rcv1_small, w8a and the
 # wide synthetic file, must reach
 #   - f within 1% of LIBLINEAR's optimum for that loss (f* of

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 12's checks against the peer (liblinear-train 2.3.0), not timings:
+# The L1 and regression checks against the peer (liblinear-train 2.3.0), not timings:
 #
 # L1-regularized L2-SVM and LR: `cdtrain -r l1 -l l2svm|lr` with its
 # defaults against `liblinear-train -s 5|6 -e 1e-4` on a9a, rcv1_small, w8a
@@ -32,7 +32,7 @@
 # `liblinear-train -s 11`, and ridge (`-l sq`) against -s 11 -p 0 (the SVR
 # loss with a zero tube is the squared loss), both at tight eps, f within 1%.
 #
-# usage: tools/check_l1.sh [DATA_DIR [WIDE_FILE]]   (run from the repo root
+# usage: checks/check_l1.sh [DATA_DIR [WIDE_FILE]]   (run from the repo root
 # after make tools). Prints one row per check and exits 1 if any fails.
 set -euo pipefail
 DATA=${1:-/work/shared/data}

@@ -2,7 +2,7 @@
 # Checks -s pdcd (and, with -r, rcd-pair) against LIBSVM's stored results for
 # the SVM with an unregularized intercept (tests/fixtures/libsvm_linear.txt,
 # made by `svm-train -t 0 -c 1 -e 0.00001`; see tests/fixtures/README.md) on
-# the four data sets of issue 13, the large ones too slow for the unit tests:
+# four data sets, the large ones too slow for the unit tests:
 #
 #   bash checks/check_pdcd.sh [-r] [-e EPS] [-m MAX_ITER] [-d SETS] [DATA_DIR]
 #
@@ -17,7 +17,7 @@
 # a9a is the slow one, see the README),
 # predicts the training set, and prints the primal objective of the model,
 # LIBSVM's, their relative difference, w0 against LIBSVM's -rho and the
-# accuracies, with PASS/FAIL for the issue's bounds (1% objective, 1e-2 on
+# accuracies, with PASS/FAIL for the bounds (1% objective, 1e-2 on
 # w0, 0.3 points of accuracy). Exit status 1 if any check fails.
 set -euo pipefail
 

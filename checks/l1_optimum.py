@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The optimum of LIBLINEAR's -s 5 or -s 6 problem at C = 1, for tools/check_l1.sh.
+"""The optimum of LIBLINEAR's -s 5 or -s 6 problem at C = 1, for checks/check_l1.sh.
 
 liblinear-train 2.3.0 stops at 1,000 outer iterations whatever -e says, and
 on a9a -s 5 it stops there at -e 1e-4 and at -e 1e-8 alike, short of the

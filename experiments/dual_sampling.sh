@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 11, part 4: adaptive and greedy coordinate selection on the SVM dual.
+# Adaptive and greedy coordinate selection on the SVM dual.
 #  (a) Perekrestenko, Cevher & Jaggi (2017), Figure 1, SVM row: hinge-loss SVM
 #      at lambda = 0.1 (C = 1/(0.1 n)) on heart_scale, breast-cancer_scale and
 #      a9a; duality gap and suboptimality against epochs and nnz operations,

@@ -80,7 +80,7 @@ fig.tight_layout()
 fig.savefig(f"{dst}/dual_sampling_fig6_primer.png", dpi=110)
 plt.close(fig)
 
-# Numbers for the README: the value at a few epochs.
+# Numbers for docs/experiments.md: the value at a few epochs.
 for name in ["fig1_heart_scale.csv", "fig1_breast_cancer.csv", "fig1_a9a.csv"]:
     runs = load(name)
     print(name)

@@ -28,7 +28,7 @@
 #
 # Options:
 #   -c C        C for Table 2 and Figures 1, 2 and 4 (default 1, as the paper)
-#   -o OUTDIR   where the PNGs, traces and report.md go (default experiments;
+#   -o OUTDIR   where the PNGs, traces and report.md go (default build/experiments;
 #               created if missing)
 #   -m N        --max-iter of the coordinate descent solvers and CMLS (default 300)
 #   -e EPS      -e of every traced run (default 1e-8, so that --max-iter or
@@ -78,7 +78,7 @@ is_number() { [[ $1 =~ ^([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$ ]] && awk 
 is_count() { [[ $1 =~ ^[0-9]+$ ]] && [ "$1" -ge 1 ]; }
 
 # ---------------------------------------------------------------- arguments
-C=1 outdir=experiments maxiter=300 eps=1e-8 repeats=3 peg_c0=0.03125 search_limit=120 timeaxis=log
+C=1 outdir=build/experiments maxiter=300 eps=1e-8 repeats=3 peg_c0=0.03125 search_limit=120 timeaxis=log
 while getopts ":c:o:m:e:r:p:T:x:h" opt; do
   case $opt in
     c) is_number "$OPTARG" || usage_error "-c: expected a positive number, got '$OPTARG'"; C=$OPTARG ;;

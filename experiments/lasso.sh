@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 12, part 4: selection rules on the Lasso (cdtrain -s cd -r l1 -l sq
+# Selection rules on the Lasso (cdtrain -s cd -r l1 -l sq
 # --select RULE), which minimizes
 #   f(w) = ||w||_1 + C sum_j (y_j - w'x_j)^2      (no 1/2).
 #

@@ -10,7 +10,7 @@
 // (SelectionRule::solver_may_shrink() is false for all), as in the papers'
 // CD, so that only the selection differs: with shrinking and an eps that
 // never passes, a feature shrunk early is never put back and the static
-// rules stall (see the README).
+// rules stall (docs/experiments.md).
 //
 //   lasso_run DATA C EPOCHS SEEDS RULE[,RULE...]
 #include <cstdio>

@@ -9,7 +9,7 @@
 //
 // The paper writes the same pair with lambda and C'_j = lambda C_j, and its
 // dual variable x = lambda alpha; its P and D are lambda times these, so
-// gaps compare after multiplying ours by lambda (README, "pdcd").
+// gaps compare after multiplying ours by lambda (docs/solvers.md, pdcd).
 //
 // Post-processing turns any alpha (a solver's iterate, feasible or not) into
 // a feasible dual point and a primal point, so that P - D >= 0 bounds the

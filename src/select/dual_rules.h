@@ -1,5 +1,5 @@
 // The factories of the importance, adaptive, gap-based and greedy rules
-// (issue 11), one file each; rule_table.cpp has their rows.
+// one file each; rule_table.cpp has their rows.
 //
 // Perekrestenko, Cevher & Jaggi (2017), Section 3.4, on the SVM dual, each
 // drawing n coordinates per epoch with replacement:

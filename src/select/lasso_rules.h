@@ -1,4 +1,4 @@
-// The --select rules on the Lasso (-r l1 -l sq on primal CD, issue 12 part 3),
+// The --select rules on the Lasso (-r l1 -l sq on primal CD),
 // one file each; rule_table.cpp names them in the make_lasso field of the
 // rows of the same name, whose make serves the SVM dual. A coordinate is a
 // feature, and the rules weigh it by the Lasso's state

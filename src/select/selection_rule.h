@@ -16,7 +16,7 @@
 // the data for column norms) comes through its constructor (RuleContext),
 // never through next_batch().
 //
-// Rules on the SVM dual (dual CD, -s dcd; issue 11): a coordinate is an
+// Rules on the SVM dual (dual CD, -s dcd): a coordinate is an
 // instance i, and the adaptive and greedy rules weigh it by quantities of the
 // dual state (alpha_i, the margin m_i, the gap G_i, the residue kappa_i; see
 // objective/dual_state.h). Such a rule gets the state through

@@ -16,7 +16,7 @@
 
 namespace cdl {
 
-// Default outer iterations of every solver but Pegasos (see README); the
+// Default outer iterations of every solver but Pegasos (docs/solvers.md); the
 // table's rows use it.
 constexpr std::int64_t kDefaultMaxIter = 1000;
 // Pegasos's default number of updates is this many passes over the data:

@@ -30,8 +30,8 @@
 //   This equals Algorithm 1 with M = y' (one dual variable duplicated into
 //   n copies t_j, h the indicator of {0}) at that algorithm's sigma = ours/n,
 //   which is the reading the authors' code takes; both readings of the
-//   garbled "h(y) = I(y), M = I" give this iteration (see the README).
-//   Steps (Assumption 1(e), for scalar blocks; the OCR loses the m_j sigma_j
+//   garbled "h(y) = I(y), M = I" give this iteration (docs/solvers.md, pdcd).
+//   Steps (Assumption 1(e), for scalar blocks; the paper's text loses the m_j sigma_j
 //   factor, which the proof's sigma~_j = m_j sigma_j restores): beta_i =
 //   ||x_i||^2 (f's coordinate-wise Lipschitz constant) and M_ii = 1, so
 //     tau_i = tau_factor / (||x_i||^2 + sigma),  tau_factor < 1 (0.95).
@@ -45,7 +45,7 @@
 //   set) at factors 0.01-100 on heart_scale, breast-cancer_scale,
 //   rcv1_small, a9a and an rcv1-like file was best at 1 or 3 everywhere,
 //   and 3 was within 10x of the best on all of them while 1 lost 20x on
-//   breast-cancer and 45x on the rcv1-like file (README, "pdcd"). The
+//   breast-cancer and 45x on the rcv1-like file (docs/solvers.md, pdcd). The
 //   authors' SVM runs use a per-class sigma (a heuristic whose figures are
 //   garbled in the text); we use one, and expose it as --pd-sigma.
 //

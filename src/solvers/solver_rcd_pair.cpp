@@ -10,8 +10,8 @@
 //   Fercoq & Bianchi's Figure 2: each step picks a pair i != j at random and
 //   moves alpha_i += y_i d, alpha_j -= y_j d, which keeps y'alpha = 0 (alpha
 //   starts at 0). Where Necoara & Patrascu take the step of the quadratic
-//   upper bound with L_i + L_j, we take the exact minimizer along the pair
-//   (as issue 13 asks): with w = sum_j alpha_j y_j x_j,
+//   upper bound with L_i + L_j, we take the exact minimizer along the pair:
+//   with w = sum_j alpha_j y_j x_j,
 //     f'(0)  = (x_i'w - y_i) - (x_j'w - y_j),
 //     f''(0) = ||x_i - x_j||^2 = ||x_i||^2 + ||x_j||^2 - 2 x_i'x_j,
 //   d = clip(-f'(0)/f''(0)) to the interval that keeps both in their boxes

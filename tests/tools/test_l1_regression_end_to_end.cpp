@@ -1,5 +1,5 @@
 // cdtrain -r l1 and the regression losses end to end: model types, cdpredict
-// on them, -v's regression scores, and the refusals (issue 12).
+// on them, -v's regression scores, and the refusals.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -106,7 +106,7 @@ TEST(RegressionEndToEnd, CrossValidationReportsErrorAndCorrelation) {
       << numbered.out;
 }
 
-// Regression -v as classification's (issue 14, part 3): one line per fold,
+// Regression -v as classification's: one line per fold,
 // live and in order, whose errors weighted by the fold sizes give the
 // overall mean squared error; per-iteration lines only with -V, each fold
 // under its header.

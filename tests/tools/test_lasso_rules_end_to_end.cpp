@@ -1,4 +1,4 @@
-// cdtrain --select with the Lasso's rules end to end (issue 12 part 3): each
+// cdtrain --select with the Lasso's rules end to end: each
 // rule trains the Lasso to the same optimum as cyclic CD, and a rule that
 // primal CD defines for the Lasso only is refused with a usage error
 // (exit 2) for the other losses and regularizers, leaving no model behind.

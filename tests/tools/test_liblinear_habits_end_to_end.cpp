@@ -1,4 +1,4 @@
-// End-to-end tests of a LIBLINEAR user's habits (issue 14): its -s numbers,
+// End-to-end tests of a LIBLINEAR user's habits: its -s numbers,
 // refusals of numbers and options that cannot act, -i of another problem,
 // swapped arguments, --version and cdpredict --info. Peer results are the
 // stored LIBLINEAR 2.3 outputs of tests/fixtures (README there).
