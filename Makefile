@@ -1,6 +1,11 @@
-# cdlinear build. `make` builds ./cdtrain and ./cdpredict from a static core
+# cdlinear build. `make` builds ./cdtrain, ./cdpredict and ./cdscale from a static core
 # library; `make test` builds and runs the GoogleTest suite; `make asan` does
 # the same under AddressSanitizer and UBSan; `make bench` runs the benchmarks.
+
+# Every core by default, unless the command line says how many (make -j1).
+ifeq ($(filter -j%,$(MAKEFLAGS)),)
+MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 1)
+endif
 
 CXX      ?= g++
 # No -DNDEBUG: release builds keep their assert()s. Each guards an internal

@@ -32,6 +32,23 @@ struct SolverInput {
   const std::vector<double>* w0;  // the starting w (size n), or null for 0
 };
 
+// The input of a solver of one model over all classes
+// (SolverInfo::solve_all_classes). It returns the model's weights, as
+// LinearModel::w holds them: x.num_cols rows (the bias column included) of
+// nr_w = classes.labels.size() weights, row-major by feature.
+struct MultiClassInput {
+  const CscMatrix& x;
+  const CsrMatrix* rows;  // x in row order, if the row needs_rows; else null
+  const ClassMap& classes;
+  // Each class's C (C times its -wi weight), in the order of classes.labels.
+  const std::vector<double>& class_costs;
+  // Rows to leave out (cross-validation's folds), or null.
+  const std::vector<std::uint8_t>* held_out;
+  const Params& params;  // resolved
+  std::uint64_t seed;
+  Reporter& reporter;
+};
+
 // The selection rule of the run: --select if given, else the row's rule.
 std::unique_ptr<SelectionRule> make_selection_rule(const SolverInput& input);
 

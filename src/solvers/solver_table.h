@@ -27,6 +27,7 @@
 
 namespace cdl {
 
+struct MultiClassInput;
 struct SolverInput;
 struct SolveResult;
 
@@ -95,8 +96,14 @@ inline constexpr const char* kPdSteps = "--pd-sigma";   // and --tau-factor: pdc
 struct SolverInfo {
   const char* name = "";         // the -s name
   const char* description = "";  // one line for -h
-  // The entry point; see solver.h.
+  // The entry point, for one binary problem (or one regression); see
+  // solver.h. train() makes a classification of more classes one problem
+  // per class (one-vs-rest)...
   SolveResult (*solve)(const SolverInput& input) = nullptr;
+  // ...unless the row solves one problem over all classes (Crammer and
+  // Singer's multi-class SVM, say): then it sets this entry point instead,
+  // and train() calls it once with every class.
+  std::vector<double> (*solve_all_classes)(const MultiClassInput& input) = nullptr;
   // The default --select rule; nullptr for an algorithm that picks no
   // coordinates (then --select is refused).
   const char* rule = nullptr;

@@ -174,11 +174,44 @@ void train_classes_on_threads(std::size_t problems, unsigned threads, Reporter& 
   }
 }
 
+// One model over all classes, by the row's solve_all_classes: the weights
+// as the model holds them (nr_w per feature), checked as one-vs-rest's are.
+std::vector<double> train_all_classes(const SolverInfo& row, const CscMatrix& x,
+                                      const CsrMatrix* rows, const ClassMap& classes,
+                                      const Params& params, Reporter& reporter,
+                                      const std::vector<std::uint8_t>* held_out,
+                                      std::size_t nr_w) {
+  std::vector<double> class_costs;
+  for (int label : classes.labels) class_costs.push_back(class_cost(params, label));
+  std::vector<double> w = row.solve_all_classes(
+      {x, rows, classes, class_costs, held_out, params, derive_seed(params.seed, 0), reporter});
+  if (w.size() != x.num_cols * nr_w) {
+    throw Error(std::string("solver ") + row.name + " returned " + std::to_string(w.size()) +
+                " weights for " + std::to_string(x.num_cols) + " features and " +
+                std::to_string(nr_w) + " classes");
+  }
+  for (std::size_t k = 0; k < nr_w; ++k) {
+    std::vector<double> column(x.num_cols);
+    for (std::size_t i = 0; i < x.num_cols; ++i) column[i] = w[i * nr_w + k];
+    check_finite(column, params.bias >= 0, classes.labels[k]);
+  }
+  return w;
+}
+
 }  // namespace
 
 LinearModel train(const CscMatrix& x, const ClassMap& classes, const Params& params,
                   Reporter& reporter, const InitialWeights* initial,
                   const std::vector<std::uint8_t>* held_out, const CsrMatrix* shared_rows) {
+  return train_with_row(solver_info(params.solver), x, classes, params, reporter, initial,
+                        held_out, shared_rows);
+}
+
+LinearModel train_with_row(const SolverInfo& row, const CscMatrix& x, const ClassMap& classes,
+                           const Params& params, Reporter& reporter,
+                           const InitialWeights* initial,
+                           const std::vector<std::uint8_t>* held_out,
+                           const CsrMatrix* shared_rows) {
   const std::size_t nr_class = classes.labels.size();
   if (nr_class == 0) throw Error("no training instances");
   if (is_regression(params.loss.value())) {
@@ -186,16 +219,20 @@ LinearModel train(const CscMatrix& x, const ClassMap& classes, const Params& par
                       " is a regression: train it with train_regression()");
   }
   if (largest_cost(classes, params) > x.checked_cost) check_magnitudes(x, classes, params);
-  const SolverInfo& row = solver_info(params.solver);
   LinearModel model = model_header(x, classes, params, row);
+  std::optional<CsrMatrix> own_rows;
+  if (row.needs_rows && shared_rows == nullptr) own_rows = to_csr(x);
+  const CsrMatrix* rows = shared_rows != nullptr ? shared_rows : own_rows ? &*own_rows : nullptr;
+  if (row.solve_all_classes != nullptr) {
+    model.w = train_all_classes(row, x, rows, classes, params, reporter, held_out,
+                                model.nr_w());
+    return model;
+  }
   const std::size_t weights = x.num_cols + (row.intercept ? 1 : 0);
   const std::size_t nr_w = model.nr_w();
   // One problem's weights are moved in from its result (no second n-vector
   // beside the solver's state); one-vs-rest fills a column per class.
   if (nr_w > 1) model.w.assign(weights * nr_w, 0.0);
-  std::optional<CsrMatrix> own_rows;
-  if (row.needs_rows && shared_rows == nullptr) own_rows = to_csr(x);
-  const CsrMatrix* rows = shared_rows != nullptr ? shared_rows : own_rows ? &*own_rows : nullptr;
 
   // One-vs-rest problems on threads: each has its own seed and its own
   // column of w, so the model does not depend on the threads. A reporter

@@ -25,7 +25,8 @@ SolveResult train_binary(const Problem& problem, const Params& params, std::uint
                          Reporter& reporter, const std::vector<double>* w0 = nullptr);
 
 // Trains a model on `x`, whose last column is the bias feature when
-// params.bias >= 0. Two classes give one binary problem with labels[0]
+// params.bias >= 0. A row with solve_all_classes trains one problem over all
+// classes. Otherwise, one-vs-rest: two classes give one binary problem with labels[0]
 // positive, C_j = C w_label for each class; more give one problem per class,
 // "class k against the rest", with C w_k for class k and C for the rest, as
 // LIBLINEAR weighs them. One class, as in LIBLINEAR, gives one problem in
@@ -39,6 +40,14 @@ LinearModel train(const CscMatrix& x, const ClassMap& classes, const Params& par
                   Reporter& reporter, const InitialWeights* initial = nullptr,
                   const std::vector<std::uint8_t>* held_out = nullptr,
                   const CsrMatrix* rows = nullptr);
+
+// train() with a given row in place of params.solver's: for tests of rows
+// that are not in the table.
+LinearModel train_with_row(const SolverInfo& row, const CscMatrix& x, const ClassMap& classes,
+                           const Params& params, Reporter& reporter,
+                           const InitialWeights* initial = nullptr,
+                           const std::vector<std::uint8_t>* held_out = nullptr,
+                           const CsrMatrix* rows = nullptr);
 
 // Throws InstanceError if some feature's values are so large that C_max
 // sum_j x_ji^2, the curvature every solver's steps rest on, is not a finite

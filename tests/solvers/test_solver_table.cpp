@@ -14,6 +14,7 @@
 #include "solver_test_util.h"
 #include "solvers/liblinear_numbers.h"
 #include "solvers/params.h"
+#include "solvers/solver.h"
 #include "solvers/solver_table.h"
 #include "train/train.h"
 #include "util/error.h"
@@ -151,6 +152,59 @@ TEST(SolverTable, OnlyRulesNarrowSelect) {
   }
 }
 
+// What the fake multi-class solver below saw.
+struct SeenInput {
+  std::size_t rows = 0;
+  std::vector<double> class_costs;
+  bool held_out = false;
+};
+SeenInput seen;
+bool wrong_size = false;
+
+// Returns weight k + 1 + i / 1000 for feature i and class k.
+std::vector<double> fake_all_classes(const MultiClassInput& input) {
+  seen = {input.x.num_rows, input.class_costs, input.held_out != nullptr};
+  const std::size_t nr_w = input.classes.labels.size();
+  std::vector<double> w(input.x.num_cols * nr_w + (wrong_size ? 1 : 0));
+  for (std::size_t i = 0; i < input.x.num_cols; ++i) {
+    for (std::size_t k = 0; k < nr_w; ++k) {
+      w[i * nr_w + k] = static_cast<double>(k + 1) + static_cast<double>(i) / 1000;
+    }
+  }
+  return w;
+}
+
+const char* multi_class_type(LossKind) { return "MCSVM_CS"; }
+
+// A row with solve_all_classes gets every class at once, with each class's
+// C, and its weights become the model's as they are; train() checks their
+// number.
+TEST(SolverTable, AllClassesSolverGetsEveryClassOnce) {
+  SolverInfo row;
+  row.name = "fake-all-classes";
+  row.solve_all_classes = fake_all_classes;
+  row.losses = {LossKind::kL1Svm};
+  row.solver_type = multi_class_type;
+  const test::Data& data = test::load("dna.scale");
+  Params params;
+  params.loss = LossKind::kL1Svm;
+  params.C = 2;
+  params.class_weights[data.classes.labels[1]] = 3;
+  std::ostringstream log;
+  Reporter reporter(log, Reporter::Level::kQuiet);
+  const LinearModel model = train_with_row(row, data.file.features, data.classes, params, reporter);
+  ASSERT_EQ(model.nr_w(), data.classes.labels.size());
+  EXPECT_EQ(model.solver_type, "MCSVM_CS");
+  EXPECT_EQ(seen.rows, data.file.features.num_rows);
+  EXPECT_EQ(seen.class_costs, (std::vector<double>{2, 6, 2}));
+  EXPECT_FALSE(seen.held_out);
+  ASSERT_EQ(model.w.size(), data.file.features.num_cols * 3);
+  EXPECT_EQ(model.w[5 * 3 + 2], 3.005);
+  wrong_size = true;
+  EXPECT_THROW(train_with_row(row, data.file.features, data.classes, params, reporter), Error);
+  wrong_size = false;
+}
+
 // Records the order of the problems and iterations train() reports.
 class OrderRecorder : public Reporter {
  public:
@@ -158,7 +212,7 @@ class OrderRecorder : public Reporter {
   void begin_problem(const Problem&, LossKind, int positive_label) override {
     labels.push_back(positive_label);
   }
-  void iteration(const IterationInfo& info) override { steps.push_back(labels.back()); (void)info; }
+  void iteration(const IterationInfo&) override { steps.push_back(labels.back()); }
   bool observes_iterations() const override { return true; }
   std::vector<int> labels;
   std::vector<int> steps;  // the class of each reported iteration
