@@ -548,23 +548,23 @@ wide() {
       "$(awk -v f="$f" -v s="$fstar" -v a="$acc" 'BEGIN{printf " %.2e | %s |", (f-s)/s, a}')"
   done
   echo
-  echo "20 classes, one-vs-rest (cdtrain with \`-n 2\`, two threads where it uses them):"
+  echo "20 classes, one-vs-rest (cdtrain with \`-m 2\`, two threads where it uses them):"
   echo
   echo "| command | seconds | max RSS MB | time / -s 1 | time / -s 2 | test accuracy % |"
   echo "|---|---|---|---|---|---|"
   read -r s1t s1m <<<"$(measure $runs liblinear-train -q -s 1 "$wide20_file" "$tmp/s1.model")"
   read -r s2t s2m <<<"$(measure $runs liblinear-train -q -s 2 "$wide20_file" "$tmp/s2.model")"
-  read -r ct cm <<<"$(measure $runs ./cdtrain -q -n 2 "$wide20_file" "$tmp/cd.model")"
+  read -r ct cm <<<"$(measure $runs ./cdtrain -q -m 2 "$wide20_file" "$tmp/cd.model")"
   for who in cd s1 s2; do
     case $who in
-      cd) name="cdtrain -n 2 (CDPER)"; t=$ct; m=$cm ;;
+      cd) name="cdtrain -m 2 (CDPER)"; t=$ct; m=$cm ;;
       s1) name="liblinear-train -s 1"; t=$s1t; m=$s1m ;;
       s2) name="liblinear-train -s 2"; t=$s2t; m=$s2m ;;
     esac
     wide_row "$name" "$t" "$m" "$s1t" "$s2t" " $(accuracy "$wide20_test" "$tmp/$who.model") |"
   done
   echo
-  echo "Five-fold cross-validation on the binary file (cdtrain with \`-n 2\`, folds on two threads):"
+  echo "Five-fold cross-validation on the binary file (cdtrain with \`-m 2\`, folds on two threads):"
   echo
   echo "| command | seconds | max RSS MB | time / -s 1 | time / -s 2 | CV accuracy % |"
   echo "|---|---|---|---|---|---|"
@@ -573,9 +573,9 @@ wide() {
   local s1a; s1a=$(sed -n 's/.*Cross Validation Accuracy = \([0-9.]*\)%.*/\1/p' "$tmp/best_out")
   read -r s2t s2m <<<"$(measure $runs liblinear-train -q -s 2 -v 5 "$wide_file")"
   local s2a; s2a=$(sed -n 's/.*Cross Validation Accuracy = \([0-9.]*\)%.*/\1/p' "$tmp/best_out")
-  read -r ct cm <<<"$(measure $runs ./cdtrain -q -n 2 -v 5 "$wide_file")"
+  read -r ct cm <<<"$(measure $runs ./cdtrain -q -m 2 -v 5 "$wide_file")"
   cva=$(sed -n 's/.*Cross Validation Accuracy = \([0-9.]*\)%.*/\1/p' "$tmp/best_out")
-  wide_row "cdtrain -n 2 -v 5 (CDPER)" "$ct" "$cm" "$s1t" "$s2t" " $cva |"
+  wide_row "cdtrain -m 2 -v 5 (CDPER)" "$ct" "$cm" "$s1t" "$s2t" " $cva |"
   wide_row "liblinear-train -s 1 -v 5" "$s1t" "$s1m" "$s1t" "$s2t" " $s1a |"
   wide_row "liblinear-train -s 2 -v 5" "$s2t" "$s2m" "$s1t" "$s2t" " $s2a |"
   echo

@@ -330,10 +330,12 @@ void run_classification(const cdl::TrainCommand& command, const cdl::Params& par
   const cdl::ClassMap classes = cdl::map_classes(data.labels);
   check_values(command, params, data, classes);
   warn_about_labels(command, params, classes, reporter);
-  if (params.threads > 1 && params.cv_folds == 0 && classes.labels.size() <= 2) {
-    reporter.warning("-n " + std::to_string(params.threads) +
-                     ": a problem of two classes without -v or -C is one solve, which runs "
-                     "on one thread; -n has nothing to run at once");
+  if (params.threads > 1 && params.cv_folds == 0 && classes.labels.size() <= 2 &&
+      !cdl::solver_info(params.solver).solve_on_threads) {
+    reporter.warning("-m " + std::to_string(params.threads) + ": a problem of two classes "
+                     "without -v or -C is one solve, which solver " +
+                     cdl::solver_info(params.solver).name +
+                     " runs on one thread; -m has nothing to run at once");
   }
   const std::string run = cdl::describe_run(params);
   if (command.find_C) {
@@ -376,6 +378,7 @@ int main(int argc, char** argv) {
     cdl::ReadOptions options;
     options.integer_labels = !regression;
     options.bias = params.bias;
+    options.threads = params.threads;  // -m's, or 0: the reader's own default
     options.pipe_command = "cdtrain [options] - " + command.model_path;
     cdl::CacheUse cache_use;
     const std::string cache = cache_path(command);

@@ -199,11 +199,23 @@ const std::vector<Flag<TrainCommand>>& train_flags() {
          c.params.class_weights[label] = positive_number(flag, v);
        },
        true, "-wi"},
-      {"-n", "threads",
-       "classes (one-vs-rest) or cross-validation folds trained at once (default: one per core); "
-       "results do not depend on it",
+      {"-m", "threads",
+       "threads of the run: reading, classes (one-vs-rest) and cross-validation folds "
+       "trained at once, 1 to " + std::to_string(kMaxThreads) +
+           " (default: one per core); the model does not depend on it",
        [](TrainCommand& c, const std::string& flag, const std::string& v) {
-         c.params.threads = integer_at_least<unsigned>(flag, v, 1);
+         unsigned threads = 0;
+         if (!parse_integer(v, threads) || threads < 1 || threads > kMaxThreads) {
+           bad_value(flag, "an integer from 1 to " + std::to_string(kMaxThreads), v);
+         }
+         c.params.threads = threads;
+       }},
+      {"-n", "nu",
+       "LIBLINEAR's nu of the one-class SVM; no solver here has one (threads are -m)",
+       [](TrainCommand&, const std::string&, const std::string&) {
+         throw ConfigError(
+             "-n is LIBLINEAR's nu of the one-class SVM, which no solver here has; the number "
+             "of threads is -m");
        }},
       {"--stratified", nullptr, "cross validation: keep each class's share in every fold",
        [](TrainCommand& c, const std::string&, const std::string&) { c.params.stratified = true; }},

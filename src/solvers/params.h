@@ -26,6 +26,8 @@ constexpr std::int64_t kDefaultPegasosPasses = 500;
 // Default eps of the CD rows with an L1 regularizer: LIBLINEAR's -s 5/6
 // default, for the same stopping measure (solver_cd_l1.cpp).
 constexpr double kL1CdEps = 0.01;
+// The most threads -m gives a run.
+constexpr unsigned kMaxThreads = 1024;
 // Default -p, the SVR tube width, as LIBLINEAR's.
 constexpr double kDefaultSvrEpsilon = 0.1;
 
@@ -58,7 +60,7 @@ struct Params {
   double tau_factor = 0.95;
   std::map<int, double> class_weights;  // -wi: class i's C is C * weight (default 1)
   bool stratified = false;              // -v folds keep the class proportions
-  unsigned threads = 0;                 // -n: folds trained at once; 0: one per core
+  unsigned threads = 0;                 // -m: the run's threads; 0: one per core
   int cv_folds = 0;                     // 0: no cross validation
   bool quiet = false;
   // Dual solvers: --shrink/--no-shrink (default on); set only when given,
@@ -75,7 +77,7 @@ struct Params {
 // that the solver sets from the data, as Pegasos's).
 Params resolve_defaults(Params params);
 
-// The threads that -n gives a run: Params::threads, or one per core for 0.
+// The threads that -m gives a run: Params::threads, or one per core for 0.
 unsigned thread_count(const Params& params);
 
 // The C of class `label`: C times its -wi weight.

@@ -140,6 +140,9 @@ struct SolverInfo {
   bool needs_rows = false;  // needs the CSR copy of the data
   bool warm_start = false;  // can start from -i's weights (and -C's previous C)
   bool randomized = false;  // draws its own random numbers, besides its rule's
+  // Runs one problem's solve on -m's threads (thread_count(params)), with a
+  // result that does not depend on their number.
+  bool solve_on_threads = false;
   // Solves the dual (one variable per instance): has a duality gap, and its
   // --trace adds the primal, dual, gap and nnz_ops columns.
   bool dual = false;

@@ -277,7 +277,7 @@ TEST(LiblinearHabits, SearchSaysWhenItStoppedAtTheLargestC) {
 // start unchanged, and one that makes any moves it, so the place to stop
 // can be read off the -V lines and compared with where the search stopped.
 TEST(LiblinearHabits, SearchCStopsWhenTheModelsStopChanging) {
-  const auto r = test::run_tool("cdtrain", "-C -V -n 1 " + data("heart_scale"));
+  const auto r = test::run_tool("cdtrain", "-C -V -m 1 " + data("heart_scale"));
   ASSERT_EQ(r.status, 0) << r.err;
   const std::regex header("fold [0-9]+/5, C = ([0-9.e+-]+)");
   const std::regex summary("cdper: ([0-9]+) outer iterations, .*");
@@ -330,7 +330,7 @@ TEST(LiblinearHabits, SearchCStopsWhenTheModelsStopChanging) {
 // -v at the same C.
 TEST(LiblinearHabits, SearchCWithL1PassesTheZeroModels) {
   for (const std::string number : {"5", "6"}) {
-    const auto r = test::run_tool("cdtrain", "-q -C -n 1 -s " + number + " " + data("heart_scale"));
+    const auto r = test::run_tool("cdtrain", "-q -C -m 1 -s " + number + " " + data("heart_scale"));
     ASSERT_EQ(r.status, 0) << r.err;
     const std::regex best(".*Best C = ([0-9.e+-]+)  CV accuracy = ([0-9.]+)%");
     const std::vector<std::string> out = lines_of(r.out);
@@ -341,7 +341,7 @@ TEST(LiblinearHabits, SearchCWithL1PassesTheZeroModels) {
     const double accuracy = std::stod(m[2]);
     EXPECT_GT(accuracy, 75.0) << r.out;
     const auto v = test::run_tool(
-        "cdtrain", "-q -n 1 -s " + number + " -v 5 -c " + best_C + " " + data("heart_scale"));
+        "cdtrain", "-q -m 1 -s " + number + " -v 5 -c " + best_C + " " + data("heart_scale"));
     ASSERT_EQ(v.status, 0) << v.err;
     std::smatch vm;
     const std::string line = lines_of(v.out).back();
@@ -374,12 +374,14 @@ TEST(LiblinearHabits, OptionsThatCannotActAreRefused) {
     EXPECT_NE(r.err.find(c.message), std::string::npos) << r.err;
     EXPECT_FALSE(fs::exists(dir.file("m")));
   }
-  // -n on one binary solve has nothing to parallelize: a warning.
+  // -m on one binary solve of a solver that runs it on one thread has
+  // nothing to parallelize: a warning.
   const auto threads =
-      test::run_tool("cdtrain", "-q -n 4 " + data("heart_scale") + " " + dir.file("m"));
+      test::run_tool("cdtrain", "-q -m 4 " + data("heart_scale") + " " + dir.file("m"));
   EXPECT_EQ(threads.status, 0) << threads.err;
   EXPECT_NE(
-      threads.err.find("warning: -n 4: a problem of two classes without -v or -C is one solve"),
+      threads.err.find("warning: -m 4: a problem of two classes without -v or -C is one solve, "
+                       "which solver cdper runs on one thread"),
       std::string::npos)
       << threads.err;
 }

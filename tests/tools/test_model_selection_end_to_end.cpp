@@ -1,4 +1,4 @@
-// cdtrain's model selection flags end to end: -C, -v with -n and
+// cdtrain's model selection flags end to end: -C, -v with -m and
 // --stratified, -i, -wi, and the combinations refused as usage errors.
 #include <gtest/gtest.h>
 
@@ -235,8 +235,8 @@ TEST(ModelSelectionEndToEnd, SearchCFromAboveTheLargestCIsRefusedOrSearchesAtLea
 
 TEST(ModelSelectionEndToEnd, ProgressIsPrintedInFoldOrderForAnyThreadCount) {
   test::ScratchDir dir;
-  const auto one = cdtrain_in(dir, "-V -v 5 -n 1 " + data("heart_scale"));
-  const auto three = cdtrain_in(dir, "-V -v 5 -n 3 " + data("heart_scale"));
+  const auto one = cdtrain_in(dir, "-V -v 5 -m 1 " + data("heart_scale"));
+  const auto three = cdtrain_in(dir, "-V -v 5 -m 3 " + data("heart_scale"));
   ASSERT_EQ(one.status, 0) << one.err;
   ASSERT_EQ(three.status, 0) << three.err;
   EXPECT_EQ(one.out, three.out);
@@ -310,13 +310,13 @@ TEST(ModelSelectionEndToEnd, CrossValidationDoesNotDependOnTheThreadCount) {
       const std::string args = c.args;
       const std::string name = c.name;
       test::ScratchDir dir;
-      const auto one = cdtrain_in(dir, args + "-n 1 " + data(name));
+      const auto one = cdtrain_in(dir, args + "-m 1 " + data(name));
       ASSERT_EQ(one.status, 0) << one.err;
       EXPECT_TRUE(std::regex_match(
           one.out, std::regex("solver [a-z]+, loss l2svm, regularizer l2: Cross Validation "
                               "Accuracy = [0-9.]+%\n")))
           << one.out;
-      for (const char* threads : {"-n 2 ", "-n 3 ", ""}) {
+      for (const char* threads : {"-m 2 ", "-m 3 ", ""}) {
         const auto other = cdtrain_in(dir, args + threads + data(name));
         ASSERT_EQ(other.status, 0) << other.err;
         EXPECT_EQ(other.out, one.out) << args << threads << name;
@@ -502,7 +502,11 @@ TEST(ModelSelectionEndToEnd, RefusedCombinationsExitTwo) {
            Case{"-w 2 " + heart, "-w"},
            Case{"-w1 0 " + heart, "-w1"},
            Case{"-w1 -2 " + heart, "-w1"},
-           Case{"-n 0 -v 5 " + heart, "-n"},
+           Case{"-m 0 -v 5 " + heart, "-m"},
+           Case{"-m -1 " + heart, "-m"},
+           Case{"-m 1.5 " + heart, "-m"},
+           Case{"-m 1025 " + heart, "-m"},
+           Case{"-n 2 " + heart, "the number of threads is -m"},
            Case{"-v 1 " + heart, "-v"},
        }) {
     const auto r = cdtrain_in(dir, c.args);

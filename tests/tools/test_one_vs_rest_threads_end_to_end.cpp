@@ -23,7 +23,7 @@ TEST(OneVsRestThreads, SameModelAndOutputForAnyThreadCount) {
     for (const std::string threads : {"1", "2", "3", "8"}) {
       const std::string model = dir.file(solver + threads + ".model");
       const auto run = test::run_tool(
-          "cdtrain", "-s " + solver + " -e 0.01 --seed 9 -n " + threads + " " + data + " " + model);
+          "cdtrain", "-s " + solver + " -e 0.01 --seed 9 -m " + threads + " " + data + " " + model);
       ASSERT_EQ(run.status, 0) << run.err;
       // The progress lines differ only in their times ("0.016s").
       const std::string err =
