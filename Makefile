@@ -104,7 +104,7 @@ $(BUILD)/fuzz_%: fuzz/fuzz_%.cpp $(CLI_OBJ) $(LIB)
 bench: tools
 	bash bench/bench.sh
 
-FORMAT_FILES = $(wildcard src/*/*.h src/*/*.cpp tools/*.h tools/*.cpp bench/*.cpp gen/*.cpp experiments/*.cpp tests/*.h tests/*/*.cpp fuzz/*.h fuzz/*.cpp)
+FORMAT_FILES = $(wildcard src/*.h src/*/*.h src/*/*.cpp tools/*.h tools/*.cpp bench/*.cpp gen/*.cpp experiments/*.cpp tests/*.h tests/*/*.cpp fuzz/*.h fuzz/*.cpp)
 
 format:
 	clang-format -i $(FORMAT_FILES)
