@@ -34,6 +34,10 @@ FUZZ_TARGETS := reader model cli train
 REPLAYS := $(FUZZ_TARGETS:%=$(BUILD)/replay_%)
 EXTRA_TOOLS := $(BUILD)/gen_rcv1like $(BUILD)/bench_cd
 
+# The library's public header: the one file of src/ that is installed.
+PUBLIC_HEADER := src/cdlinear.h
+EXAMPLE := $(BUILD)/library-example
+
 .PHONY: all test asan test-asan fuzz fuzz-build fuzz-run bench tools clean format format-check
 all: $(TOOLS)
 
@@ -66,17 +70,31 @@ tools: $(TOOLS) $(EXTRA_TOOLS)
 $(TEST_BIN): $(TEST_OBJS) $(CLI_OBJ) $(LIB)
 	$(CXX) $(ALL_CXXFLAGS) $^ -o $@ $(GTEST_LIBS) $(LDLIBS)
 
-# The end-to-end tests run ./cdtrain and ./cdpredict of the same build.
-test: $(TOOLS) $(TEST_BIN)
-	CDL_BIN_DIR=$(CURDIR) CDL_DATA_DIR=$(CURDIR)/data $(TEST_BIN)
+# The public header alone in a folder, so that the example compiles against
+# it and nothing else of src/.
+$(BUILD)/public/cdlinear.h: $(PUBLIC_HEADER)
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+# docs/library-example.cpp, built as a program outside the repository would
+# build it: the public header and the library, no -Isrc.
+$(EXAMPLE): docs/library-example.cpp $(BUILD)/public/cdlinear.h $(LIB)
+	$(CXX) -std=c++17 $(WARNINGS) $(CXXFLAGS) -I$(BUILD)/public $< $(LIB) -o $@ $(LDLIBS)
+
+# The end-to-end tests run ./cdtrain and ./cdpredict of the same build, and
+# the library example.
+test: $(TOOLS) $(TEST_BIN) $(EXAMPLE)
+	CDL_BIN_DIR=$(CURDIR) CDL_DATA_DIR=$(CURDIR)/data CDL_LIBRARY_EXAMPLE=$(CURDIR)/$(EXAMPLE) \
+	  $(TEST_BIN)
 
 # GCC 12 reports false -Wmaybe-uninitialized inside <regex> when sanitizing.
 asan:
 	$(MAKE) BUILD=build-asan CXXFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -Wno-maybe-uninitialized" \
 	  test-asan
 
-test-asan: $(BUILD)/cdtrain $(BUILD)/cdpredict $(BUILD)/cdscale $(TEST_BIN) $(REPLAYS)
-	CDL_BIN_DIR=$(CURDIR)/$(BUILD) CDL_DATA_DIR=$(CURDIR)/data $(TEST_BIN)
+test-asan: $(BUILD)/cdtrain $(BUILD)/cdpredict $(BUILD)/cdscale $(TEST_BIN) $(REPLAYS) $(EXAMPLE)
+	CDL_BIN_DIR=$(CURDIR)/$(BUILD) CDL_DATA_DIR=$(CURDIR)/data \
+	  CDL_LIBRARY_EXAMPLE=$(CURDIR)/$(EXAMPLE) $(TEST_BIN)
 	for t in $(FUZZ_TARGETS); do \
 	  $(BUILD)/replay_$$t fuzz/seeds/$$t fuzz/regressions/$$t || exit 1; \
 	done
@@ -104,7 +122,7 @@ $(BUILD)/fuzz_%: fuzz/fuzz_%.cpp $(CLI_OBJ) $(LIB)
 bench: tools
 	bash bench/bench.sh
 
-FORMAT_FILES = $(wildcard src/*.h src/*/*.h src/*/*.cpp tools/*.h tools/*.cpp bench/*.cpp gen/*.cpp experiments/*.cpp tests/*.h tests/*/*.cpp fuzz/*.h fuzz/*.cpp)
+FORMAT_FILES = $(wildcard src/*.h src/*/*.h src/*/*.cpp tools/*.h tools/*.cpp bench/*.cpp gen/*.cpp experiments/*.cpp tests/*.h tests/*/*.cpp fuzz/*.h fuzz/*.cpp docs/*.cpp)
 
 format:
 	clang-format -i $(FORMAT_FILES)
