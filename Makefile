@@ -1,6 +1,9 @@
 # cdlinear build. `make` builds ./cdtrain and ./cdpredict from a static core
 # library; `make test` builds and runs the GoogleTest suite; `make asan` does
 # the same under AddressSanitizer and UBSan; `make bench` runs the benchmarks.
+# `make install PREFIX=/usr/local` (and DESTDIR) installs the tools, the
+# library's header and archive, and the man pages; `make uninstall` removes
+# them.
 
 CXX      ?= g++
 # No -DNDEBUG: release builds keep their assert()s. Each guards an internal
@@ -37,8 +40,15 @@ EXTRA_TOOLS := $(BUILD)/gen_rcv1like $(BUILD)/bench_cd
 # The library's public header: the one file of src/ that is installed.
 PUBLIC_HEADER := src/cdlinear.h
 EXAMPLE := $(BUILD)/library-example
+MAN_PAGES := $(TOOLS:%=man/%.1)
 
-.PHONY: all test asan test-asan fuzz fuzz-build fuzz-run bench tools clean format format-check
+PREFIX ?= /usr/local
+BINDIR  = $(DESTDIR)$(PREFIX)/bin
+INCDIR  = $(DESTDIR)$(PREFIX)/include
+LIBDIR  = $(DESTDIR)$(PREFIX)/lib
+MANDIR  = $(DESTDIR)$(PREFIX)/share/man/man1
+
+.PHONY: all test asan test-asan test-install install uninstall fuzz fuzz-build fuzz-run bench tools clean format format-check
 all: $(TOOLS)
 
 $(BUILD)/tests/%.o: private INCLUDES += -Itests -Itools
@@ -82,10 +92,25 @@ $(EXAMPLE): docs/library-example.cpp $(BUILD)/public/cdlinear.h $(LIB)
 	$(CXX) -std=c++17 $(WARNINGS) $(CXXFLAGS) -I$(BUILD)/public $< $(LIB) -o $@ $(LDLIBS)
 
 # The end-to-end tests run ./cdtrain and ./cdpredict of the same build, and
-# the library example.
+# the library example; then the install is checked in a scratch prefix.
 test: $(TOOLS) $(TEST_BIN) $(EXAMPLE)
 	CDL_BIN_DIR=$(CURDIR) CDL_DATA_DIR=$(CURDIR)/data CDL_LIBRARY_EXAMPLE=$(CURDIR)/$(EXAMPLE) \
 	  $(TEST_BIN)
+	$(MAKE) --no-print-directory test-install
+
+test-install: $(TOOLS) $(LIB)
+	MAKE="$(MAKE)" bash checks/check_install.sh
+
+install: $(TOOLS) $(LIB)
+	install -d $(BINDIR) $(INCDIR) $(LIBDIR) $(MANDIR)
+	install -m 755 $(TOOLS) $(BINDIR)
+	install -m 644 $(PUBLIC_HEADER) $(INCDIR)/cdlinear.h
+	install -m 644 $(LIB) $(LIBDIR)/libcdlinear.a
+	install -m 644 $(MAN_PAGES) $(MANDIR)
+
+uninstall:
+	rm -f $(TOOLS:%=$(BINDIR)/%) $(INCDIR)/cdlinear.h $(LIBDIR)/libcdlinear.a \
+	  $(TOOLS:%=$(MANDIR)/%.1)
 
 # GCC 12 reports false -Wmaybe-uninitialized inside <regex> when sanitizing.
 asan:
