@@ -94,8 +94,9 @@ void set_solver(const std::string& solver, cdl::Params& params) {
   const cdl::SolverInfo* info = cdl::find_solver(solver);
   if (info == nullptr) {
     std::string names;
-    for (const auto& row : cdl::solver_table())
+    for (const auto& row : cdl::solver_table()) {
       names += (names.empty() ? "" : ", ") + std::string(row.name);
+    }
     throw cdl::ConfigError("solver: expected a LIBLINEAR number (" + cdl::liblinear_number_list() +
                            ") or one of " + names + ", got '" + solver + "'");
   }
