@@ -1,6 +1,9 @@
 # cdlinear build. `make` builds ./cdtrain, ./cdpredict and ./cdscale from a static core
 # library; `make test` builds and runs the GoogleTest suite; `make asan` does
 # the same under AddressSanitizer and UBSan; `make bench` runs the benchmarks.
+# `make install PREFIX=/usr/local` (and DESTDIR) installs the tools, the
+# library's header and archive, and the man pages; `make uninstall` removes
+# them.
 
 # Every core by default, unless the command line says how many (make -j1).
 ifeq ($(filter -j%,$(MAKEFLAGS)),)
@@ -39,7 +42,18 @@ FUZZ_TARGETS := reader model cli train
 REPLAYS := $(FUZZ_TARGETS:%=$(BUILD)/replay_%)
 EXTRA_TOOLS := $(BUILD)/gen_rcv1like $(BUILD)/bench_cd
 
-.PHONY: all test asan test-asan fuzz fuzz-build fuzz-run bench tools clean format format-check
+# The library's public header: the one file of src/ that is installed.
+PUBLIC_HEADER := src/cdlinear.h
+EXAMPLE := $(BUILD)/library-example
+MAN_PAGES := $(TOOLS:%=man/%.1)
+
+PREFIX ?= /usr/local
+BINDIR  = $(DESTDIR)$(PREFIX)/bin
+INCDIR  = $(DESTDIR)$(PREFIX)/include
+LIBDIR  = $(DESTDIR)$(PREFIX)/lib
+MANDIR  = $(DESTDIR)$(PREFIX)/share/man/man1
+
+.PHONY: all test asan test-asan test-install install uninstall fuzz fuzz-build fuzz-run bench tools clean format format-check
 all: $(TOOLS)
 
 $(BUILD)/tests/%.o: private INCLUDES += -Itests -Itools
@@ -71,17 +85,46 @@ tools: $(TOOLS) $(EXTRA_TOOLS)
 $(TEST_BIN): $(TEST_OBJS) $(CLI_OBJ) $(LIB)
 	$(CXX) $(ALL_CXXFLAGS) $^ -o $@ $(GTEST_LIBS) $(LDLIBS)
 
-# The end-to-end tests run ./cdtrain and ./cdpredict of the same build.
-test: $(TOOLS) $(TEST_BIN)
-	CDL_BIN_DIR=$(CURDIR) CDL_DATA_DIR=$(CURDIR)/data $(TEST_BIN)
+# The public header alone in a folder, so that the example compiles against
+# it and nothing else of src/.
+$(BUILD)/public/cdlinear.h: $(PUBLIC_HEADER)
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+# docs/library-example.cpp, built as a program outside the repository would
+# build it: the public header and the library, no -Isrc.
+$(EXAMPLE): docs/library-example.cpp $(BUILD)/public/cdlinear.h $(LIB)
+	$(CXX) -std=c++17 $(WARNINGS) $(CXXFLAGS) -I$(BUILD)/public $< $(LIB) -o $@ $(LDLIBS)
+
+# The end-to-end tests run ./cdtrain and ./cdpredict of the same build, and
+# the library example; then the install is checked in a scratch prefix.
+test: $(TOOLS) $(TEST_BIN) $(EXAMPLE)
+	CDL_BIN_DIR=$(CURDIR) CDL_DATA_DIR=$(CURDIR)/data CDL_LIBRARY_EXAMPLE=$(CURDIR)/$(EXAMPLE) \
+	  $(TEST_BIN)
+	$(MAKE) --no-print-directory test-install
+
+test-install: $(TOOLS) $(LIB)
+	MAKE="$(MAKE)" bash checks/check_install.sh
+
+install: $(TOOLS) $(LIB)
+	install -d $(BINDIR) $(INCDIR) $(LIBDIR) $(MANDIR)
+	install -m 755 $(TOOLS) $(BINDIR)
+	install -m 644 $(PUBLIC_HEADER) $(INCDIR)/cdlinear.h
+	install -m 644 $(LIB) $(LIBDIR)/libcdlinear.a
+	install -m 644 $(MAN_PAGES) $(MANDIR)
+
+uninstall:
+	rm -f $(TOOLS:%=$(BINDIR)/%) $(INCDIR)/cdlinear.h $(LIBDIR)/libcdlinear.a \
+	  $(TOOLS:%=$(MANDIR)/%.1)
 
 # GCC 12 reports false -Wmaybe-uninitialized inside <regex> when sanitizing.
 asan:
 	$(MAKE) BUILD=build-asan CXXFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -Wno-maybe-uninitialized" \
 	  test-asan
 
-test-asan: $(BUILD)/cdtrain $(BUILD)/cdpredict $(BUILD)/cdscale $(TEST_BIN) $(REPLAYS)
-	CDL_BIN_DIR=$(CURDIR)/$(BUILD) CDL_DATA_DIR=$(CURDIR)/data $(TEST_BIN)
+test-asan: $(BUILD)/cdtrain $(BUILD)/cdpredict $(BUILD)/cdscale $(TEST_BIN) $(REPLAYS) $(EXAMPLE)
+	CDL_BIN_DIR=$(CURDIR)/$(BUILD) CDL_DATA_DIR=$(CURDIR)/data \
+	  CDL_LIBRARY_EXAMPLE=$(CURDIR)/$(EXAMPLE) $(TEST_BIN)
 	for t in $(FUZZ_TARGETS); do \
 	  $(BUILD)/replay_$$t fuzz/seeds/$$t fuzz/regressions/$$t || exit 1; \
 	done
@@ -109,7 +152,7 @@ $(BUILD)/fuzz_%: fuzz/fuzz_%.cpp $(CLI_OBJ) $(LIB)
 bench: tools
 	bash bench/bench.sh
 
-FORMAT_FILES = $(wildcard src/*/*.h src/*/*.cpp tools/*.h tools/*.cpp bench/*.cpp gen/*.cpp experiments/*.cpp tests/*.h tests/*/*.cpp fuzz/*.h fuzz/*.cpp)
+FORMAT_FILES = $(wildcard src/*.h src/*/*.h src/*/*.cpp tools/*.h tools/*.cpp bench/*.cpp gen/*.cpp experiments/*.cpp tests/*.h tests/*/*.cpp fuzz/*.h fuzz/*.cpp docs/*.cpp)
 
 format:
 	clang-format -i $(FORMAT_FILES)

@@ -56,6 +56,7 @@ std::string scale_help() {
          "           training file's ranges; the bounds (-l, -u, -y) come from the file.\n"
          "           Features the file has no range for are left out, with a warning.\n"
          "--version : print the version and exit\n"
+         "-h : print this help and exit\n"
          "Features that are constant in the data are left out, as svm-scale leaves them.\n"
          "Example: cdscale -l 0 -s range train > train.scale; cdscale -r range test > "
          "test.scale\n";

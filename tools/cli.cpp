@@ -375,30 +375,6 @@ std::string flag_help(const std::vector<Flag<T>>& flags) {
   return out;
 }
 
-// -s N: the solver, loss and regularizer of LIBLINEAR's problem N; a -l or
-// -r that says otherwise is a usage error (a -r l2 too, for the numbers that
-// fix L1, although l2 is also the default: `regularizer_given` tells them apart).
-void apply_liblinear_number(Params& params, bool regularizer_given) {
-  if (!params.liblinear_number) return;
-  const int number = *params.liblinear_number;
-  const ResolvedNumber resolved = resolve_liblinear_number(number);
-  const std::string what =
-      "-s " + std::to_string(number) + " is LIBLINEAR's " + resolved.entry->problem;
-  if (params.loss && *params.loss != resolved.loss) {
-    throw ConfigError("-l " + std::string(loss_info(*params.loss).name) + ": " + what +
-                      ", whose loss is " + loss_info(resolved.loss).name +
-                      "; drop -l, or choose a solver by name");
-  }
-  if (regularizer_given && params.regularizer != resolved.regularizer) {
-    throw ConfigError("-r " + std::string(regularizer_info(params.regularizer).name) + ": " + what +
-                      ", whose regularizer is " + regularizer_info(resolved.regularizer).name +
-                      "; drop -r, or choose a solver by name");
-  }
-  params.solver = resolved.solver;
-  params.loss = resolved.loss;
-  params.regularizer = resolved.regularizer;
-}
-
 // Options that cannot act on this run are usage errors that say why, rather
 // than silently doing nothing.
 void check_options_act(const TrainCommand& command, const std::vector<std::string>& given) {
@@ -443,8 +419,8 @@ TrainCommand parse_train_args(const std::vector<std::string>& args) {
   std::vector<std::string> given;
   const auto operands = parse_flags(train_flags(), args, command, &given);
   if (command.help || command.version) return command;
-  apply_liblinear_number(command.params,
-                         std::find(given.begin(), given.end(), "-r") != given.end());
+  apply_liblinear_number(command.params, std::find(given.begin(), given.end(), "-r") != given.end(),
+                         {"-s", "-l", "-r", true});
   check_options_act(command, given);
   if (operands.empty()) throw ConfigError("missing training_file");
   check_no_option_among(operands);

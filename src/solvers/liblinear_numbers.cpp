@@ -61,4 +61,31 @@ ResolvedNumber resolve_liblinear_number(int number) {
                     ") is not solved by cdtrain yet");
 }
 
+void apply_liblinear_number(Params& params, bool regularizer_given,
+                            const NumberSpelling& spelling) {
+  if (!params.liblinear_number) return;
+  const int number = *params.liblinear_number;
+  const ResolvedNumber resolved = resolve_liblinear_number(number);
+  const std::string what = std::string(spelling.number) + " " + std::to_string(number) +
+                           " is LIBLINEAR's " + resolved.entry->problem;
+  const auto hint = [&](const char* flag) {
+    return spelling.hint ? "; drop " + std::string(flag) + ", or choose a solver by name"
+                         : std::string();
+  };
+  if (params.loss && *params.loss != resolved.loss) {
+    throw ConfigError(std::string(spelling.loss) + " " + loss_info(*params.loss).name + ": " +
+                      what + ", whose loss is " + loss_info(resolved.loss).name +
+                      hint(spelling.loss));
+  }
+  if (regularizer_given && params.regularizer != resolved.regularizer) {
+    throw ConfigError(std::string(spelling.regularizer) + " " +
+                      regularizer_info(params.regularizer).name + ": " + what +
+                      ", whose regularizer is " + regularizer_info(resolved.regularizer).name +
+                      hint(spelling.regularizer));
+  }
+  params.solver = resolved.solver;
+  params.loss = resolved.loss;
+  params.regularizer = resolved.regularizer;
+}
+
 }  // namespace cdl

@@ -17,6 +17,10 @@
 #include "solvers/solver_table.h"
 
 namespace cdl {
+struct Params;
+}
+
+namespace cdl {
 
 struct LiblinearNumber {
   int number;               // LIBLINEAR's -s
@@ -39,6 +43,22 @@ struct ResolvedNumber {
 // Throws ConfigError: for a number LIBLINEAR lacks, and "LIBLINEAR's -s N
 // (<problem>) is not solved by cdtrain yet" for one that no row lists.
 ResolvedNumber resolve_liblinear_number(int number);
+
+// How a caller spells the number, the loss and the regularizer in its
+// messages: "-s", "-l" and "-r" for cdtrain, with the hint to drop the flag.
+struct NumberSpelling {
+  const char* number;
+  const char* loss;
+  const char* regularizer;
+  bool hint = false;  // add "; drop -l, or choose a solver by name"
+};
+
+// -s N: sets the solver, loss and regularizer of LIBLINEAR's problem N
+// (params.liblinear_number; nothing if unset). A loss given that says
+// otherwise is a ConfigError, and so is a regularizer given
+// (`regularizer_given`: l2 is also the default) that says otherwise.
+void apply_liblinear_number(Params& params, bool regularizer_given,
+                            const NumberSpelling& spelling);
 
 // "0-7, 11-13": the numbers LIBLINEAR has, for messages.
 std::string liblinear_number_list();

@@ -1,0 +1,324 @@
+// The library interface of cdlinear.h over the core library: the calls
+// cdtrain and cdpredict make, with the core's errors turned into the
+// interface's (same messages), so that a program sees only cdlinear.h.
+#include "cdlinear.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <mutex>
+#include <ostream>
+
+#include "data/input_file.h"
+#include "data/libsvm_reader.h"
+#include "data/parse_number.h"
+#include "data/problem.h"
+#include "data/sparse_matrix.h"
+#include "model/model.h"
+#include "objective/loss.h"
+#include "objective/regularizer.h"
+#include "solvers/liblinear_numbers.h"
+#include "solvers/params.h"
+#include "solvers/report.h"
+#include "solvers/solver_table.h"
+#include "train/train.h"
+#include "train/train_regression.h"
+#include "util/error.h"
+
+namespace cdlinear {
+
+struct Data::Impl {
+  std::string name;     // for messages: the path, or "(standard input)"
+  cdl::LabeledCsc csc;  // as cdtrain reads it, without a bias column
+
+  // The same matrix in row order, for instance() and prediction; made on
+  // first use (at most once, also with several threads asking).
+  const cdl::CsrMatrix& rows() const {
+    std::call_once(rows_made_, [this] { rows_ = cdl::to_csr(csc.features); });
+    return rows_;
+  }
+
+ private:
+  mutable std::once_flag rows_made_;
+  mutable cdl::CsrMatrix rows_;
+};
+
+struct Model::Impl {
+  cdl::LinearModel model;
+};
+
+// The one way into Data's and Model's storage.
+struct Access {
+  static Data make_data(std::shared_ptr<const Data::Impl> impl) { return Data(std::move(impl)); }
+  static Model make_model(cdl::LinearModel model) {
+    auto impl = std::make_shared<Model::Impl>();
+    impl->model = std::move(model);
+    return Model(std::move(impl));
+  }
+  static const Data::Impl& of(const Data& data) { return *data.impl_; }
+  static const cdl::LinearModel& of(const Model& model) { return model.impl_->model; }
+};
+
+namespace {
+
+// Runs `body`; the core library's errors leave as this interface's, with the
+// same message.
+template <class Body>
+auto translating_errors(Body body) -> decltype(body()) {
+  try {
+    return body();
+  } catch (const cdl::ParseError& e) {
+    throw ParseError(e.path(), e.line(), e.reason());
+  } catch (const cdl::ConfigError& e) {
+    throw ConfigError(e.what());
+  } catch (const cdl::IoError& e) {
+    throw IoError(e.what());
+  } catch (const cdl::Error& e) {
+    throw Error(e.what());
+  }
+}
+
+std::string show(double value) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.17g", value);
+  return buffer;
+}
+
+// TrainOptions::solver: a LIBLINEAR number, or a solver's name.
+void set_solver(const std::string& solver, cdl::Params& params) {
+  int number = 0;
+  if (cdl::parse_integer(solver, number)) {
+    params.liblinear_number = number;
+    return;
+  }
+  const cdl::SolverInfo* info = cdl::find_solver(solver);
+  if (info == nullptr) {
+    std::string names;
+    for (const auto& row : cdl::solver_table()) {
+      names += (names.empty() ? "" : ", ") + std::string(row.name);
+    }
+    throw cdl::ConfigError("solver: expected a LIBLINEAR number (" + cdl::liblinear_number_list() +
+                           ") or one of " + names + ", got '" + solver + "'");
+  }
+  params.solver = info->kind;
+}
+
+// The Params that cdtrain's flags of the same values give, resolved and
+// validated.
+cdl::Params params_of(const TrainOptions& options) {
+  cdl::Params params;
+  set_solver(options.solver, params);
+  if (!options.loss.empty()) {
+    const cdl::LossInfo* loss = cdl::find_loss(options.loss);
+    if (loss == nullptr) throw cdl::ConfigError("loss: unknown loss '" + options.loss + "'");
+    params.loss = loss->kind;
+  }
+  if (!options.regularizer.empty()) {
+    const cdl::RegularizerInfo* regularizer = cdl::find_regularizer(options.regularizer);
+    if (regularizer == nullptr || regularizer->kind == cdl::RegularizerKind::kElasticNet) {
+      throw cdl::ConfigError("regularizer: expected l2 or l1, got '" + options.regularizer + "'");
+    }
+    params.regularizer = regularizer->kind;
+  }
+  cdl::apply_liblinear_number(params, !options.regularizer.empty(),
+                              {"solver", "loss", "regularizer"});
+  if (!std::isfinite(options.bias)) throw cdl::ConfigError("bias: expected a number");
+  for (const auto& [label, weight] : options.class_weights) {
+    if (!(weight > 0) || !std::isfinite(weight)) {
+      throw cdl::ConfigError("class weight of label " + std::to_string(label) +
+                             ": expected a positive number, got " + show(weight));
+    }
+  }
+  params.C = options.C;
+  params.eps = options.eps;
+  params.bias = options.bias;
+  params.class_weights = options.class_weights;
+  params.threads = options.threads;
+  params.seed = options.seed;
+  params.max_iter = options.max_iter;
+  params.svr_epsilon = options.svr_epsilon;
+  params.quiet = options.progress == nullptr;
+  params = cdl::resolve_defaults(params);
+  cdl::validate(params);
+  if (cdl::is_regression(params.loss.value()) && !params.class_weights.empty()) {
+    throw cdl::ConfigError("class weights weigh classes; loss " +
+                           std::string(cdl::loss_info(*params.loss).name) +
+                           " is a regression, with none");
+  }
+  return params;
+}
+
+// Classification labels must be integers; the reader checks that for
+// cdtrain, and this for data read once for any use.
+void check_integer_labels(const Data::Impl& data) {
+  const std::vector<double>& labels = data.csc.labels;
+  for (std::size_t row = 0; row < labels.size(); ++row) {
+    if (labels[row] != std::floor(labels[row]) || std::fabs(labels[row]) > 2147483647.0) {
+      throw cdl::ParseError(data.name, data.csc.lines.line_of(row),
+                            "label " + show(labels[row]) + " is not an integer class label");
+    }
+  }
+}
+
+// Values too large to train on, named by their line, as cdtrain names them.
+void check_magnitudes(const Data::Impl& data, const cdl::CscMatrix& x, const cdl::ClassMap& classes,
+                      const cdl::Params& params) {
+  double largest = data.csc.largest_magnitude;
+  if (params.bias >= 0 && largest < params.bias) largest = params.bias;  // NaN stays NaN
+  try {
+    cdl::check_magnitudes(x, classes, params, largest);
+  } catch (const cdl::InstanceError& e) {
+    throw cdl::ParseError(data.name, data.csc.lines.line_of(e.row()), e.reason());
+  }
+}
+
+cdl::LinearModel train_model(const Data::Impl& data, const TrainOptions& options) {
+  cdl::Params params = params_of(options);
+  std::ostream discard(nullptr);
+  cdl::Reporter reporter(
+      options.progress != nullptr ? *options.progress : discard,
+      options.progress != nullptr ? cdl::Reporter::Level::kNormal : cdl::Reporter::Level::kQuiet);
+  // The training matrix: with the bias column, as the reader appends it.
+  cdl::CscMatrix with_bias;
+  if (params.bias >= 0) {
+    with_bias = data.csc.features;
+    cdl::append_constant_column(with_bias, params.bias);
+  }
+  const cdl::CscMatrix& x = params.bias >= 0 ? with_bias : data.csc.features;
+  if (cdl::is_regression(params.loss.value())) {
+    // Checked here to name the line; train_regression() checks again (a
+    // pass over the values) unless x is the copy with the bias column,
+    // which records the check.
+    check_magnitudes(data, x, cdl::ClassMap{}, params);
+    if (params.bias >= 0) with_bias.checked_cost = params.C;
+    return cdl::train_regression(x, data.csc.labels, params, reporter);
+  }
+  check_integer_labels(data);
+  const cdl::ClassMap classes = cdl::map_classes(data.csc.labels);
+  check_magnitudes(data, x, classes, params);
+  if (params.bias >= 0) with_bias.checked_cost = cdl::largest_cost(classes, params);
+  for (const auto& [label, weight] : params.class_weights) {
+    if (std::find(classes.labels.begin(), classes.labels.end(), label) == classes.labels.end()) {
+      reporter.warning("class weight of label " + std::to_string(label) + ": no instance of " +
+                       data.name + " has that label; the weight is unused");
+    }
+  }
+  return cdl::train(x, classes, params, reporter);
+}
+
+// The 0-based indices of an instance, for LinearModel::decision_values.
+void indices_of(const Instance& x, std::vector<cdl::Index>& indices, std::vector<double>& values) {
+  indices.clear();
+  values.clear();
+  for (const Feature& feature : x) {
+    if (feature.index < 1) {
+      throw cdl::ConfigError("feature index " + std::to_string(feature.index) +
+                             ": indices start at 1");
+    }
+    indices.push_back(static_cast<cdl::Index>(feature.index - 1));
+    values.push_back(feature.value);
+  }
+}
+
+// The prediction of a model for its decision values: the label, or the value.
+double prediction(const cdl::LinearModel& model, const std::vector<double>& decision) {
+  if (model.task() == cdl::Task::kRegression) return decision[0];
+  return model.label_for(decision);
+}
+
+}  // namespace
+
+Data Data::read(const std::string& path) {
+  return translating_errors([&] {
+    auto impl = std::make_shared<Impl>();
+    impl->name = cdl::input_name(path);
+    cdl::ReadOptions options;
+    impl->csc = cdl::read_libsvm_csc(path, options);
+    return Access::make_data(std::move(impl));
+  });
+}
+
+std::size_t Data::size() const { return impl_->csc.features.num_rows; }
+std::size_t Data::num_features() const { return impl_->csc.features.num_cols; }
+const std::vector<double>& Data::labels() const { return impl_->csc.labels; }
+const std::string& Data::name() const { return impl_->name; }
+
+Instance Data::instance(std::size_t row) const {
+  const cdl::CsrMatrix& rows = impl_->rows();
+  if (row >= rows.num_rows) {
+    throw Error("instance " + std::to_string(row) + " (0-based) is beyond the " +
+                std::to_string(rows.num_rows) + " instances of " + impl_->name);
+  }
+  Instance out;
+  const auto begin = static_cast<std::size_t>(rows.row_ptr[row]);
+  const auto end = static_cast<std::size_t>(rows.row_ptr[row + 1]);
+  for (std::size_t k = begin; k < end; ++k) {
+    out.push_back({static_cast<int>(rows.col_idx[k]) + 1, rows.values[k]});
+  }
+  return out;
+}
+
+Model Model::load(const std::string& path) {
+  return translating_errors([&] { return Access::make_model(cdl::load_model(path)); });
+}
+
+void Model::save(const std::string& path) const {
+  translating_errors([&] { cdl::save_model(impl_->model, path); });
+}
+
+std::string Model::to_string() const {
+  return translating_errors([&] { return cdl::format_model(impl_->model); });
+}
+
+bool Model::is_regression() const { return impl_->model.task() == cdl::Task::kRegression; }
+const std::string& Model::solver_type() const { return impl_->model.solver_type; }
+const std::vector<int>& Model::labels() const { return impl_->model.labels; }
+std::size_t Model::num_features() const { return impl_->model.num_features; }
+double Model::bias() const { return impl_->model.bias; }
+
+std::vector<double> Model::decision_values(const Instance& x) const {
+  return translating_errors([&] {
+    std::vector<cdl::Index> indices;
+    std::vector<double> values;
+    indices_of(x, indices, values);
+    std::vector<double> decision;
+    impl_->model.decision_values(indices.data(), values.data(), indices.size(), decision);
+    return decision;
+  });
+}
+
+double Model::predict(const Instance& x) const {
+  return prediction(impl_->model, decision_values(x));
+}
+
+std::vector<double> Model::predict(const Data& data) const {
+  const cdl::CsrMatrix& rows = Access::of(data).rows();
+  std::vector<double> out(rows.num_rows);
+  std::vector<double> decision;
+  for (std::size_t row = 0; row < rows.num_rows; ++row) {
+    const auto begin = static_cast<std::size_t>(rows.row_ptr[row]);
+    const auto count = static_cast<std::size_t>(rows.row_ptr[row + 1]) - begin;
+    impl_->model.decision_values(rows.col_idx.data() + begin, rows.values.data() + begin, count,
+                                 decision);
+    out[row] = prediction(impl_->model, decision);
+  }
+  return out;
+}
+
+Model train(const Data& data, const TrainOptions& options) {
+  return translating_errors(
+      [&] { return Access::make_model(train_model(Access::of(data), options)); });
+}
+
+double accuracy(const std::vector<double>& predicted, const std::vector<double>& labels) {
+  if (predicted.size() != labels.size()) {
+    throw ConfigError("accuracy: " + std::to_string(predicted.size()) + " predictions for " +
+                      std::to_string(labels.size()) + " labels");
+  }
+  if (predicted.empty()) return 0;
+  std::size_t correct = 0;
+  for (std::size_t k = 0; k < labels.size(); ++k) correct += predicted[k] == labels[k];
+  return static_cast<double>(correct) / static_cast<double>(labels.size());
+}
+
+}  // namespace cdlinear

@@ -1,0 +1,179 @@
+// cdlinear's library interface: read LIBSVM-format data, train a linear
+// classifier or regression, predict, and save and load models in LIBLINEAR's
+// text format, from a C++17 program. It is the whole interface a program
+// needs, and includes nothing but the standard library, so that it can be
+// installed alone beside libcdlinear.a:
+//
+//   g++ -std=c++17 prog.cpp -I$PREFIX/include -L$PREFIX/lib -lcdlinear -pthread
+//
+// The functions are the ones cdtrain and cdpredict run: train() on a file
+// with the same options writes, through Model::save(), the same model file
+// as cdtrain, byte for byte, and Model::predict() gives cdpredict's labels.
+//
+// Errors are exceptions derived from cdlinear::Error (below); messages about
+// a file read "path:line: reason", as the tools print them. Nothing here
+// prints, except the progress of train() to TrainOptions::progress, or exits.
+// Data and Model are immutable values that share their storage when copied,
+// so that a Model may predict from several threads at once.
+#ifndef CDLINEAR_H_
+#define CDLINEAR_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <iosfwd>
+#include <map>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace cdlinear {
+
+// Every error the library reports. Out of memory is std::bad_alloc.
+class Error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// A malformed data or model file, or data that cannot be trained on: the
+// message reads "path:line: reason".
+class ParseError : public Error {
+ public:
+  ParseError(const std::string& path, std::int64_t line, const std::string& reason)
+      : Error(path + ":" + std::to_string(line) + ": " + reason),
+        path_(path),
+        line_(line),
+        reason_(reason) {}
+  const std::string& path() const { return path_; }
+  std::int64_t line() const { return line_; }
+  const std::string& reason() const { return reason_; }
+
+ private:
+  std::string path_;
+  std::int64_t line_;
+  std::string reason_;
+};
+
+// Options that cannot be trained with (an unknown solver, a loss the solver
+// lacks, C <= 0, ...); the tools exit 2 for these.
+class ConfigError : public Error {
+ public:
+  using Error::Error;
+};
+
+// A file that cannot be opened, read or written.
+class IoError : public Error {
+ public:
+  using Error::Error;
+};
+
+// One nonzero of an instance: a 1-based feature index, as in the data file.
+struct Feature {
+  int index;
+  double value;
+};
+using Instance = std::vector<Feature>;
+
+// The instances of a LIBSVM-format file: `label index:value ...` per line,
+// read by cdtrain's strict reader.
+class Data {
+ public:
+  // Reads `path` ("-": standard input). Throws ParseError "path:line:
+  // reason" for a malformed line, Error for a file with no instance,
+  // IoError for a file that cannot be read.
+  static Data read(const std::string& path);
+
+  std::size_t size() const;          // instances
+  std::size_t num_features() const;  // the largest feature index
+  // The label (or regression target) of each instance, in file order.
+  const std::vector<double>& labels() const;
+  // Instance `row` (0-based), features in increasing index order.
+  Instance instance(std::size_t row) const;
+  // The name the messages use: the path, or "(standard input)".
+  const std::string& name() const;
+
+  struct Impl;  // the library's own; opaque here
+
+ private:
+  friend struct Access;
+  explicit Data(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}
+  std::shared_ptr<const Impl> impl_;
+};
+
+// What cdtrain's options set; the defaults are cdtrain's.
+struct TrainOptions {
+  // -s: a solver's name ("cdper", "cd", "tron", "dcd", ...; cdtrain -h
+  // lists them) or LIBLINEAR's -s number ("2"), which picks the solver,
+  // loss and regularizer of that problem.
+  std::string solver = "cdper";
+  // -l: "l2svm", "l1svm", "lr"; "sq" or "svr2" train a regression. Empty:
+  // the solver's default (or the number's loss).
+  std::string loss;
+  // -r: "l2" or "l1". Empty: l2 (or the number's regularizer).
+  std::string regularizer;
+  double C = 1;                          // -c, > 0
+  std::optional<double> eps;             // -e; default per solver
+  double bias = -1;                      // -B; >= 0 appends a constant feature
+  std::map<int, double> class_weights;   // -wi: class i's C is C * weight
+  unsigned threads = 0;                  // -n; 0: one per core; never changes the model
+  std::uint64_t seed = 1;                // --seed
+  std::optional<std::int64_t> max_iter;  // --max-iter; default per solver
+  std::optional<double> svr_epsilon;     // -p, with loss "svr2" only
+  // Where the solver's progress lines and warnings go (cdtrain writes them
+  // to stderr); null: nowhere.
+  std::ostream* progress = nullptr;
+};
+
+// A trained linear model: LIBLINEAR's model, as its text file holds it.
+class Model {
+ public:
+  // Loads a LIBLINEAR-format model file; throws ParseError "path:line:
+  // reason" for a malformed one, IoError for one that cannot be read.
+  static Model load(const std::string& path);
+  // Writes the model file whole or not at all (a temporary file renamed
+  // into place); throws IoError.
+  void save(const std::string& path) const;
+  // The model file's text.
+  std::string to_string() const;
+
+  bool is_regression() const;
+  // LIBLINEAR's solver_type, e.g. "L2R_L2LOSS_SVC".
+  const std::string& solver_type() const;
+  // The class labels (empty for a regression model); decision values come
+  // in this order.
+  const std::vector<int>& labels() const;
+  std::size_t num_features() const;  // not counting the bias
+  double bias() const;               // < 0: none
+
+  // The decision values w'x of one instance: one for two classes (positive
+  // for labels()[0]) and for a regression, one per class otherwise.
+  // Features beyond num_features() are ignored, as LIBLINEAR does. Throws
+  // ConfigError for an index < 1.
+  std::vector<double> decision_values(const Instance& x) const;
+  // The predicted label (as a double) or, for a regression, the value.
+  double predict(const Instance& x) const;
+  // predict() of every instance of `data`, in order.
+  std::vector<double> predict(const Data& data) const;
+
+  struct Impl;  // the library's own; opaque here
+
+ private:
+  friend struct Access;
+  explicit Model(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}
+  std::shared_ptr<const Impl> impl_;
+};
+
+// Trains on `data` as cdtrain does with the same options (one-vs-rest for
+// more than two classes). Throws ConfigError for options that cannot be
+// trained with, ParseError "path:line: reason" for labels that are not
+// integers in a classification or values too large to train on.
+Model train(const Data& data, const TrainOptions& options = {});
+
+// The share of `predicted` equal to `labels` (both of one size), in [0, 1].
+double accuracy(const std::vector<double>& predicted, const std::vector<double>& labels);
+
+}  // namespace cdlinear
+
+#endif  // CDLINEAR_H_
