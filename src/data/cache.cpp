@@ -399,9 +399,9 @@ struct UnreadData {
 // them, so they must stay as checked here, and a mapped page that the run
 // has not written shows the file as it is now, even if it was rewritten in
 // place. A value rewritten under the run is a wrong number, never a wild
-// index. (Mapping the row numbers too, under a read lease, was tried and
-// not kept: a lease is broken without the run noticing when its SIGIO goes
-// unhandled, and the pages then change under the run; see the README.)
+// index. A read lease would not make mapped row numbers safe: it is broken
+// without the run noticing when its SIGIO goes unhandled, and the pages then
+// change under the run (the README's "Tried and not kept").
 UnreadData sized_data(const Header& header, const ReadFd& fd, const Layout& layout) {
   UnreadData unread;
   LabeledCsc& data = unread.data;
