@@ -323,6 +323,203 @@ void write_cache_of(const std::string& cache_path, const TextIdentity& id,
   out.commit();
 }
 
+// Whether there is a cache file to load; anything there but a regular file
+// is an error.
+bool cache_file_exists(const std::string& cache_path) {
+  struct stat info {};
+  if (::stat(cache_path.c_str(), &info) != 0) return false;
+  if (!S_ISREG(info.st_mode)) throw IoError(cache_path + ": not a regular file");
+  return true;
+}
+
+// The size of the file `fd` opened, which need not be the one stat() saw.
+std::uint64_t opened_size(const ReadFd& fd, const std::string& cache_path) {
+  struct stat info {};
+  if (!fd.ok() || ::fstat(fd.get(), &info) != 0) {
+    throw IoError(cache_path + ": cannot open for reading" + system_reason());
+  }
+  return static_cast<std::uint64_t>(info.st_size);
+}
+
+// The header of a cdlinear cache, checked against its checksum.
+Header read_header(const ReadFd& fd, const std::string& cache_path, std::uint64_t file_size) {
+  Header header{};
+  const std::size_t got = fd.read_up_to(&header, sizeof header, 0);
+  if (std::memcmp(header.magic, kMagic, std::min(got, sizeof kMagic)) != 0) {
+    throw Error(cache_path + ": not a cdlinear cache; refusing to use or replace it");
+  }
+  if (got < sizeof header) {
+    corrupt(cache_path, "truncated (" + std::to_string(file_size) + " bytes, less than a header)");
+  }
+  if (header.header_hash != header_hash(header)) corrupt(cache_path, "header checksum mismatch");
+  return header;
+}
+
+// Whether a cache is of this format and machine, and of the text `id` with
+// these options; if not, it is stale.
+bool is_current(const Header& header, const TextIdentity& id, const ReadOptions& options) {
+  return header.version == kVersion && header.byte_order == kByteOrder &&
+         header.text_size == id.size && header.text_mtime_ns == id.mtime_ns &&
+         header.text_head_hash == id.head_hash && header.bias_bits == bits_of(options.bias) &&
+         header.integer_labels == static_cast<std::uint64_t>(options.integer_labels);
+}
+
+// The layout of the header's counts, which must be possible (none may
+// overflow) and fill the file exactly.
+Layout checked_layout(const Header& header, std::uint64_t file_size,
+                      const std::string& cache_path) {
+  const bool sane = header.num_rows >= 1 && header.num_rows <= kMaxDimension &&
+                    header.num_cols <= kMaxDimension + 1 &&
+                    header.nnz <= (std::uint64_t{1} << 48) &&
+                    header.line_entries <= header.num_rows;
+  if (!sane) corrupt(cache_path, "impossible sizes in the header");
+  const Layout layout = layout_of(header);
+  const std::uint64_t expected = layout.end;
+  if (file_size < expected) {
+    corrupt(cache_path, "truncated (" + std::to_string(file_size) + " of " +
+                            std::to_string(expected) + " bytes)");
+  }
+  if (file_size > expected) {
+    corrupt(cache_path,
+            std::to_string(file_size) + " bytes where the header says " + std::to_string(expected));
+  }
+  return layout;
+}
+
+// A cache's data with every array sized as its header says, to be read into,
+// and whether the values are already there, mapped.
+struct UnreadData {
+  LabeledCsc data;
+  bool values_mapped = false;
+};
+
+// The values, two thirds of the bulk, are mapped where they can be (the
+// page cache's own pages, no copy: see util/file_pages.h), else read like
+// the rest. The row numbers are always read: the solvers index arrays with
+// them, so they must stay as checked here, and a mapped page that the run
+// has not written shows the file as it is now, even if it was rewritten in
+// place. A value rewritten under the run is a wrong number, never a wild
+// index. A read lease would not make mapped row numbers safe: it is broken
+// without the run noticing when its SIGIO goes unhandled, and the pages then
+// change under the run (the README's "Tried and not kept").
+UnreadData sized_data(const Header& header, const ReadFd& fd, const Layout& layout) {
+  UnreadData unread;
+  LabeledCsc& data = unread.data;
+  CscMatrix& m = data.features;
+  m.num_rows = static_cast<std::size_t>(header.num_rows);
+  m.num_cols = static_cast<std::size_t>(header.num_cols);
+  data.labels.resize(m.num_rows);
+  m.col_ptr.resize(m.num_cols + 1);
+  const auto nnz = static_cast<std::size_t>(header.nnz);
+  const std::size_t value_bytes = nnz * sizeof(double);
+  void* const value_pages =
+      value_bytes >= kMapBytes ? map_file_pages(fd.get(), layout.offsets[3], value_bytes) : nullptr;
+  unread.values_mapped = value_pages != nullptr;
+  if (unread.values_mapped) {
+    m.values = buffer_on_pages<double>(value_pages, nnz);
+  } else {
+    m.values.resize(nnz);
+  }
+  m.row_idx.resize(nnz);
+  const auto entries = static_cast<std::size_t>(header.line_entries);
+  data.lines.rows.resize(entries);
+  data.lines.lines.resize(entries);
+  return unread;
+}
+
+// What reading the payload found: whether it was all there, its checksum,
+// and the largest row index and |value| (for the checks that follow).
+struct PayloadScan {
+  bool short_read = false;
+  std::uint64_t checksum = 0;
+  Index largest_row = 0;
+  std::uint64_t largest_value = 0;  // magnitude_bits()
+};
+
+// piece_sum() of a piece just read; for a piece of the row numbers or of the
+// values, also its largest entry (the values' as magnitude_bits()), found
+// while the checksum reads it.
+std::uint64_t scan_piece(const Piece& piece, const void* row_idx, const void* values,
+                         Index& largest_row, std::uint64_t& largest_value) {
+  if (piece.array == row_idx) {
+    Index largest = 0;
+    const std::uint64_t sum =
+        piece_sum_visiting<Index>(piece, [&](const Index* rows, std::size_t count) {
+          for (std::size_t i = 0; i < count; ++i) largest = std::max(largest, rows[i]);
+        });
+    largest_row = largest;
+    return sum;
+  }
+  if (piece.array == values) {
+    std::uint64_t largest = 0;
+    const std::uint64_t sum =
+        piece_sum_visiting<double>(piece, [&](const double* v, std::size_t count) {
+          for (std::size_t i = 0; i < count; ++i) largest = std::max(largest, magnitude_bits(v[i]));
+        });
+    largest_value = largest;
+    return sum;
+  }
+  return piece_sum(piece);
+}
+
+// Reads the payload into `unread` (but mapped values, which are there
+// already) and scans it: the pieces are read, checksummed and (row indices)
+// checked on threads.
+PayloadScan read_payload(const ReadFd& fd, const Layout& layout, UnreadData& unread) {
+  const std::vector<Piece> pieces = pieces_of(unread.data, layout);
+  std::vector<std::uint64_t> sums(pieces.size());
+  std::vector<Index> largest_row(pieces.size(), 0);
+  std::vector<std::uint64_t> largest_value(pieces.size(), 0);  // magnitude_bits()
+  std::vector<char> short_read(pieces.size(), 0);
+  const void* const row_idx = unread.data.features.row_idx.data();
+  const void* const values = unread.data.features.values.data();
+  const bool values_mapped = unread.values_mapped;
+  run_tasks_or_throw(pieces.size(), std::min(hardware_threads(), 4u), [&](std::size_t k) {
+    const Piece& piece = pieces[k];
+    const bool mapped = piece.array == values && values_mapped;
+    if (!mapped && !fd.read_at(piece.data, piece.bytes, piece.offset)) {
+      short_read[k] = 1;
+      return;
+    }
+    sums[k] = scan_piece(piece, row_idx, values, largest_row[k], largest_value[k]);
+  });
+  PayloadScan scan;
+  scan.short_read =
+      std::any_of(short_read.begin(), short_read.end(), [](char c) { return c != 0; });
+  scan.checksum = combine(sums);
+  scan.largest_row = *std::max_element(largest_row.begin(), largest_row.end());
+  scan.largest_value = *std::max_element(largest_value.begin(), largest_value.end());
+  return scan;
+}
+
+// The zeros before an aligned array (under 64 KiB each) are read too: any
+// byte that is not as written is a fault worth knowing about.
+void check_gaps(const ReadFd& fd, const Layout& layout, const std::string& cache_path) {
+  for (std::size_t k = 0; k < kArrays; ++k) {
+    std::vector<char> gap(static_cast<std::size_t>(layout.gap_before(k)));
+    if (!fd.read_at(gap.data(), gap.size(), layout.offsets[k] - gap.size()))
+      corrupt(cache_path, "truncated while reading");
+    if (std::any_of(gap.begin(), gap.end(), [](char c) { return c != 0; })) {
+      corrupt(cache_path, "nonzero bytes between its arrays");
+    }
+  }
+}
+
+// The matrix must be one the solvers can walk: column offsets from 0 to nnz
+// that never decrease, and row numbers below num_rows.
+void check_matrix(const CscMatrix& m, Index largest_row, const std::string& cache_path) {
+  const std::size_t nnz = m.row_idx.size();
+  bool ok = m.col_ptr[0] == 0 && m.col_ptr[m.num_cols] == static_cast<std::int64_t>(nnz);
+  for (std::size_t c = 0; ok && c < m.num_cols; ++c) ok = m.col_ptr[c] <= m.col_ptr[c + 1];
+  if (!ok || (nnz > 0 && largest_row >= m.num_rows)) corrupt(cache_path, "inconsistent matrix");
+}
+
+void check_labels(const std::vector<double>& labels, const std::string& cache_path) {
+  for (double label : labels) {
+    if (!std::isfinite(label)) corrupt(cache_path, "a label is not finite");
+  }
+}
+
 }  // namespace
 
 std::string default_cache_path(const std::string& data_path) { return data_path + ".cdcache"; }
@@ -334,134 +531,23 @@ void write_cache(const std::string& cache_path, const std::string& data_path,
 
 std::optional<LabeledCsc> load_cache(const std::string& cache_path, const std::string& data_path,
                                      const ReadOptions& options) {
-  struct stat info {};
-  if (::stat(cache_path.c_str(), &info) != 0) return std::nullopt;  // no cache yet
-  if (!S_ISREG(info.st_mode)) throw IoError(cache_path + ": not a regular file");
+  if (!cache_file_exists(cache_path)) return std::nullopt;  // no cache yet
   errno = 0;
   const ReadFd fd(cache_path);
-  if (!fd.ok() || ::fstat(fd.get(), &info) != 0) {
-    throw IoError(cache_path + ": cannot open for reading" + system_reason());
-  }
-  const auto file_size = static_cast<std::uint64_t>(info.st_size);  // of the file opened
-
-  Header header{};
-  const std::size_t got = fd.read_up_to(&header, sizeof header, 0);
-  if (std::memcmp(header.magic, kMagic, std::min(got, sizeof kMagic)) != 0) {
-    throw Error(cache_path + ": not a cdlinear cache; refusing to use or replace it");
-  }
-  if (got < sizeof header) {
-    corrupt(cache_path, "truncated (" + std::to_string(file_size) + " bytes, less than a header)");
-  }
-  if (header.header_hash != header_hash(header)) corrupt(cache_path, "header checksum mismatch");
+  const std::uint64_t file_size = opened_size(fd, cache_path);  // of the file opened
+  const Header header = read_header(fd, cache_path, file_size);
   // Another format or machine, another text or other options: stale.
-  const TextIdentity id = identify(data_path);
-  if (header.version != kVersion || header.byte_order != kByteOrder ||
-      header.text_size != id.size || header.text_mtime_ns != id.mtime_ns ||
-      header.text_head_hash != id.head_hash || header.bias_bits != bits_of(options.bias) ||
-      header.integer_labels != static_cast<std::uint64_t>(options.integer_labels)) {
-    return std::nullopt;
-  }
-  // Sizes that fit the header's counts; none may overflow.
-  const bool sane = header.num_rows >= 1 && header.num_rows <= kMaxDimension &&
-                    header.num_cols <= kMaxDimension + 1 &&
-                    header.nnz <= (std::uint64_t{1} << 48) &&
-                    header.line_entries <= header.num_rows;
-  if (!sane) corrupt(cache_path, "impossible sizes in the header");
-  const Layout layout = layout_of(header);
-  const std::uint64_t expected = layout.end;
-  const auto entries = static_cast<std::size_t>(header.line_entries);
-  if (file_size < expected) {
-    corrupt(cache_path, "truncated (" + std::to_string(file_size) + " of " +
-                            std::to_string(expected) + " bytes)");
-  }
-  if (file_size > expected) {
-    corrupt(cache_path,
-            std::to_string(file_size) + " bytes where the header says " + std::to_string(expected));
-  }
-
-  LabeledCsc data;
-  CscMatrix& m = data.features;
-  m.num_rows = static_cast<std::size_t>(header.num_rows);
-  m.num_cols = static_cast<std::size_t>(header.num_cols);
-  data.labels.resize(m.num_rows);
-  m.col_ptr.resize(m.num_cols + 1);
-  const auto nnz = static_cast<std::size_t>(header.nnz);
-  // The values, two thirds of the bulk, are mapped where they can be (the
-  // page cache's own pages, no copy: see util/file_pages.h), else read like
-  // the rest. The row numbers are always read: the solvers index arrays with
-  // them, so they must stay as checked here, and a mapped page that the run
-  // has not written shows the file as it is now, even if it was rewritten in
-  // place. A value rewritten under the run is a wrong number, never a wild
-  // index. (Mapping the row numbers under a read lease was tried: see the
-  // README, issue 10, fourth sitting.)
-  const std::size_t value_bytes = nnz * sizeof(double);
-  void* const value_pages =
-      value_bytes >= kMapBytes ? map_file_pages(fd.get(), layout.offsets[3], value_bytes) : nullptr;
-  const bool values_mapped = value_pages != nullptr;
-  if (values_mapped) {
-    m.values = buffer_on_pages<double>(value_pages, nnz);
-  } else {
-    m.values.resize(nnz);
-  }
-  m.row_idx.resize(nnz);
-  data.lines.rows.resize(entries);
-  data.lines.lines.resize(entries);
-  // The pieces are read, checksummed and (row indices) checked on threads.
-  const std::vector<Piece> pieces = pieces_of(data, layout);
-  std::vector<std::uint64_t> sums(pieces.size());
-  std::vector<Index> largest_row(pieces.size(), 0);
-  std::vector<std::uint64_t> largest_value(pieces.size(), 0);  // magnitude_bits()
-  std::vector<char> short_read(pieces.size(), 0);
-  const void* const row_idx = m.row_idx.data();
-  const void* const values = m.values.data();
-  run_tasks_or_throw(pieces.size(), std::min(hardware_threads(), 4u), [&](std::size_t k) {
-    const Piece& piece = pieces[k];
-    const bool mapped = piece.array == values && values_mapped;
-    if (!mapped && !fd.read_at(piece.data, piece.bytes, piece.offset)) {
-      short_read[k] = 1;
-      return;
-    }
-    if (piece.array == row_idx) {
-      Index largest = 0;
-      sums[k] = piece_sum_visiting<Index>(piece, [&](const Index* rows, std::size_t count) {
-        for (std::size_t i = 0; i < count; ++i) largest = std::max(largest, rows[i]);
-      });
-      largest_row[k] = largest;
-    } else if (piece.array == values) {
-      std::uint64_t largest = 0;
-      sums[k] = piece_sum_visiting<double>(piece, [&](const double* v, std::size_t count) {
-        for (std::size_t i = 0; i < count; ++i) largest = std::max(largest, magnitude_bits(v[i]));
-      });
-      largest_value[k] = largest;
-    } else {
-      sums[k] = piece_sum(piece);
-    }
-  });
-  for (char failed : short_read) {
-    if (failed) corrupt(cache_path, "truncated while reading");
-  }
-  // The zeros before an aligned array (under 64 KiB each) are read too: any
-  // byte that is not as written is a fault worth knowing about.
-  for (std::size_t k = 0; k < kArrays; ++k) {
-    std::vector<char> gap(static_cast<std::size_t>(layout.gap_before(k)));
-    if (!fd.read_at(gap.data(), gap.size(), layout.offsets[k] - gap.size()))
-      corrupt(cache_path, "truncated while reading");
-    if (std::any_of(gap.begin(), gap.end(), [](char c) { return c != 0; })) {
-      corrupt(cache_path, "nonzero bytes between its arrays");
-    }
-  }
-  if (combine(sums) != header.payload_hash) corrupt(cache_path, "payload checksum mismatch");
-  // The matrix must be one the solvers can walk.
-  bool ok = m.col_ptr[0] == 0 && m.col_ptr[m.num_cols] == static_cast<std::int64_t>(nnz);
-  for (std::size_t c = 0; ok && c < m.num_cols; ++c) ok = m.col_ptr[c] <= m.col_ptr[c + 1];
-  const Index largest = *std::max_element(largest_row.begin(), largest_row.end());
-  if (!ok || (nnz > 0 && largest >= m.num_rows)) corrupt(cache_path, "inconsistent matrix");
-  for (double label : data.labels) {
-    if (!std::isfinite(label)) corrupt(cache_path, "a label is not finite");
-  }
-  data.largest_magnitude =
-      magnitude_of_bits(*std::max_element(largest_value.begin(), largest_value.end()));
-  return data;
+  if (!is_current(header, identify(data_path), options)) return std::nullopt;
+  const Layout layout = checked_layout(header, file_size, cache_path);
+  UnreadData unread = sized_data(header, fd, layout);
+  const PayloadScan scan = read_payload(fd, layout, unread);
+  if (scan.short_read) corrupt(cache_path, "truncated while reading");
+  check_gaps(fd, layout, cache_path);
+  if (scan.checksum != header.payload_hash) corrupt(cache_path, "payload checksum mismatch");
+  check_matrix(unread.data.features, scan.largest_row, cache_path);
+  check_labels(unread.data.labels, cache_path);
+  unread.data.largest_magnitude = magnitude_of_bits(scan.largest_value);
+  return std::move(unread.data);
 }
 
 LabeledCsc read_with_cache(const std::string& data_path, const ReadOptions& options,

@@ -248,121 +248,174 @@ LinearModel load_model(const std::string& path) {
   return parse_model(text, path);
 }
 
-LinearModel parse_model(const std::string& text, const std::string& path) {
-  LinearModel model;
-  LineCursor cursor(text, path);
-  std::set<std::string> seen;
+namespace {
+
+using Tokens = std::vector<std::string_view>;
+
+// What the header said besides the model's own fields.
+struct ModelHeader {
+  std::set<std::string> seen;  // its keys
   bool has_nr_class = false;
   std::size_t nr_class = 0;
+};
+
+// Fails unless the line of `key` has exactly n values.
+void need_args(const LineCursor& cursor, const std::string& key, const Tokens& tokens,
+               std::size_t n) {
+  if (tokens.size() != n + 1) {
+    cursor.fail("'" + key + "' takes " + std::to_string(n) + " value" + (n == 1 ? "" : "s") +
+                ", got " + std::to_string(tokens.size() - 1));
+  }
+}
+
+void read_solver_type(const LineCursor& cursor, const Tokens& tokens, LinearModel& model) {
+  need_args(cursor, "solver_type", tokens, 1);
+  model.solver_type = std::string(tokens[1]);
+  if (is_classifier_type(model.solver_type) || is_regression_type(model.solver_type)) return;
+  for (const char* other : kOtherTypes) {
+    if (model.solver_type == other) {
+      cursor.fail("solver_type " + model.solver_type +
+                  " is a one-class model; cdpredict supports classification and "
+                  "regression models");
+    }
+  }
+  cursor.fail("unknown solver_type " + cdl::quoted(model.solver_type));
+}
+
+void read_nr_class(const LineCursor& cursor, const Tokens& tokens, ModelHeader& header) {
+  need_args(cursor, "nr_class", tokens, 1);
+  const int value = expect_integer<int>(cursor, "nr_class", tokens[1]);
+  if (value < 1) cursor.fail("nr_class must be at least 1, got " + std::to_string(value));
+  header.nr_class = static_cast<std::size_t>(value);
+  header.has_nr_class = true;
+}
+
+// The labels, distinct, one per class: after nr_class, and only in a
+// classifier.
+void read_labels(const LineCursor& cursor, const Tokens& tokens, const ModelHeader& header,
+                 LinearModel& model) {
+  if (!header.has_nr_class) cursor.fail("'label' must come after 'nr_class'");
+  if (model.task() == Task::kRegression) {
+    cursor.fail("a regression model (" + model.solver_type + ") has no 'label' line");
+  }
+  need_args(cursor, "label", tokens, header.nr_class);
+  std::set<int> distinct;
+  for (std::size_t k = 1; k < tokens.size(); ++k) {
+    const int label = expect_integer<int>(cursor, "label", tokens[k]);
+    if (!distinct.insert(label).second) {
+      cursor.fail("label " + std::to_string(label) + " appears twice");
+    }
+    model.labels.push_back(label);
+  }
+}
+
+void read_nr_feature(const LineCursor& cursor, const Tokens& tokens, LinearModel& model) {
+  need_args(cursor, "nr_feature", tokens, 1);
+  const auto value = expect_integer<std::int64_t>(cursor, "nr_feature", tokens[1]);
+  if (value < 0 || static_cast<std::uint64_t>(value) > kMaxDimension) {
+    cursor.fail("nr_feature " + cdl::printable(tokens[1]) + " is out of range");
+  }
+  model.num_features = static_cast<std::size_t>(value);
+}
+
+void read_bias(const LineCursor& cursor, const Tokens& tokens, LinearModel& model) {
+  need_args(cursor, "bias", tokens, 1);
+  if (!parse_double(tokens[1], model.bias)) {
+    cursor.fail("bias: " + cdl::quoted(tokens[1]) + " is not a finite number");
+  }
+}
+
+[[noreturn]] void fail_unknown_key(const LineCursor& cursor, const std::string& key) {
+  // A number: a data file's label on the first line, or a weight whose
+  // 'w' line is missing.
+  double number = 0;
+  const char* hint = !parse_double(key, number) ? ""
+                     : cursor.line() == 1       ? "; this looks like a data file, not a model"
+                                                : "; is the 'w' line missing?";
+  cursor.fail("unknown key " + cdl::quoted(key) +
+              " (expected solver_type, nr_class, label, nr_feature, bias or w)" + hint);
+}
+
+// Reads the header's lines up to and including 'w' into `model` and `header`.
+void read_header(LineCursor& cursor, const std::string& text, const std::string& path,
+                 LinearModel& model, ModelHeader& header) {
   std::string_view line;
   for (;;) {
     if (!cursor.next(line)) {
       if (text.empty()) throw ParseError(path, 1, "empty model file");
       cursor.fail("missing 'w' line before the weights");
     }
-    const auto tokens = split(line);
+    const Tokens tokens = split(line);
     if (tokens.empty()) cursor.fail("empty line in the model header");
     const std::string key(tokens[0]);
-    if (!seen.insert(key).second) cursor.fail("duplicate key " + cdl::quoted(key));
+    if (!header.seen.insert(key).second) cursor.fail("duplicate key " + cdl::quoted(key));
     if (key == "w") {
       if (tokens.size() != 1) cursor.fail("'w' must stand alone on its line");
-      break;
+      return;
     }
-    const auto need_args = [&](std::size_t n) {
-      if (tokens.size() != n + 1) {
-        cursor.fail("'" + key + "' takes " + std::to_string(n) + " value" + (n == 1 ? "" : "s") +
-                    ", got " + std::to_string(tokens.size() - 1));
-      }
-    };
     if (key == "solver_type") {
-      need_args(1);
-      model.solver_type = std::string(tokens[1]);
-      if (!is_classifier_type(model.solver_type) && !is_regression_type(model.solver_type)) {
-        for (const char* other : kOtherTypes) {
-          if (model.solver_type == other) {
-            cursor.fail("solver_type " + model.solver_type +
-                        " is a one-class model; cdpredict supports classification and "
-                        "regression models");
-          }
-        }
-        cursor.fail("unknown solver_type " + cdl::quoted(model.solver_type));
-      }
+      read_solver_type(cursor, tokens, model);
     } else if (key == "nr_class") {
-      need_args(1);
-      const int value = expect_integer<int>(cursor, key, tokens[1]);
-      if (value < 1) cursor.fail("nr_class must be at least 1, got " + std::to_string(value));
-      nr_class = static_cast<std::size_t>(value);
-      has_nr_class = true;
+      read_nr_class(cursor, tokens, header);
     } else if (key == "label") {
-      if (!has_nr_class) cursor.fail("'label' must come after 'nr_class'");
-      if (model.task() == Task::kRegression) {
-        cursor.fail("a regression model (" + model.solver_type + ") has no 'label' line");
-      }
-      need_args(nr_class);
-      std::set<int> distinct;
-      for (std::size_t k = 1; k < tokens.size(); ++k) {
-        const int label = expect_integer<int>(cursor, key, tokens[k]);
-        if (!distinct.insert(label).second) {
-          cursor.fail("label " + std::to_string(label) + " appears twice");
-        }
-        model.labels.push_back(label);
-      }
+      read_labels(cursor, tokens, header, model);
     } else if (key == "nr_feature") {
-      need_args(1);
-      const auto value = expect_integer<std::int64_t>(cursor, key, tokens[1]);
-      if (value < 0 || static_cast<std::uint64_t>(value) > kMaxDimension) {
-        cursor.fail("nr_feature " + cdl::printable(tokens[1]) + " is out of range");
-      }
-      model.num_features = static_cast<std::size_t>(value);
+      read_nr_feature(cursor, tokens, model);
     } else if (key == "bias") {
-      need_args(1);
-      if (!parse_double(tokens[1], model.bias)) {
-        cursor.fail("bias: " + cdl::quoted(tokens[1]) + " is not a finite number");
-      }
+      read_bias(cursor, tokens, model);
     } else {
-      // A number: a data file's label on the first line, or a weight whose
-      // 'w' line is missing.
-      double number = 0;
-      const char* hint = !parse_double(key, number) ? ""
-                         : cursor.line() == 1       ? "; this looks like a data file, not a model"
-                                                    : "; is the 'w' line missing?";
-      cursor.fail("unknown key " + cdl::quoted(key) +
-                  " (expected solver_type, nr_class, label, nr_feature, bias or w)" + hint);
+      fail_unknown_key(cursor, key);
     }
   }
+}
+
+// After 'w': every key the model needs was there ('label' only for a
+// classifier), and a regression model has nr_class 2.
+void check_header(const LineCursor& cursor, const LinearModel& model, const ModelHeader& header) {
   for (const char* key : {"solver_type", "nr_class", "label", "nr_feature", "bias"}) {
     const bool needed = std::string(key) != "label" || model.task() == Task::kClassification;
-    if (needed && seen.count(key) == 0) {
+    if (needed && header.seen.count(key) == 0) {
       cursor.fail(std::string("missing '") + key + "' before 'w'");
     }
   }
-  if (model.task() == Task::kRegression && nr_class != 2) {
-    cursor.fail("nr_class of a regression model is 2, got " + std::to_string(nr_class));
+  if (model.task() == Task::kRegression && header.nr_class != 2) {
+    cursor.fail("nr_class of a regression model is 2, got " + std::to_string(header.nr_class));
   }
+}
 
+// Appends a weight line's nr_w() finite numbers to `w`.
+void read_weight_line(const LineCursor& cursor, std::string_view line, std::size_t k_max,
+                      std::vector<double>& w) {
+  const Tokens tokens = split(line);
+  if (tokens.size() != k_max) {
+    cursor.fail("expected " + std::to_string(k_max) + " weight" + (k_max == 1 ? "" : "s") +
+                ", got " + std::to_string(tokens.size()));
+  }
+  for (auto token : tokens) {
+    double value = 0;
+    if (!parse_double(token, value)) {
+      cursor.fail("weight " + cdl::quoted(token) + " is not a finite number");
+    }
+    w.push_back(value);
+  }
+}
+
+// Reads the weight_rows() lines after 'w'; after them, only blank lines.
+void read_weights(LineCursor& cursor, std::size_t text_size, const std::string& path,
+                  LinearModel& model) {
   const std::size_t rows = model.weight_rows();
   const std::size_t k_max = model.nr_w();
   // The header's counts are not trusted for allocation: a truncated file
   // claiming 2^31 features must fail on its missing lines, not on memory.
-  model.w.reserve(std::min(rows * k_max, text.size() / 2));
+  model.w.reserve(std::min(rows * k_max, text_size / 2));
+  std::string_view line;
   for (std::size_t i = 0; i < rows; ++i) {
     if (!cursor.next(line)) {
       throw ParseError(
           path, cursor.line() + 1,
           "the weights end after " + std::to_string(i) + " of " + std::to_string(rows) + " lines");
     }
-    const auto tokens = split(line);
-    if (tokens.size() != k_max) {
-      cursor.fail("expected " + std::to_string(k_max) + " weight" + (k_max == 1 ? "" : "s") +
-                  ", got " + std::to_string(tokens.size()));
-    }
-    for (auto token : tokens) {
-      double value = 0;
-      if (!parse_double(token, value)) {
-        cursor.fail("weight " + cdl::quoted(token) + " is not a finite number");
-      }
-      model.w.push_back(value);
-    }
+    read_weight_line(cursor, line, k_max, model.w);
   }
   while (cursor.next(line)) {
     if (!split(line).empty()) {
@@ -370,6 +423,17 @@ LinearModel parse_model(const std::string& text, const std::string& path) {
                   std::string(model.bias >= 0 ? " + 1 (bias)" : "") + " = " + std::to_string(rows));
     }
   }
+}
+
+}  // namespace
+
+LinearModel parse_model(const std::string& text, const std::string& path) {
+  LinearModel model;
+  LineCursor cursor(text, path);
+  ModelHeader header;
+  read_header(cursor, text, path, model, header);
+  check_header(cursor, model, header);
+  read_weights(cursor, text.size(), path, model);
   return model;
 }
 

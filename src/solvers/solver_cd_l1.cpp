@@ -172,16 +172,165 @@ double curvature_bound(const Objective& objective, std::size_t i, const BoundedD
 // What eps multiplies in the stopping test (see the header).
 enum class StopBase { kStart, kFirstSweep };
 
+// What the outer iterations read and never change.
+struct L1Settings {
+  double sigma;     // the Armijo-type rule's constant
+  double beta;      // the line search's shrink factor
+  bool feedback;    // rule.wants_feedback()
+  bool may_shrink;  // rule.solver_may_shrink()
+};
+
+// LIBLINEAR's shrinking of its L1 solvers (the header): the active set, and
+// M, the largest violation of the previous outer iteration.
+struct L1Shrinking {
+  std::vector<char> active;
+  std::size_t inactive = 0;
+  double max_violation_old = std::numeric_limits<double>::infinity();
+  std::int64_t since_restore = 0;
+
+  explicit L1Shrinking(std::size_t n) : active(n, 1) {}
+
+  // After an outer iteration: restores every coordinate when some are
+  // shrunk and the test passed on the active ones (or they have had
+  // restore_every outer iterations), and says whether it did.
+  bool restore_if_due(bool converged, std::int64_t restore_every) {
+    ++since_restore;
+    if (inactive == 0 || !(converged || (restore_every > 0 && since_restore >= restore_every))) {
+      return false;
+    }
+    since_restore = 0;
+    std::fill(active.begin(), active.end(), 1);
+    inactive = 0;
+    max_violation_old = std::numeric_limits<double>::infinity();
+    return true;
+  }
+};
+
+// What an outer iteration measured and did.
+struct L1EpochStats {
+  double violation_sum = 0;  // ||v||_1 over the coordinates visited
+  double max_violation = 0;
+  bool failed = false;     // a non-finite direction
+  std::size_t shrunk = 0;  // coordinates it left out of the active set
+  std::int64_t visits = 0;
+  std::int64_t full_newton_steps = 0;
+  std::int64_t function_evaluations = 0;
+};
+
+// The backtracking search along coordinate i's direction d (the header's
+// Armijo-type rule), lambda = 1, beta, beta^2, ...: each lambda is tried on
+// the curvature bound first (O(1)), then on D_i itself. Takes the step and
+// returns lambda, or 0 when lambda falls below kMinLambda and the
+// coordinate stays: in exact arithmetic the bound's test passes once
+// lambda <= 2 (1 - sigma) |Delta| / (H_i d^2), so a search that ends before
+// is rounding at the optimum.
+template <class Objective>
+inline double line_search(Objective& objective, const Regularizer& regularizer, std::size_t i,
+                          const BoundedDerivs& derivs, double wi, double g, double d, double model,
+                          const L1Settings& settings, std::int64_t& function_evaluations) {
+  double lambda = 1.0;
+  while (lambda >= kMinLambda) {
+    const double z = lambda * d;
+    // The loss part changes by at most g z + bound/2 z^2 (bound
+    // includes r's l2, which delta() counts too: subtract it).
+    const double bound = curvature_bound(objective, i, derivs, z);
+    const double upper = g * z + 0.5 * (bound - regularizer.l2) * z * z + regularizer.delta(wi, z);
+    if (upper <= settings.sigma * lambda * model) {
+      objective.apply(i, z);
+      return lambda;
+    }
+    ++function_evaluations;
+    if (objective.apply_with_delta(i, z) <= settings.sigma * lambda * model) return lambda;
+    objective.undo();
+    lambda *= settings.beta;
+  }
+  return 0.0;
+}
+
+// One outer iteration in the rule's order: for each active i, the
+// derivatives, the shrinking test, v_i, the direction (36) and the line
+// search. The per-coordinate step is in this one function (line_search
+// inlined), so that it compiles into one loop.
+template <class Objective>
+L1EpochStats cd_l1_epoch(Objective& objective, const Regularizer& regularizer, SelectionRule& rule,
+                         const L1Settings& settings, double shrink_below, std::vector<char>& active,
+                         std::vector<double>& violation) {
+  L1EpochStats stats;
+  rule.start_epoch();
+  for (CoordinateBatch batch = rule.next_batch(); batch.size > 0 && !stats.failed;
+       batch = rule.next_batch()) {
+    for (std::size_t k = 0; k < batch.size; ++k) {
+      const std::size_t i = batch.begin[k];
+      if (!active[i]) continue;
+      const BoundedDerivs derivs = objective.bounded_derivs(i);
+      const double wi = objective.w()[i];
+      // The loss part's derivatives (r's smooth part taken back out).
+      const double g = derivs.d1 - regularizer.l2 * wi;
+      const double h = std::max(derivs.d2 - regularizer.l2, kMinSecondDerivative);
+      const double v = regularizer.min_norm_subgradient(wi, derivs.d1);
+      ++stats.visits;
+      if (settings.may_shrink && wi == 0 && std::fabs(g) < shrink_below) {
+        active[i] = 0;
+        ++stats.shrunk;
+        violation[i] = 0;
+        continue;
+      }
+      violation[i] = v;
+      stats.violation_sum += std::fabs(v);
+      stats.max_violation = std::max(stats.max_violation, std::fabs(v));
+      const double d = regularizer.prox_step(wi, g, h);
+      if (d == 0) {
+        ++stats.full_newton_steps;
+        if (settings.feedback) rule.feedback({i, derivs.d1, derivs.d2, 0.0});
+        continue;
+      }
+      if (!std::isfinite(d)) {
+        stats.failed = true;
+        break;
+      }
+      // Delta of the Armijo rule: < 0 for d != 0 in exact arithmetic; near
+      // the optimum rounding can leave it >= 0, and then no step can
+      // decrease f by a measurable amount: the coordinate stays.
+      const double model = g * d + regularizer.delta(wi, d);
+      if (!(model < 0)) {
+        if (settings.feedback) rule.feedback({i, derivs.d1, derivs.d2, 0.0});
+        continue;
+      }
+      const double lambda = line_search(objective, regularizer, i, derivs, wi, g, d, model,
+                                        settings, stats.function_evaluations);
+      if (lambda == 1.0) ++stats.full_newton_steps;
+      if (settings.feedback) rule.feedback({i, derivs.d1, derivs.d2, lambda * d});
+    }
+  }
+  return stats;
+}
+
+// ||v||_1 after an outer iteration: the sum over the coordinates it
+// visited; but when that passes the test under a rule that may miss
+// coordinates (uniform draws), v measured afresh at w over the active ones.
+template <class Objective>
+double violation_norm(const Objective& objective, const Regularizer& regularizer,
+                      const SelectionRule& rule, double visited_sum, double stop_norm,
+                      const std::vector<char>& active, std::vector<double>& violation) {
+  if (!(visited_sum <= stop_norm) || rule.visits_all()) return visited_sum;
+  violation = min_norm_subgradients(objective, regularizer);
+  double norm = 0;
+  for (std::size_t i = 0; i < active.size(); ++i) {
+    if (active[i]) norm += std::fabs(violation[i]);
+  }
+  return norm;
+}
+
+// The header's algorithm: outer iterations until the stopping rule, a
+// non-finite direction or max_iter ends the run. restore_every: see
+// kClassificationRestoreEvery (0: only when the test passes).
 template <class Objective>
 SolveResult cd_l1_loop(Objective& objective, const Regularizer& regularizer, SelectionRule& rule,
                        const Params& params, double eps, std::size_t num_rows, Reporter& reporter,
                        std::int64_t restore_every = 0, StopBase stop_base = StopBase::kStart) {
   const std::int64_t max_iter = params.max_iter.value();
-  const double sigma = params.sigma;
-  const double beta = params.beta;
-  const bool feedback = rule.wants_feedback();
-  const bool may_shrink = rule.solver_may_shrink();
-  const std::size_t n = objective.num_features();
+  const L1Settings settings{params.sigma, params.beta, rule.wants_feedback(),
+                            rule.solver_may_shrink()};
   const double rows = static_cast<double>(std::max<std::size_t>(num_rows, 1));
 
   SolveResult result;
@@ -191,113 +340,31 @@ SolveResult cd_l1_loop(Objective& objective, const Regularizer& regularizer, Sel
   result.grad_norm = l1_norm(violation);
   bool converged = result.grad_norm <= stop_norm;
   bool failed = false;
-  std::vector<char> active(n, 1);
-  std::size_t inactive = 0;
-  double max_violation_old = std::numeric_limits<double>::infinity();
-  std::int64_t since_restore = 0;
+  L1Shrinking shrinking(objective.num_features());
 
   Progress progress(reporter);
   while (!converged && !failed && result.iterations < max_iter) {
-    double violation_sum = 0;
-    double max_violation = 0;
-    const double shrink_below = regularizer.l1 - max_violation_old / rows;
-    rule.start_epoch();
-    for (CoordinateBatch batch = rule.next_batch(); batch.size > 0 && !failed;
-         batch = rule.next_batch()) {
-      for (std::size_t k = 0; k < batch.size; ++k) {
-        const std::size_t i = batch.begin[k];
-        if (!active[i]) continue;
-        const BoundedDerivs derivs = objective.bounded_derivs(i);
-        const double wi = objective.w()[i];
-        // The loss part's derivatives (r's smooth part taken back out).
-        const double g = derivs.d1 - regularizer.l2 * wi;
-        const double h = std::max(derivs.d2 - regularizer.l2, kMinSecondDerivative);
-        const double v = regularizer.min_norm_subgradient(wi, derivs.d1);
-        ++result.inner_iterations;
-        if (may_shrink && wi == 0 && std::fabs(g) < shrink_below) {
-          active[i] = 0;
-          ++inactive;
-          violation[i] = 0;
-          continue;
-        }
-        violation[i] = v;
-        violation_sum += std::fabs(v);
-        max_violation = std::max(max_violation, std::fabs(v));
-        const double d = regularizer.prox_step(wi, g, h);
-        if (d == 0) {
-          ++result.full_newton_steps;
-          if (feedback) rule.feedback({i, derivs.d1, derivs.d2, 0.0});
-          continue;
-        }
-        if (!std::isfinite(d)) {
-          failed = true;
-          break;
-        }
-        // Delta of the Armijo rule: < 0 for d != 0 in exact arithmetic; near
-        // the optimum rounding can leave it >= 0, and then no step can
-        // decrease f by a measurable amount: the coordinate stays.
-        const double model = g * d + regularizer.delta(wi, d);
-        if (!(model < 0)) {
-          if (feedback) rule.feedback({i, derivs.d1, derivs.d2, 0.0});
-          continue;
-        }
-        double lambda = 1.0;
-        bool moved = false;
-        while (lambda >= kMinLambda) {
-          const double z = lambda * d;
-          // The loss part changes by at most g z + bound/2 z^2 (bound
-          // includes r's l2, which delta() counts too: subtract it).
-          const double bound = curvature_bound(objective, i, derivs, z);
-          const double upper =
-              g * z + 0.5 * (bound - regularizer.l2) * z * z + regularizer.delta(wi, z);
-          if (upper <= sigma * lambda * model) {
-            objective.apply(i, z);
-            moved = true;
-            break;
-          }
-          ++result.function_evaluations;
-          if (objective.apply_with_delta(i, z) <= sigma * lambda * model) {
-            moved = true;
-            break;
-          }
-          objective.undo();
-          lambda *= beta;
-        }
-        // In exact arithmetic the bound's test passes once lambda <=
-        // 2 (1 - sigma) |Delta| / (H_i d^2); a search that ends before is
-        // rounding at the optimum, and the coordinate stays.
-        if (!moved) lambda = 0;
-        if (lambda == 1.0) ++result.full_newton_steps;
-        if (feedback) rule.feedback({i, derivs.d1, derivs.d2, lambda * d});
-      }
-    }
-    result.grad_norm = violation_sum;
+    const double shrink_below = regularizer.l1 - shrinking.max_violation_old / rows;
+    const L1EpochStats epoch = cd_l1_epoch(objective, regularizer, rule, settings, shrink_below,
+                                           shrinking.active, violation);
+    result.inner_iterations += epoch.visits;
+    result.full_newton_steps += epoch.full_newton_steps;
+    result.function_evaluations += epoch.function_evaluations;
+    shrinking.inactive += epoch.shrunk;
+    failed = epoch.failed;
     // Nothing is shrunk in the first outer iteration (max_violation_old is
     // infinite), so its sum covers every coordinate.
-    if (first_sweep_base && result.iterations == 0) stop_norm = eps * violation_sum;
-    if (result.grad_norm <= stop_norm && !rule.visits_all()) {
-      // Uniform draws miss coordinates: measure all of them at w.
-      violation = min_norm_subgradients(objective, regularizer);
-      result.grad_norm = 0;
-      for (std::size_t i = 0; i < n; ++i) {
-        if (active[i]) result.grad_norm += std::fabs(violation[i]);
-      }
-    }
+    if (first_sweep_base && result.iterations == 0) stop_norm = eps * epoch.violation_sum;
+    result.grad_norm = violation_norm(objective, regularizer, rule, epoch.violation_sum, stop_norm,
+                                      shrinking.active, violation);
     ++result.iterations;
-    max_violation_old = max_violation > 0 ? max_violation : max_violation_old;
+    if (epoch.max_violation > 0) shrinking.max_violation_old = epoch.max_violation;
     progress.pause();
     progress.report(result.iterations, objective.value(), result.grad_norm, &objective.w());
     converged = result.grad_norm <= stop_norm;
-    ++since_restore;
-    if (inactive > 0 && (converged || (restore_every > 0 && since_restore >= restore_every))) {
-      // The test passed on the active coordinates (or they have had
-      // restore_every outer iterations): check them all.
-      since_restore = 0;
-      std::fill(active.begin(), active.end(), 1);
-      inactive = 0;
-      max_violation_old = std::numeric_limits<double>::infinity();
-      converged = false;
-    }
+    // Restored: the test passed on the active coordinates (or they have had
+    // restore_every outer iterations); check them all.
+    if (shrinking.restore_if_due(converged, restore_every)) converged = false;
   }
   result.status = failed      ? Status::kLineSearchFailed
                   : converged ? Status::kConverged
