@@ -1,6 +1,7 @@
 # cdlinear build. `make` builds ./cdtrain, ./cdpredict and ./cdscale from a static core
 # library; `make test` builds and runs the GoogleTest suite; `make asan` does
-# the same under AddressSanitizer and UBSan; `make bench` runs the benchmarks.
+# the same under AddressSanitizer and UBSan, `make tsan` under
+# ThreadSanitizer; `make bench` runs the benchmarks.
 
 # Every core by default, unless the command line says how many (make -j1).
 ifeq ($(filter -j%,$(MAKEFLAGS)),)
@@ -39,7 +40,7 @@ FUZZ_TARGETS := reader model cli train
 REPLAYS := $(FUZZ_TARGETS:%=$(BUILD)/replay_%)
 EXTRA_TOOLS := $(BUILD)/gen_rcv1like $(BUILD)/bench_cd
 
-.PHONY: all test asan test-asan fuzz fuzz-build fuzz-run bench tools clean format format-check
+.PHONY: all test asan test-asan tsan test-tsan fuzz fuzz-build fuzz-run bench tools clean format format-check
 all: $(TOOLS)
 
 $(BUILD)/tests/%.o: private INCLUDES += -Itests -Itools
@@ -80,6 +81,14 @@ asan:
 	$(MAKE) BUILD=build-asan CXXFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -Wno-maybe-uninitialized" \
 	  test-asan
 
+# ThreadSanitizer on the suite (GTEST_FILTER=... to run part of it).
+tsan:
+	$(MAKE) BUILD=build-tsan CXXFLAGS="-O1 -g -fsanitize=thread -fno-omit-frame-pointer -Wno-maybe-uninitialized" \
+	  test-tsan
+
+test-tsan: $(BUILD)/cdtrain $(BUILD)/cdpredict $(BUILD)/cdscale $(TEST_BIN)
+	CDL_BIN_DIR=$(CURDIR)/$(BUILD) CDL_DATA_DIR=$(CURDIR)/data $(TEST_BIN)
+
 test-asan: $(BUILD)/cdtrain $(BUILD)/cdpredict $(BUILD)/cdscale $(TEST_BIN) $(REPLAYS)
 	CDL_BIN_DIR=$(CURDIR)/$(BUILD) CDL_DATA_DIR=$(CURDIR)/data $(TEST_BIN)
 	for t in $(FUZZ_TARGETS); do \
@@ -118,6 +127,6 @@ format-check:
 	clang-format --dry-run --Werror $(FORMAT_FILES)
 
 clean:
-	rm -rf build build-asan build-fuzz $(TOOLS)
+	rm -rf build build-asan build-tsan build-fuzz $(TOOLS)
 
 -include $(wildcard $(BUILD)/src/*/*.d $(BUILD)/tools/*.d $(BUILD)/bench/*.d $(BUILD)/gen/*.d $(BUILD)/tests/*/*.d $(BUILD)/*.d)
