@@ -45,9 +45,9 @@ std::vector<std::size_t> blocks_of(const std::vector<std::int64_t>& ptr) {
 // of the CSC ((X'u)_i = sum_j x_ji u_j, each a dot product in increasing j).
 // Every element of an output is computed whole by one thread in a fixed order,
 // so the products are the same bits whatever the threads and however the
-// blocks fall on them: the sums of LIBLINEAR's serial scatter of u_j x_j in
-// row order (a row with u_j = 0 adds a zero here where the scatter skips it).
-// The one scalar sum, f, is added on the calling thread in row order.
+// blocks fall on them; and the same bits as the serial scatter of u_j x_j in
+// row order that runs without a team (times_transpose()). The one scalar sum,
+// f, is added on the calling thread in row order.
 template <class Loss>
 class RowObjective final : public VectorObjective {
  public:
@@ -124,14 +124,27 @@ class RowObjective final : public VectorObjective {
     team_->run(blocks, [&](std::size_t b) { body(bounds[b], bounds[b + 1]); });
   }
 
-  // out = l2 v + X'u, column by column: out_i = l2 v_i + u_0 x_0i + u_1 x_1i
-  // + ... in row order. `out` has the size of v; it may be v.
+  // out = l2 v + X'u. On the team, column by column: out_i = (l2 v_i + 0)
+  // + u_0 x_0i + u_1 x_1i + ... in row order, each out_i by one thread. Alone,
+  // by scattering u_j x_j in row order over the rows with u_j != 0 only (for
+  // L2-SVM's Hs, the active rows; the serial loop of LIBLINEAR). Both add the
+  // same terms in the same order but for the zeros the scatter skips, from a
+  // start that is not -0 (the "+ 0"); a sum that starts there is never -0, and
+  // adding a zero to it changes no bit. So the two ways give the same bits.
+  // `out` has the size of v; it may be v.
   void times_transpose(const std::vector<double>& v, const std::vector<double>& u,
                        std::vector<double>& out) const {
     const double l2 = regularizer_.l2;
+    if (team_ == nullptr) {
+      for (std::size_t i = 0; i < v.size(); ++i) out[i] = (l2 != 1.0 ? v[i] * l2 : v[i]) + 0.0;
+      for (std::size_t j = 0; j < u.size(); ++j) {
+        if (u[j] != 0) add_row(rows_, j, u[j], out);
+      }
+      return;
+    }
     for_blocks(column_blocks_, [&](std::size_t begin, std::size_t end) {
       for (std::size_t i = begin; i < end; ++i) {
-        double sum = l2 != 1.0 ? v[i] * l2 : v[i];
+        double sum = (l2 != 1.0 ? v[i] * l2 : v[i]) + 0.0;
         for (auto k = columns_.col_ptr[i]; k < columns_.col_ptr[i + 1]; ++k) {
           const auto t = static_cast<std::size_t>(k);
           sum += u[columns_.row_idx[t]] * columns_.values[t];

@@ -31,9 +31,10 @@
 //
 // Cost: one outer iteration is one evaluation of f and grad f, O(#nz), plus
 //   one Hessian-vector product per CG step (paper, equation 27; the Hessian
-//   is never formed): X s over the rows with D_jj != 0 (for L2-SVM the
-//   active ones), O(#nz of those rows), then X'(D X s) over all the
-//   columns, O(#nz); and O(n) for CG's vector operations.
+//   is never formed): X s and X'(D X s) over the rows with D_jj != 0 (for
+//   L2-SVM the active ones), O(#nz of those rows) on one thread; on threads
+//   X'(D X s) goes over all the columns, O(#nz) split among them; and O(n)
+//   for CG's vector operations.
 //
 // Threads: the products, which multi-core LIBLINEAR also runs on threads,
 //   run on thread_count(params) threads (-m): X v over fixed blocks
@@ -44,8 +45,8 @@
 //   The model does not depend on the number of threads, to the bit: every
 //   element of a product (a margin, a component of grad f or of Hs) is one
 //   dot product computed whole by one thread in a fixed order (the
-//   components of X'u in row order, the sums of a serial scatter of the
-//   rows), and every scalar reduction (f, the norms, CG's dot products) is
+//   components of X'u in row order, the bits of the serial scatter of the
+//   rows that one thread runs), and every scalar reduction (f, the norms, CG's dot products) is
 //   added on this thread in index order. So -m 1, 2 or 3 write the same
 //   model. One-vs-rest and cross-validation give their classes and folds the
 //   threads instead (train.cpp, cross_validation.cpp): each of those solves
