@@ -99,7 +99,21 @@ class RowObjective final : public VectorObjective {
   // Hs = l2 s + X'(D (X s)), the rows with D_jj = 0 skipped in X s.
   void hess_vec(const std::vector<double>& s, std::vector<double>& hs) const override {
     assert(evaluated_);
-    assert(s.size() == num_features());
+    assert(s.size() == num_features() && &s != &hs);
+    if (team_ == nullptr) {
+      // Alone, each active row's dot product and then its scatter, while the
+      // row is in cache (LIBLINEAR's loop): the terms of times_transpose()'s
+      // scatter in the same order, so the same bits, for one read of the row.
+      const double l2 = regularizer_.l2;
+      hs.resize(s.size());
+      for (std::size_t i = 0; i < s.size(); ++i) hs[i] = (l2 != 1.0 ? s[i] * l2 : s[i]) + 0.0;
+      for (std::size_t j = 0; j < curvature_.size(); ++j) {
+        if (curvature_[j] == 0) continue;
+        const double u = curvature_[j] * row_dot(rows_, j, s);
+        if (u != 0) add_row(rows_, j, u, hs);
+      }
+      return;
+    }
     for_blocks(row_blocks_, [&](std::size_t begin, std::size_t end) {
       for (std::size_t j = begin; j < end; ++j) {
         scratch_[j] = curvature_[j] != 0 ? curvature_[j] * row_dot(rows_, j, s) : 0.0;
