@@ -1,6 +1,7 @@
 # cdlinear build. `make` builds ./cdtrain, ./cdpredict and ./cdscale from a static core
 # library; `make test` builds and runs the GoogleTest suite; `make asan` does
-# the same under AddressSanitizer and UBSan; `make bench` runs the benchmarks.
+# the same under AddressSanitizer and UBSan, `make tsan` under
+# ThreadSanitizer; `make bench` runs the benchmarks.
 # `make install PREFIX=/usr/local` (and DESTDIR) installs the tools, the
 # library's header and archive, and the man pages; `make uninstall` removes
 # them.
@@ -53,7 +54,7 @@ INCDIR  = $(DESTDIR)$(PREFIX)/include
 LIBDIR  = $(DESTDIR)$(PREFIX)/lib
 MANDIR  = $(DESTDIR)$(PREFIX)/share/man/man1
 
-.PHONY: all test asan test-asan test-install install uninstall fuzz fuzz-build fuzz-run bench tools clean format format-check
+.PHONY: all test asan test-asan tsan test-tsan test-install install uninstall fuzz fuzz-build fuzz-run bench tools clean format format-check
 all: $(TOOLS)
 
 $(BUILD)/tests/%.o: private INCLUDES += -Itests -Itools
@@ -122,6 +123,15 @@ asan:
 	$(MAKE) BUILD=build-asan CXXFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -Wno-maybe-uninitialized" \
 	  test-asan
 
+# ThreadSanitizer on the suite (GTEST_FILTER=... to run part of it).
+tsan:
+	$(MAKE) BUILD=build-tsan CXXFLAGS="-O1 -g -fsanitize=thread -fno-omit-frame-pointer -Wno-maybe-uninitialized" \
+	  test-tsan
+
+test-tsan: $(BUILD)/cdtrain $(BUILD)/cdpredict $(BUILD)/cdscale $(TEST_BIN) $(EXAMPLE)
+	CDL_BIN_DIR=$(CURDIR)/$(BUILD) CDL_DATA_DIR=$(CURDIR)/data \
+	  CDL_LIBRARY_EXAMPLE=$(CURDIR)/$(EXAMPLE) $(TEST_BIN)
+
 test-asan: $(BUILD)/cdtrain $(BUILD)/cdpredict $(BUILD)/cdscale $(TEST_BIN) $(REPLAYS) $(EXAMPLE)
 	CDL_BIN_DIR=$(CURDIR)/$(BUILD) CDL_DATA_DIR=$(CURDIR)/data \
 	  CDL_LIBRARY_EXAMPLE=$(CURDIR)/$(EXAMPLE) $(TEST_BIN)
@@ -161,6 +171,6 @@ format-check:
 	clang-format --dry-run --Werror $(FORMAT_FILES)
 
 clean:
-	rm -rf build build-asan build-fuzz $(TOOLS)
+	rm -rf build build-asan build-tsan build-fuzz $(TOOLS)
 
 -include $(wildcard $(BUILD)/src/*/*.d $(BUILD)/tools/*.d $(BUILD)/bench/*.d $(BUILD)/gen/*.d $(BUILD)/tests/*/*.d $(BUILD)/*.d)

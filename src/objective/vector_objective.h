@@ -9,9 +9,19 @@
 // Mangasarian (2002) and is zero for inactive instances (m_j >= 1), which
 // hess_vec() skips, as Lin, Weng & Keerthi (2008) do.
 //
-// Cost: evaluate O(#nz + n); gradient O(#nz of rows with loss' != 0 + n);
-// hess_vec O(#nz of rows with D_jj != 0 + n). The Problem needs its rows
-// and must outlive the objective.
+// Cost: evaluate O(#nz + n); gradient O(#nz + n); hess_vec O(#nz of rows
+// with D_jj != 0 + n) on one thread (X s and X'u over the active rows of the
+// CSR), and on a team X'u over the columns of the CSC, O(#nz), inactive rows
+// included, split among the threads. The Problem needs its rows (and its
+// columns, problem.x) and must outlive the objective.
+//
+// Threads: with threads > 1 (and more than 65,536 nonzeros) each of these
+// passes runs on a team of that many threads, kept for the objective's life.
+// Each element of a product (a margin, a component of g or Hs) is computed
+// whole by one thread, adding the terms in the order one thread would (X'u by
+// columns, in row order, gives the bits of the serial scatter of the rows),
+// and f is summed on the calling thread in row order, so every result is the
+// same bits for any number of threads.
 #ifndef CDL_VECTOR_OBJECTIVE_H_
 #define CDL_VECTOR_OBJECTIVE_H_
 
@@ -37,10 +47,11 @@ class VectorObjective {
   virtual double gradient_norm_at_zero() const = 0;
 };
 
-// For the twice-differentiable losses (l2svm, lr); throws ConfigError for
-// others.
+// For the twice-differentiable losses (l2svm, lr), its passes on `threads`
+// threads; throws ConfigError for others.
 std::unique_ptr<VectorObjective> make_vector_objective(
-    LossKind loss, const Problem& problem, const Regularizer& regularizer = Regularizer::l2_only());
+    LossKind loss, const Problem& problem, const Regularizer& regularizer = Regularizer::l2_only(),
+    unsigned threads = 1);
 
 }  // namespace cdl
 

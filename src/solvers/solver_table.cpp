@@ -68,6 +68,7 @@ SolverInfo tron_row() {
   row.default_max_iter = kDefaultMaxIter;
   row.needs_rows = true;
   row.warm_start = true;
+  row.solve_on_threads = true;
   row.solver_type = liblinear_solver_type;
   return row;
 }

@@ -30,8 +30,27 @@
 //   solvers.
 //
 // Cost: one outer iteration is one evaluation of f and grad f, O(#nz), plus
-//   one Hessian-vector product per CG step, O(#nz of the active rows) for
-//   L2-SVM (paper, equation 27); the Hessian is never formed.
+//   one Hessian-vector product per CG step (paper, equation 27; the Hessian
+//   is never formed): X s and X'(D X s) over the rows with D_jj != 0 (for
+//   L2-SVM the active ones), O(#nz of those rows) on one thread; on threads
+//   X'(D X s) goes over all the columns, O(#nz) split among them; and O(n)
+//   for CG's vector operations.
+//
+// Threads: the products, which multi-core LIBLINEAR also runs on threads,
+//   run on thread_count(params) threads (-m): X v over fixed blocks
+//   of the rows of the CSR (problem.rows), X'u over fixed blocks of the
+//   columns of the CSC (problem.x), on a team of threads kept for the solve
+//   (vector_objective.h; data of fewer than 65,536 nonzeros stay on this
+//   thread, where waking the team would cost more than a pass).
+//   The model does not depend on the number of threads, to the bit: every
+//   element of a product (a margin, a component of grad f or of Hs) is one
+//   dot product computed whole by one thread in a fixed order (the
+//   components of X'u in row order, the bits of the serial scatter of the
+//   rows that one thread runs), and every scalar reduction (f, the norms, CG's dot products) is
+//   added on this thread in index order. So -m 1, 2 or 3 write the same
+//   model. One-vs-rest and cross-validation give their classes and folds the
+//   threads instead (train.cpp, cross_validation.cpp): each of those solves
+//   runs on one.
 #include <cmath>
 
 #include "objective/vector_math.h"
@@ -188,7 +207,8 @@ SolveResult solve_tron(VectorObjective& objective, std::vector<double> w, const 
 
 SolveResult solve_tron(const SolverInput& input) {
   const Regularizer regularizer = Regularizer::of(input.params.regularizer);
-  auto objective = make_vector_objective(input.params.loss.value(), input.problem, regularizer);
+  auto objective = make_vector_objective(input.params.loss.value(), input.problem, regularizer,
+                                         thread_count(input.params));
   return solve_tron(*objective, starting_w(input), input.params, input.reporter);
 }
 

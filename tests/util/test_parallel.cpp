@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <stdexcept>
 #include <string>
@@ -43,6 +44,53 @@ TEST(RunTasks, ErrorsStayWithTheirTaskAndTheOthersStillRun) {
     FAIL() << "no exception";
   } catch (const std::runtime_error& e) {
     EXPECT_STREQ(e.what(), "task 5");  // the first in task order, not in time
+  }
+}
+
+TEST(ThreadTeam, RunsEveryTaskOnceInEveryPass) {
+  for (unsigned threads : {0u, 1u, 2u, 3u, 8u}) {
+    ThreadTeam team(threads);
+    EXPECT_GE(team.size(), 1u);
+    EXPECT_LE(team.size(), std::max(threads, 1u));
+    // Many short passes, as TRON's products: each task once per pass, and
+    // run() returns only when the pass is done.
+    for (std::size_t count : {0, 1, 2, 5, 64, 3, 1000}) {
+      std::vector<std::atomic<int>> runs(count);
+      team.run(count, [&](std::size_t k) { ++runs[k]; });
+      for (std::size_t k = 0; k < count; ++k) {
+        ASSERT_EQ(runs[k], 1) << "task " << k << " of " << count << ", " << threads << " threads";
+      }
+    }
+  }
+}
+
+TEST(ThreadTeam, WritesOfAPassAreSeenAfterIt) {
+  ThreadTeam team(3);
+  std::vector<double> out(10000);
+  for (int pass = 1; pass <= 200; ++pass) {
+    team.run(out.size() / 100, [&](std::size_t b) {
+      for (std::size_t i = b * 100; i < (b + 1) * 100; ++i) out[i] = pass * static_cast<double>(i);
+    });
+    double sum = 0;
+    for (double v : out) sum += v;
+    ASSERT_EQ(sum, pass * 49995000.0) << "pass " << pass;
+  }
+}
+
+TEST(ThreadTeam, RethrowsTheFirstErrorInTaskOrderAndStaysUsable) {
+  ThreadTeam team(3);
+  for (int attempt = 0; attempt < 20; ++attempt) {
+    try {
+      team.run(50, [](std::size_t k) {
+        if (k == 7 || k == 30) throw std::runtime_error("task " + std::to_string(k));
+      });
+      FAIL() << "no exception";
+    } catch (const std::runtime_error& e) {
+      EXPECT_STREQ(e.what(), "task 7");
+    }
+    std::atomic<int> runs{0};
+    team.run(50, [&](std::size_t) { ++runs; });
+    EXPECT_EQ(runs, 50);
   }
 }
 
