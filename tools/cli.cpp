@@ -383,15 +383,9 @@ void check_options_act(const TrainCommand& command, const std::vector<std::strin
   };
   // The solvers' own options, by the flag the user gave (validate() sees
   // only values, and -k 1 is the default's value).
-  static const std::vector<std::pair<const char*, const char*>> own_options = {
-      {"--select", option::kSelect},  {"--sigma", option::kLineSearch},
-      {"--beta", option::kLineSearch}, {"-k", option::kBatch},
-      {"--shrink", option::kShrink},  {"--no-shrink", option::kShrink},
-      {"--gap-tol", option::kGapTol}, {"--pd-sigma", option::kPdSteps},
-      {"--tau-factor", option::kPdSteps}};
   const SolverInfo& solver = solver_info(command.params.solver);
-  for (const auto& [flag, option] : own_options) {
-    if (was_given(flag)) check_solver_option(solver, option, flag);
+  for (const SolverOptionFlag& entry : solver_option_flags()) {
+    if (was_given(entry.flag)) check_solver_option(solver, entry.option, entry.flag);
   }
   const bool cross_validation = command.params.cv_folds > 0 || command.find_C;
   if (was_given("--stratified") && !cross_validation) {

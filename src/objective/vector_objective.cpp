@@ -104,9 +104,8 @@ class RowObjective final : public VectorObjective {
       // Alone, each active row's dot product and then its scatter, while the
       // row is in cache (LIBLINEAR's loop): the terms of times_transpose()'s
       // scatter in the same order, so the same bits, for one read of the row.
-      const double l2 = regularizer_.l2;
       hs.resize(s.size());
-      for (std::size_t i = 0; i < s.size(); ++i) hs[i] = (l2 != 1.0 ? s[i] * l2 : s[i]) + 0.0;
+      for (std::size_t i = 0; i < s.size(); ++i) hs[i] = regularized(s[i]);
       for (std::size_t j = 0; j < curvature_.size(); ++j) {
         if (curvature_[j] == 0) continue;
         const double u = curvature_[j] * row_dot(rows_, j, s);
@@ -138,6 +137,12 @@ class RowObjective final : public VectorObjective {
     team_->run(blocks, [&](std::size_t b) { body(bounds[b], bounds[b + 1]); });
   }
 
+  // l2 v_i + 0: where a component of l2 v + X'u starts, never -0 (see
+  // times_transpose()).
+  double regularized(double v_i) const {
+    return (regularizer_.l2 != 1.0 ? v_i * regularizer_.l2 : v_i) + 0.0;
+  }
+
   // out = l2 v + X'u. On the team, column by column: out_i = (l2 v_i + 0)
   // + u_0 x_0i + u_1 x_1i + ... in row order, each out_i by one thread. Alone,
   // by scattering u_j x_j in row order over the rows with u_j != 0 only (for
@@ -148,9 +153,8 @@ class RowObjective final : public VectorObjective {
   // `out` has the size of v; it may be v.
   void times_transpose(const std::vector<double>& v, const std::vector<double>& u,
                        std::vector<double>& out) const {
-    const double l2 = regularizer_.l2;
     if (team_ == nullptr) {
-      for (std::size_t i = 0; i < v.size(); ++i) out[i] = (l2 != 1.0 ? v[i] * l2 : v[i]) + 0.0;
+      for (std::size_t i = 0; i < v.size(); ++i) out[i] = regularized(v[i]);
       for (std::size_t j = 0; j < u.size(); ++j) {
         if (u[j] != 0) add_row(rows_, j, u[j], out);
       }
@@ -158,7 +162,7 @@ class RowObjective final : public VectorObjective {
     }
     for_blocks(column_blocks_, [&](std::size_t begin, std::size_t end) {
       for (std::size_t i = begin; i < end; ++i) {
-        double sum = (l2 != 1.0 ? v[i] * l2 : v[i]) + 0.0;
+        double sum = regularized(v[i]);
         for (auto k = columns_.col_ptr[i]; k < columns_.col_ptr[i + 1]; ++k) {
           const auto t = static_cast<std::size_t>(k);
           sum += u[columns_.row_idx[t]] * columns_.values[t];

@@ -146,17 +146,30 @@ bool is_lasso(const Params& params) {
          params.loss.value_or(solver.losses.front()) == LossKind::kSquared;
 }
 
+const std::vector<SolverOptionFlag>& solver_option_flags() {
+  static const Params defaults;
+  static const std::vector<SolverOptionFlag> table = {
+      {"--select", option::kSelect, [](const Params& p) { return p.select.has_value(); }},
+      {"--sigma", option::kLineSearch, [](const Params& p) { return p.sigma != defaults.sigma; }},
+      {"--beta", option::kLineSearch, [](const Params& p) { return p.beta != defaults.beta; }},
+      {"-k", option::kBatch,
+       [](const Params& p) { return p.pegasos_batch != defaults.pegasos_batch; }},
+      {"--shrink", option::kShrink, [](const Params& p) { return p.shrink.value_or(false); }},
+      {"--no-shrink", option::kShrink,
+       [](const Params& p) { return p.shrink.has_value() && !*p.shrink; }},
+      {"--gap-tol", option::kGapTol, [](const Params& p) { return p.gap_tol.has_value(); }},
+      {"--pd-sigma", option::kPdSteps, [](const Params& p) { return p.pd_sigma.has_value(); }},
+      {"--tau-factor", option::kPdSteps,
+       [](const Params& p) { return p.tau_factor != defaults.tau_factor; }},
+  };
+  return table;
+}
+
 std::vector<std::pair<const char*, const char*>> solver_options_set(const Params& params) {
-  const Params defaults;
   std::vector<std::pair<const char*, const char*>> out;
-  if (params.select) out.emplace_back(option::kSelect, "--select");
-  if (params.sigma != defaults.sigma) out.emplace_back(option::kLineSearch, "--sigma");
-  if (params.beta != defaults.beta) out.emplace_back(option::kLineSearch, "--beta");
-  if (params.pegasos_batch != defaults.pegasos_batch) out.emplace_back(option::kBatch, "-k");
-  if (params.shrink) out.emplace_back(option::kShrink, *params.shrink ? "--shrink" : "--no-shrink");
-  if (params.gap_tol) out.emplace_back(option::kGapTol, "--gap-tol");
-  if (params.pd_sigma) out.emplace_back(option::kPdSteps, "--pd-sigma");
-  if (params.tau_factor != defaults.tau_factor) out.emplace_back(option::kPdSteps, "--tau-factor");
+  for (const SolverOptionFlag& entry : solver_option_flags()) {
+    if (entry.is_set(params)) out.emplace_back(entry.option, entry.flag);
+  }
   return out;
 }
 

@@ -86,6 +86,17 @@ double class_cost(const Params& params, int label);
 // Pegasos's number of updates for l training instances.
 std::int64_t pegasos_updates(const Params& params, std::size_t num_rows);
 
+// A solver's own option (SolverInfo::options) as the user writes it: the
+// flag, its option:: constant, and whether `params` sets it (given, or away
+// from its default).
+struct SolverOptionFlag {
+  const char* flag;    // "--beta"
+  const char* option;  // option::kLineSearch
+  bool (*is_set)(const Params& params);
+};
+// Every flag of a solver's own option.
+const std::vector<SolverOptionFlag>& solver_option_flags();
+
 // The solvers' own options (SolverInfo::options) that `params` sets, given
 // or away from their defaults: each as its option:: constant and the flag
 // that sets it (--beta for option::kLineSearch, say).
