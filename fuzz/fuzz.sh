@@ -16,7 +16,7 @@ build=${1:?usage: fuzz.sh BUILD_DIR SECONDS [TARGET...]}
 seconds=${2:?usage: fuzz.sh BUILD_DIR SECONDS [TARGET...]}
 shift 2
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(reader model cli train)
+[ ${#targets[@]} -gt 0 ] || targets=(reader model cli train cache)
 root=$(cd "$(dirname "$0")/.." && pwd)
 
 seed() {  # seed TARGET: fills $build/corpus/TARGET
@@ -44,6 +44,22 @@ seed() {  # seed TARGET: fills $build/corpus/TARGET
       fi
       ;;
     model) cp "$root"/tests/fixtures/*.model "$dir"/ ;;
+    cache)
+      # The first lines of every data/ file as the text of a patched cache
+      # (choice 13: integer labels, a bias) and of a sealed one (choice 2).
+      for f in "$root"/data/*; do
+        name=$(basename "$f")
+        [ "$name" = README.md ] && continue
+        head -n 8 "$f" > "$dir/text"
+        length=$(stat -c %s "$dir/text")
+        for choice in 13 2; do
+          { printf "\\$(printf '%03o' "$choice")"
+            printf "\\$(printf '%03o' $((length % 256)))\\$(printf '%03o' $((length / 256)))"
+            cat "$dir/text"; } > "$dir/data_${choice}_$name"
+        done
+        rm "$dir/text"
+      done
+      ;;
   esac
 }
 

@@ -514,9 +514,30 @@ void check_matrix(const CscMatrix& m, Index largest_row, const std::string& cach
   if (!ok || (nnz > 0 && largest_row >= m.num_rows)) corrupt(cache_path, "inconsistent matrix");
 }
 
-void check_labels(const std::vector<double>& labels, const std::string& cache_path) {
+// Labels as the reader left them: finite, and integers where the options
+// ask for them (the classes are mapped from them without another check).
+void check_labels(const std::vector<double>& labels, const ReadOptions& options,
+                  const std::string& cache_path) {
   for (double label : labels) {
     if (!std::isfinite(label)) corrupt(cache_path, "a label is not finite");
+    if (options.integer_labels && label != std::floor(label)) {
+      corrupt(cache_path, "a label is not an integer");
+    }
+  }
+}
+
+// The line map as LineMap::add builds it: rows increasing from 0 and below
+// num_rows, lines from 1 up, each entry's line more than its rows' distance
+// past the previous one's, so that messages name real lines. (The line
+// difference is taken only when positive: it cannot overflow.)
+void check_lines(const LineMap& map, std::size_t num_rows, const std::string& cache_path) {
+  const auto rows = static_cast<std::int64_t>(num_rows);
+  for (std::size_t k = 0; k < map.rows.size(); ++k) {
+    const bool ok = k == 0 ? map.rows[0] == 0 && map.lines[0] >= 1
+                           : map.rows[k] > map.rows[k - 1] && map.rows[k] < rows &&
+                                 map.lines[k] > map.lines[k - 1] &&
+                                 map.lines[k] - map.lines[k - 1] > map.rows[k] - map.rows[k - 1];
+    if (!ok) corrupt(cache_path, "inconsistent line map");
   }
 }
 
@@ -545,7 +566,8 @@ std::optional<LabeledCsc> load_cache(const std::string& cache_path, const std::s
   check_gaps(fd, layout, cache_path);
   if (scan.checksum != header.payload_hash) corrupt(cache_path, "payload checksum mismatch");
   check_matrix(unread.data.features, scan.largest_row, cache_path);
-  check_labels(unread.data.labels, cache_path);
+  check_labels(unread.data.labels, options, cache_path);
+  check_lines(unread.data.lines, unread.data.features.num_rows, cache_path);
   unread.data.largest_magnitude = magnitude_of_bits(scan.largest_value);
   return std::move(unread.data);
 }

@@ -90,7 +90,7 @@ void check_magnitudes(const CscMatrix& x, const ClassMap& classes, const Params&
     const auto stop = static_cast<std::size_t>(x.col_ptr[i + 1]);
     double part[4] = {0, 0, 0, 0};
     for (; k + 4 <= stop; k += 4) {
-      for (int t = 0; t < 4; ++t) part[t] += v[k + t] * v[k + t];
+      for (std::size_t t = 0; t < 4; ++t) part[t] += v[k + t] * v[k + t];
     }
     for (; k < stop; ++k) part[0] += v[k] * v[k];
     const double sum = c_max * ((part[0] + part[1]) + (part[2] + part[3]));

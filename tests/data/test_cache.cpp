@@ -309,6 +309,48 @@ TEST_F(Cache, TheLoaderSeesTheLastEntryOfTheLastBlock) {
             corrupt(cache, "inconsistent matrix"));
 }
 
+// A line map or labels that the reader cannot make, sealed with valid
+// checksums (as a tool fault could write them), are refused by the loader:
+// the messages would name wrong lines, and classes are mapped from labels
+// without another check. (Found by fuzz_cache.)
+TEST_F(Cache, ALineMapOrLabelsTheReaderCannotMakeAreCorrupt) {
+  const std::string cache = dir_.file("sealed.cdcache");
+  const auto load_error = [&](const LabeledCsc& data, const ReadOptions& options) {
+    write_cache(cache, data_, options, data);
+    return error_message([&] { load_cache(cache, data_, options); });
+  };
+  const std::string bad_lines = corrupt(cache, "inconsistent line map");
+  const std::pair<std::vector<std::int64_t>, std::vector<std::int64_t>> maps[] = {
+      {{1}, {1}},              // the first entry is not instance 0
+      {{0}, {0}},              // line 0
+      {{0, 5}, {2, 4}},        // instance 5 on a line before instance 1's
+      {{0, 5}, {1, 6}},        // instance 5 on line 6: the map records no jump
+      {{5, 0}, {9, 1}},        // rows out of order
+      {{0, 1001}, {1, 2000}},  // past the last instance
+  };
+  for (const auto& [rows, lines] : maps) {
+    LabeledCsc data = hand_built(0.5, 1000);
+    data.lines.rows = rows;
+    data.lines.lines = lines;
+    EXPECT_EQ(load_error(data, options_), bad_lines) << rows.back() << " " << lines.back();
+  }
+  LabeledCsc jump = hand_built(0.5, 1000);
+  jump.lines.rows = {0, 5};
+  jump.lines.lines = {2, 9};  // two comment lines before instance 5
+  write_cache(cache, data_, options_, jump);
+  const std::optional<LabeledCsc> loaded = load_cache(cache, data_, options_);
+  ASSERT_TRUE(loaded);
+  EXPECT_EQ(loaded->lines.line_of(5), 9);
+
+  LabeledCsc fractional = hand_built(0.5, 1000);
+  fractional.labels[3] = 0.5;
+  EXPECT_EQ(load_error(fractional, options_), corrupt(cache, "a label is not an integer"));
+  ReadOptions real_labels = options_;
+  real_labels.integer_labels = false;
+  write_cache(cache, data_, real_labels, fractional);
+  EXPECT_EQ(load_cache(cache, data_, real_labels)->labels[3], 0.5);
+}
+
 // A NaN that reached a cache (a checksum does not judge numbers) is kept as
 // the largest |value|, and the magnitude check then makes its full pass,
 // which refuses it.
