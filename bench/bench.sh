@@ -46,6 +46,16 @@
 #                                    runs, on the wide and rcv1-like files,
 #                                    rounds interleaved (CDL_PIPE_ROUNDS, default
 #                                    9; ~10 minutes on a loaded machine)
+#   bash bench/bench.sh cores        every LIBLINEAR number (0 1 2 3 5 6 11) and
+#                                    the default, cdtrain -m 2 and -m 1 against
+#                                    multi-core LIBLINEAR -n 2, LIBLINEAR 2.50 and
+#                                    2.3 on a wide and a tall file: medians and
+#                                    ranges of CDL_CORES_ROUNDS (default 5) rounds
+#                                    that alternate the tools, peak memory, f;
+#                                    CDL_BENCH_HUGE=1 adds the 200M-nonzero file.
+#                                    The peers are built from ../shared/peers by
+#                                    its build.sh into $CDL_BENCH_DIR/peers.
+#                                    (~40 minutes; hours with the huge file)
 #
 # Needs liblinear-train/-predict (apt-get install liblinear-tools), GNU time
 # (apt-get install time) and the tools built by `make tools`. The large file
@@ -682,6 +692,106 @@ l1() {
   echo
 }
 
+# The files of the cores section: a wide short-column text shape (ten times
+# more features than documents, about 11 nonzeros per column) and a tall
+# long-column one (twice as many documents as features, 120 per column),
+# both over 10M nonzeros.
+cores_wide=$bench_dir/cores_wide.svm
+cores_tall=$bench_dir/cores_tall.svm
+make_cores() {
+  [ -f "$cores_wide" ] ||
+    build/gen_rcv1like --seed 1 --rows 100000 --features 1000000 --avg-terms 110 "$cores_wide"
+  [ -f "$cores_tall" ] ||
+    build/gen_rcv1like --seed 1 --rows 200000 --features 100000 --avg-terms 60 "$cores_tall"
+}
+
+# The peers' train programs, built by ../shared/peers/build.sh on first use:
+# sets multicore_train and liblinear250_train.
+build_peers() {
+  local script=../shared/peers/build.sh paths
+  [ -f "$script" ] || { echo "bench: $script is missing (the peers' sources)" >&2; exit 1; }
+  mapfile -t paths < <(bash "$script" "$(realpath "$bench_dir")/peers" | grep '/train$')
+  liblinear250_train=$(printf '%s\n' "${paths[@]}" | grep 'liblinear-2.50/')
+  multicore_train=$(printf '%s\n' "${paths[@]}" | grep 'multicore')
+}
+
+# median and range of the numbers on standard input: "median min max".
+median_range() {
+  sort -g | awk '{v[NR] = $1} END {m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2;
+    print m, v[1], v[NR]}'
+}
+
+# One file, one LIBLINEAR number ("default" for cdtrain's default solver,
+# against the peers' default -s 1): each round runs the five commands in
+# turn; then a table row of medians [ranges].
+cores_row() {
+  local file=$1 number=$2 rounds=$3 k name
+  local -a names=(cd2 cd1 mc l50 l23) ours=() peer=()
+  [ "$number" = default ] || ours=(-s "$number")
+  if [ "$number" = default ]; then peer=(-s 1); else peer=(-s "$number"); fi
+  local -A cmd
+  cmd[cd2]="./cdtrain -q -m 2 ${ours[*]}"
+  cmd[cd1]="./cdtrain -q -m 1 ${ours[*]}"
+  cmd[mc]="$multicore_train -q -n 2 ${peer[*]}"
+  cmd[l50]="$liblinear250_train -q ${peer[*]}"
+  cmd[l23]="liblinear-train -q ${peer[*]}"
+  for name in "${names[@]}"; do : >"$tmp/t_$name"; : >"$tmp/m_$name"; done
+  for k in $(seq "$rounds"); do
+    for name in "${names[@]}"; do
+      # shellcheck disable=SC2086  # the commands are words
+      /usr/bin/time -f "%e %M" -o "$tmp/time" ${cmd[$name]} "$file" "$tmp/$name.model" >/dev/null 2>&1 ||
+        { echo "bench: ${cmd[$name]} $file failed" >&2; exit 1; }
+      read -r t m <"$tmp/time"
+      echo "$t" >>"$tmp/t_$name"
+      echo "$m" >>"$tmp/m_$name"
+    done
+  done
+  local -A med lo hi mem f
+  local objective_args=()
+  [ "$number" != 11 ] || objective_args=(1 0.1)
+  for name in "${names[@]}"; do
+    read -r med[$name] lo[$name] hi[$name] <<<"$(median_range <"$tmp/t_$name")"
+    read -r mem[$name] _ _ <<<"$(median_range <"$tmp/m_$name")"
+    f[$name]=$(build/bench_cd objective "$file" "$tmp/$name.model" "${objective_args[@]}")
+  done
+  cmp -s "$tmp/cd1.model" "$tmp/cd2.model" && same=yes || same=NO
+  awk -v d="$(basename "$file" .svm)" -v s="$number" -v same="$same" \
+    -v c2="${med[cd2]}" -v c2l="${lo[cd2]}" -v c2h="${hi[cd2]}" \
+    -v c1="${med[cd1]}" -v mc="${med[mc]}" -v mcl="${lo[mc]}" -v mch="${hi[mc]}" \
+    -v l50="${med[l50]}" -v l50l="${lo[l50]}" -v l50h="${hi[l50]}" -v l23="${med[l23]}" \
+    -v mcd="${mem[cd2]}" -v m23="${mem[l23]}" -v m50="${mem[l50]}" \
+    -v fc="${f[cd2]}" -v f50="${f[l50]}" \
+    'BEGIN{printf "| %s | %s | %.2f [%.2f-%.2f] | %.2f | %.2f [%.2f-%.2f] | %.2f [%.2f-%.2f] | %.2f | **%.2f** | **%.2f** | %.2f | %s | %.0f / %.0f / %.0f | %+.2e |\n",
+      d, s, c2, c2l, c2h, c1, mc, mcl, mch, l50, l50l, l50h, l23, c2/mc, c2/l50, c1/c2, same,
+      mcd/1024, m50/1024, m23/1024, (fc-f50)/f50}'
+}
+
+cores() {
+  make_cores
+  build_peers
+  local rounds=${CDL_CORES_ROUNDS:-5} files=("$cores_wide" "$cores_tall") file number
+  if [ "${CDL_BENCH_HUGE:-0}" = 1 ]; then huge >/dev/null; files+=("$huge_file"); fi
+  echo "### Every core: cdtrain -m 2 against multi-core LIBLINEAR and LIBLINEAR 2.50 (\`bash bench/bench.sh cores\`)"
+  echo
+  echo "Whole-process wall seconds (reading included), median [min-max] of $rounds rounds; each"
+  echo "round runs \`cdtrain -m 2\`, \`cdtrain -m 1\`, multi-core LIBLINEAR 2.21 \`train -n 2\`,"
+  echo "LIBLINEAR 2.50 \`train\` and Debian's \`liblinear-train\` 2.3 in turn, all with -q and"
+  echo "their defaults (C = 1; the peers' default solver is -s 1). Files: \`cores_wide\` by"
+  echo "\`build/gen_rcv1like --seed 1 --rows 100000 --features 1000000 --avg-terms 110\`,"
+  echo "\`cores_tall\` by \`build/gen_rcv1like --seed 1 --rows 200000 --features 100000 --avg-terms 60\`."
+  echo "\"same\": the -m 1 and -m 2 model files are equal byte for byte. Memory: median peak RSS."
+  echo "f: the primal objective of cdtrain's model against LIBLINEAR 2.50's (\`bench_cd objective\`)."
+  echo
+  echo "| file | -s | cdtrain -m 2 | -m 1 | multi-core -n 2 | 2.50 | 2.3 | / multi-core | / 2.50 | -m 1 / -m 2 | same | MB: ours / 2.50 / 2.3 | (f - f_2.50)/f_2.50 |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+  for file in "${files[@]}"; do
+    for number in default 0 1 2 3 5 6 11; do
+      cores_row "$file" "$number" "$rounds"
+    done
+  done
+  echo
+}
+
 # A single section prints the machine first, as a reminder of where it ran.
 if [ "$section" != all ]; then echo "Machine: $(machine); $(peers)"; echo; fi
 
@@ -709,7 +819,7 @@ header() {
 }
 
 all_sections() {
-  small; large; solvers; robust; load before; sweep; wide; reading; pipe; dual; l1; load after
+  small; large; solvers; robust; load before; sweep; wide; reading; pipe; dual; l1; cores; load after
 }
 
 case $section in
@@ -732,5 +842,6 @@ case $section in
   dual) load before; dual; load after ;;
   reading) load before; reading; load after ;;
   pipe) load before; pipe; load after ;;
-  *) echo "usage: $0 [all|small|large|solvers|robust|sweep|wide|huge|reading|pipe|dual|l1]" >&2; exit 2 ;;
+  cores) load before; cores; load after ;;
+  *) echo "usage: $0 [all|small|large|solvers|robust|sweep|wide|huge|reading|pipe|dual|l1|cores]" >&2; exit 2 ;;
 esac
