@@ -26,6 +26,14 @@
 //                               memory advised for 2 MiB pages, to show what
 //                               TLB misses cost.
 //   bench_cd sweep FILE N       the same as --epochs N
+//   bench_cd stream [MB]        the memory bandwidth that bounds a pass over a
+//                               matrix, as STREAM measures it: GB/s of a read
+//                               of MB megabytes of doubles (default 1024; a
+//                               sum, as a dot product with a row reads its
+//                               values) and of a triad (a = b + s c: two
+//                               reads, one write) on 1, 2, ... threads up to
+//                               one per core, best of 5; for the scaling model
+//                               of docs/solvers.md
 #include <sys/mman.h>
 
 #include <algorithm>
@@ -43,6 +51,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "data/libsvm_reader.h"
@@ -69,6 +78,53 @@ double median(std::vector<double> values) {
 
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// GB/s of `kernel(begin, end)` over [0, count) cut into `threads` equal
+// ranges, one thread each, best of 5; `bytes_per_element` is what the
+// kernel moves per element.
+template <class Kernel>
+double bandwidth(std::size_t count, unsigned threads, double bytes_per_element, Kernel kernel) {
+  double best = 0;
+  for (int round = 0; round < 5; ++round) {
+    const auto start = Clock::now();
+    std::vector<std::thread> team;
+    for (unsigned t = 0; t < threads; ++t) {
+      team.emplace_back(kernel, count * t / threads, count * (t + 1) / threads);
+    }
+    for (std::thread& thread : team) thread.join();
+    const double seconds = seconds_since(start);
+    best = std::max(best, bytes_per_element * static_cast<double>(count) / seconds / 1e9);
+  }
+  return best;
+}
+
+int bench_stream(std::size_t megabytes) {
+  const std::size_t count = (megabytes << 20) / sizeof(double);
+  std::vector<double> a(count, 0.0), b(count, 1.0), c(count, 2.0);
+  std::vector<double> sums(64, 0.0);  // one per thread, far apart: no false sharing
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  std::printf("threads  read GB/s  triad GB/s   (%zu MB arrays)\n", megabytes);
+  for (unsigned threads = 1; threads <= std::min(cores, 8u); ++threads) {
+    const double read =
+        bandwidth(count, threads, sizeof(double), [&](std::size_t from, std::size_t to) {
+          double part[8] = {0, 0, 0, 0, 0, 0, 0, 0};  // eight chains: bandwidth, not add latency
+          std::size_t k = from;
+          for (; k + 8 <= to; k += 8) {
+            for (std::size_t t = 0; t < 8; ++t) part[t] += b[k + t];
+          }
+          for (; k < to; ++k) part[0] += b[k];
+          const double sum = std::accumulate(part, part + 8, 0.0);
+          sums[8 * (from * 8 / count)] += sum;
+        });
+    const double triad =
+        bandwidth(count, threads, 3 * sizeof(double), [&](std::size_t from, std::size_t to) {
+          for (std::size_t k = from; k < to; ++k) a[k] = b[k] + 3.0 * c[k];
+        });
+    std::printf("%7u  %9.2f  %10.2f\n", threads, read, triad);
+  }
+  double check = std::accumulate(sums.begin(), sums.end(), 0.0) + a[count / 2];
+  return check > 0 ? 0 : 1;
 }
 
 int bench_read(const std::string& path, unsigned threads) {
@@ -547,10 +603,17 @@ int main(int argc, char** argv) {
         args[0] == "objective") {
       return bench_objective(args[1], args[2], cost, svr_epsilon);
     }
+    std::size_t megabytes = 1024;
+    if ((args.size() == 1 || (args.size() == 2 && cdl::parse_integer(args[1], megabytes) &&
+                              megabytes > 0 && megabytes <= (std::size_t{1} << 16))) &&
+        args[0] == "stream") {
+      return bench_stream(megabytes);
+    }
     if (args.size() >= 2 && args[0] == "sweep" && parse_sweep_args(args, sweep)) {
       return bench_sweep(args[1], sweep);
     }
     std::cerr << "usage: bench_cd read FILE [threads] | bench_cd objective FILE MODEL [C [P]] |\n"
+                 "       bench_cd stream [MB] |\n"
                  "       bench_cd sweep FILE [--order all|cyclic|perm|perm-prefetch|\n"
                  "         perm-prefetch-signed|cdper] [--epochs N] [--distance D[,D...]]\n"
                  "         [--huge-pages]\n";
