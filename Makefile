@@ -7,7 +7,9 @@
 # them.
 
 # Every core by default, unless the command line says how many (make -j1).
-ifeq ($(filter -j%,$(MAKEFLAGS)),)
+# A sub-make shares its parent's jobs (MAKELEVEL > 0: setting -j there would
+# reset the job server, with a warning).
+ifeq ($(MAKELEVEL)$(filter -j%,$(MAKEFLAGS)),0)
 MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 1)
 endif
 
