@@ -146,6 +146,32 @@ double curvature_bound(const Objective& objective, std::size_t i, const BoundedD
   }
 }
 
+template <class Objective, class = void>
+struct HasPrefetch : std::false_type {};
+template <class Objective>
+struct HasPrefetch<Objective,
+                   std::void_t<decltype(std::declval<const Objective&>().prefetch_rows(0))>>
+    : std::true_type {};
+
+// Coordinates are prefetched this far ahead along a block's permutation, as
+// solver_cd.cpp does along its batches (its kPrefetchDistance).
+constexpr std::size_t kPrefetchDistance = 8;
+
+template <class Objective>
+void prefetch_ahead(const Objective& objective, const std::vector<std::uint32_t>& order,
+                    std::size_t k) {
+  if constexpr (HasPrefetch<Objective>::value) {
+    constexpr std::size_t d = kPrefetchDistance;
+    if (k + 3 * d < order.size()) objective.prefetch_coordinate(order[k + 3 * d]);
+    if (k + 2 * d < order.size()) objective.prefetch_column(order[k + 2 * d]);
+    if (k + d < order.size()) objective.prefetch_rows(order[k + d]);
+  } else {
+    (void)objective;
+    (void)order;
+    (void)k;
+  }
+}
+
 // What the rounds read and never change.
 struct Settings {
   Regularizer regularizer;
@@ -371,7 +397,9 @@ SolveResult partitioned_loop(Objective& objective, const CscMatrix& x,
       std::mt19937_64 rng(derive_seed(round_seed, b));
       shuffle(order, rng);
       BlockStats stats;
-      for (std::uint32_t i : order) {
+      for (std::size_t k = 0; k < order.size(); ++k) {
+        prefetch_ahead(*copy, order, k);
+        const std::size_t i = order[k];
         if (l1) {
           l1_step(*copy, i, settings, shrink_below, shrinking.active[i], stats);
         } else {
