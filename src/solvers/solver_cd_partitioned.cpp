@@ -104,6 +104,9 @@ std::vector<std::vector<std::uint32_t>> make_blocks(const CscMatrix& x, std::siz
     blocks[std::min(b, parts - 1)].push_back(i);
     seen += weight;
   }
+  // In index order, so that loading and collecting a block's w sweep
+  // memory forwards (its epochs draw their own permutations).
+  for (auto& block : blocks) std::sort(block.begin(), block.end());
   return blocks;
 }
 
@@ -350,6 +353,8 @@ SolveResult partitioned_loop(Objective& objective, const CscMatrix& x,
   const std::size_t l = m.size();
   std::vector<double> w_next = w;
   std::vector<std::vector<double>> block_state(parts);
+  std::vector<std::vector<double>> block_w(parts);
+  for (std::size_t b = 0; b < parts; ++b) block_w[b].resize(blocks[b].size());
   std::vector<BlockStats> block_stats(parts);
   std::vector<double> dm(l);
   std::vector<double> trial(l);
@@ -408,10 +413,15 @@ SolveResult partitioned_loop(Objective& objective, const CscMatrix& x,
         if (stats.failed) break;
       }
       block_state[b] = copy->row_state();
-      for (std::uint32_t i : blocks[b]) w_next[i] = copy->w()[i];
+      // The block's own buffer, not w_next: the threads' blocks interleave
+      // in w, and writing one array would share its cache lines.
+      for (std::size_t k = 0; k < blocks[b].size(); ++k) block_w[b][k] = copy->w()[blocks[b][k]];
       block_stats[b] = stats;
       pool.give_back(copy);
     });
+    for (std::size_t b = 0; b < parts; ++b) {
+      for (std::size_t k = 0; k < blocks[b].size(); ++k) w_next[blocks[b][k]] = block_w[b][k];
+    }
     // The margins' change, summed in block order for every row.
     team.run((l + kRowChunk - 1) / kRowChunk, [&](std::size_t c) {
       for (std::size_t j = c * kRowChunk, stop = std::min(l, j + kRowChunk); j < stop; ++j) {
