@@ -62,6 +62,18 @@ SolveResult solve(const Problem& problem, const Params& params, test::RecordingR
   return solve_cd({problem, params, 7, out, nullptr});
 }
 
+// Solves with P blocks on 2 threads and with the serial solver (P = 1) at
+// `eps`; expects convergence and the same f within `tolerance` relative.
+SolveResult expect_serial_optimum(const Problem& problem, const Case& c, std::int64_t partitions,
+                                  double eps, double tolerance, test::RecordingReporter& out) {
+  test::RecordingReporter serial_out;
+  const SolveResult serial = solve(problem, params_for(c, 1, 1, eps), serial_out);
+  const SolveResult parts = solve(problem, params_for(c, partitions, 2, eps), out);
+  EXPECT_EQ(parts.status, Status::kConverged);
+  EXPECT_NEAR(parts.objective, serial.objective, tolerance * serial.objective);
+  return parts;
+}
+
 TEST(PartitionedCd, SameWeightsForAnyThreadCount) {
   for (const Case& c : kCases) {
     SCOPED_TRACE(c.name);
@@ -88,12 +100,8 @@ TEST(PartitionedCd, ReachesTheSerialOptimumAndDecreasesEveryRound) {
     SCOPED_TRACE(c.name);
     const Problem problem = problem_for(c);
     const double eps = c.regularizer == RegularizerKind::kL1 ? 1e-5 : 1e-6;
-    test::RecordingReporter serial_out;
-    const SolveResult serial = solve(problem, params_for(c, 1, 1, eps), serial_out);
     test::RecordingReporter out;
-    const SolveResult parts = solve(problem, params_for(c, 3, 2, eps), out);
-    ASSERT_EQ(parts.status, Status::kConverged);
-    EXPECT_NEAR(parts.objective, serial.objective, 1e-6 * serial.objective);
+    const SolveResult parts = expect_serial_optimum(problem, c, 3, eps, 1e-6, out);
     const Regularizer r = Regularizer::of(c.regularizer);
     const double f = evaluate(problem, c.loss, parts.w, r, kDefaultSvrEpsilon).objective;
     EXPECT_NEAR(parts.objective, f, 1e-9 * f);
@@ -108,13 +116,8 @@ TEST(PartitionedCd, ReachesTheSerialOptimumAndDecreasesEveryRound) {
 TEST(PartitionedCd, MoreBlocksThanFeatures) {
   const Problem problem = test::problem_of("heart_scale");
   ASSERT_LT(problem.num_features(), 20u);
-  const Case c = kCases[0];
-  test::RecordingReporter serial_out;
-  const SolveResult serial = solve(problem, params_for(c, 1, 1, 1e-8), serial_out);
   test::RecordingReporter out;
-  const SolveResult parts = solve(problem, params_for(c, 20, 2, 1e-8), out);
-  EXPECT_EQ(parts.status, Status::kConverged);
-  EXPECT_NEAR(parts.objective, serial.objective, 1e-8 * serial.objective);
+  expect_serial_optimum(problem, kCases[0], 20, 1e-8, 1e-8, out);
 }
 
 // Held-out rows (cross-validation's folds), class weights and a bias column
@@ -128,12 +131,8 @@ TEST(PartitionedCd, HeldOutRowsClassWeightsAndBias) {
   const Problem problem = one_vs_rest(with_bias, data.classes, 0, 2.0, 0.5, nullptr, &held_out);
   for (const Case& c : {kCases[0], kCases[3]}) {
     SCOPED_TRACE(c.name);
-    test::RecordingReporter serial_out;
-    const SolveResult serial = solve(problem, params_for(c, 1, 1, 1e-7), serial_out);
     test::RecordingReporter out;
-    const SolveResult parts = solve(problem, params_for(c, 4, 2, 1e-7), out);
-    EXPECT_EQ(parts.status, Status::kConverged);
-    EXPECT_NEAR(parts.objective, serial.objective, 1e-6 * serial.objective);
+    expect_serial_optimum(problem, c, 4, 1e-7, 1e-6, out);
   }
 }
 
