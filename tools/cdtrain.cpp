@@ -330,8 +330,11 @@ void run_classification(const cdl::TrainCommand& command, const cdl::Params& par
   const cdl::ClassMap classes = cdl::map_classes(data.labels);
   check_values(command, params, data, classes);
   warn_about_labels(command, params, classes, reporter);
-  if (params.threads > 1 && params.cv_folds == 0 && classes.labels.size() <= 2 &&
-      !cdl::solver_info(params.solver).solve_on_threads) {
+  // cdper runs on threads only with --partitions > 1.
+  const bool on_threads = cdl::solver_info(params.solver).solve_on_threads &&
+                          (!cdl::solver_info(params.solver).takes_option(cdl::option::kPartitions) ||
+                           cdl::cd_partitions(params) > 1);
+  if (params.threads > 1 && params.cv_folds == 0 && classes.labels.size() <= 2 && !on_threads) {
     reporter.warning("-m " + std::to_string(params.threads) + ": a problem of two classes "
                      "without -v or -C is one solve, which solver " +
                      cdl::solver_info(params.solver).name +

@@ -296,6 +296,17 @@ const std::vector<Flag<TrainCommand>>& train_flags() {
        [](TrainCommand& c, const std::string& flag, const std::string& v) {
          c.params.gap_tol = positive_number(flag, v);
        }},
+      {"--partitions", "P",
+       "cdper: split one solve into P fixed blocks of features, run on -m's threads; the model "
+       "depends on P, never on -m (default " + std::to_string(kDefaultCdPartitions) +
+           " with the perm rule; 1 is the serial algorithm)",
+       [](TrainCommand& c, const std::string& flag, const std::string& v) {
+         std::int64_t parts = 0;
+         if (!parse_integer(v, parts) || parts < 1 || parts > kMaxPartitions) {
+           bad_value(flag, "an integer from 1 to " + std::to_string(kMaxPartitions), v);
+         }
+         c.params.partitions = parts;
+       }},
       {"-V", nullptr,
        "verbose: with -v or -C, also each fold's per-iteration lines under a fold header",
        [](TrainCommand& c, const std::string&, const std::string&) { c.params.verbose = true; }},

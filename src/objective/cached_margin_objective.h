@@ -32,6 +32,7 @@
 #define CDL_OBJECTIVE_CACHED_MARGIN_OBJECTIVE_H_
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -242,6 +243,21 @@ class CachedMarginObjective final : public CoordinateObjective {
       (void)z;
       return bounds_[i];
     }
+  }
+
+  // For solvers that keep several copies of the state and move w between
+  // them (solver_cd_partitioned.cpp): the per-row l-vector kept here
+  // (the margins y_j w'x_j), loading one (O(l), and the terms of every row), setting w_i without moving it
+  // (O(1)), and sum_j C_j loss_j at a given l-vector (O(l), f(w) less r(w)).
+  const std::vector<double>& row_state() const { return margin_; }
+  void load_row_state(const std::vector<double>& state) {
+    assert(state.size() == margin_.size());
+    std::copy(state.begin(), state.end(), margin_.begin());
+    for (std::size_t j = 0; j < margin_.size(); ++j) refresh_terms(j);
+  }
+  void set_weight(std::size_t i, double value) { w_[i] = value; }
+  double loss_sum(const std::vector<double>& state) const {
+    return objective_value<Loss>(problem_, 0.0, state);
   }
 
   double value() const override {

@@ -5,6 +5,7 @@
 #define CDL_OBJECTIVE_MARGIN_OBJECTIVE_H_
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -156,6 +157,20 @@ class MarginObjective final : public CoordinateObjective {
 
   double value() const override {
     return objective_value<Loss>(problem_, regularizer_.value(w_), margin_);
+  }
+
+  // For solvers that keep several copies of the state and move w between
+  // them (solver_cd_partitioned.cpp): the per-row l-vector kept here
+  // (the margins y_j w'x_j), loading one (O(l)), setting w_i without moving it
+  // (O(1)), and sum_j C_j loss_j at a given l-vector (O(l), f(w) less r(w)).
+  const std::vector<double>& row_state() const { return margin_; }
+  void load_row_state(const std::vector<double>& state) {
+    assert(state.size() == margin_.size());
+    std::copy(state.begin(), state.end(), margin_.begin());
+  }
+  void set_weight(std::size_t i, double value) { w_[i] = value; }
+  double loss_sum(const std::vector<double>& state) const {
+    return objective_value<Loss>(problem_, 0.0, state);
   }
 
   // Prefetch hints for coordinate i (column_prefetch.h), on the margins.

@@ -19,6 +19,7 @@
 #define CDL_OBJECTIVE_REGRESSION_OBJECTIVE_H_
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -134,6 +135,20 @@ class RegressionObjective final : public CoordinateObjective {
 
   double value() const override {
     return regression_objective_value(problem_, loss_, regularizer_.value(w_), score_);
+  }
+
+  // For solvers that keep several copies of the state and move w between
+  // them (solver_cd_partitioned.cpp): the per-row l-vector kept here
+  // (the scores w'x_j), loading one (O(l)), setting w_i without moving it
+  // (O(1)), and sum_j C_j loss_j at a given l-vector (O(l), f(w) less r(w)).
+  const std::vector<double>& row_state() const { return score_; }
+  void load_row_state(const std::vector<double>& state) {
+    assert(state.size() == score_.size());
+    std::copy(state.begin(), state.end(), score_.begin());
+  }
+  void set_weight(std::size_t i, double value) { w_[i] = value; }
+  double loss_sum(const std::vector<double>& state) const {
+    return regression_objective_value(problem_, loss_, 0.0, state);
   }
 
   // Prefetch hints for coordinate i (column_prefetch.h), on the scores.

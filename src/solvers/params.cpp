@@ -41,6 +41,7 @@ const char* option_purpose(const char* flag) {
   if (name == option::kShrink) return "drops bounded dual variables";
   if (name == option::kGapTol) return "stops on the duality gap";
   if (name == option::kPdSteps) return "sets pdcd's step sizes";
+  if (name == option::kPartitions) return "splits one solve into fixed blocks";
   return "is a solver's own option";
 }
 
@@ -158,6 +159,8 @@ const std::vector<SolverOptionFlag>& solver_option_flags() {
       {"--no-shrink", option::kShrink,
        [](const Params& p) { return p.shrink.has_value() && !*p.shrink; }},
       {"--gap-tol", option::kGapTol, [](const Params& p) { return p.gap_tol.has_value(); }},
+      {"--partitions", option::kPartitions,
+       [](const Params& p) { return p.partitions.has_value(); }},
       {"--pd-sigma", option::kPdSteps, [](const Params& p) { return p.pd_sigma.has_value(); }},
       {"--tau-factor", option::kPdSteps,
        [](const Params& p) { return p.tau_factor != defaults.tau_factor; }},
@@ -184,6 +187,7 @@ std::string describe_run(const Params& params) {
   std::string out = std::string("solver ") + solver.name;
   if (params.loss) out += std::string(", loss ") + loss_info(*params.loss).name;
   out += std::string(", regularizer ") + regularizer_info(params.regularizer).name;
+  if (cd_partitions(params) > 1) out += ", " + std::to_string(cd_partitions(params)) + " partitions";
   if (params.liblinear_number) {
     const LiblinearNumber* entry = find_liblinear_number(*params.liblinear_number);
     if (entry != nullptr) {
@@ -207,6 +211,13 @@ unsigned thread_count(const Params& params) {
   return params.threads > 0 ? params.threads : hardware_threads();
 }
 
+std::int64_t cd_partitions(const Params& params) {
+  if (!solver_info(params.solver).takes_option(option::kPartitions)) return 1;
+  if (params.partitions) return *params.partitions;
+  const bool own_rule = !params.select || *params.select == "perm";
+  return own_rule ? kDefaultCdPartitions : 1;
+}
+
 double class_cost(const Params& params, int label) {
   const auto it = params.class_weights.find(label);
   return params.C * (it == params.class_weights.end() ? 1.0 : it->second);
@@ -226,6 +237,11 @@ void validate(const Params& params) {
     check_solver_option(solver, flag, given);
   }
   if (params.select) validate_rule(params, solver);
+  if (cd_partitions(params) > 1 && params.select && *params.select != "perm") {
+    throw ConfigError("--partitions " + std::to_string(cd_partitions(params)) +
+                      " draws a permutation in each block; --select " + *params.select +
+                      " needs --partitions 1");
+  }
 }
 
 }  // namespace cdl

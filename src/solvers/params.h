@@ -30,6 +30,10 @@ constexpr double kL1CdEps = 0.01;
 constexpr unsigned kMaxThreads = 1024;
 // Default -p, the SVR tube width, as LIBLINEAR's.
 constexpr double kDefaultSvrEpsilon = 0.1;
+// Default --partitions of the rows that take it (cdper: docs/solvers.md
+// gives the measurements), and the most it may be.
+constexpr std::int64_t kDefaultCdPartitions = 1;
+constexpr std::int64_t kMaxPartitions = 1 << 20;
 
 struct Params {
   SolverKind solver = SolverKind::kCdPer;
@@ -70,6 +74,9 @@ struct Params {
   // pdcd and rcd-pair: stop once their post-processed gap is <= this,
   // in place of -e's relative gap.
   std::optional<double> gap_tol;
+  // --partitions: the fixed blocks of a parallel solve (the model depends on
+  // them, never on -m); default per solver, see cd_partitions().
+  std::optional<std::int64_t> partitions;
   bool verbose = false;  // -V: per-iteration lines under -v and -C, with fold headers
 };
 
@@ -79,6 +86,11 @@ Params resolve_defaults(Params params);
 
 // The threads that -m gives a run: Params::threads, or one per core for 0.
 unsigned thread_count(const Params& params);
+
+// The blocks of features that cdper's solve uses: --partitions, or
+// kDefaultCdPartitions when the run keeps the row's `perm` rule; 1 (the
+// serial algorithm) for the rows that do not take --partitions.
+std::int64_t cd_partitions(const Params& params);
 
 // The C of class `label`: C times its -wi weight.
 double class_cost(const Params& params, int label);

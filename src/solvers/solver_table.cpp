@@ -170,6 +170,9 @@ const std::vector<SolverInfo>& solver_table() {
             cd_row("cdper", "CD with a new random feature order every iteration", "perm");
         // LIBLINEAR's L1 problems and the L2-loss SVR, measured (docs/solvers.md).
         row.liblinear = {{5, L::kL2Svm, R::kL1}, {6, L::kLogistic, R::kL1}, {11, L::kSvrL2, R::kL2}};
+        // --partitions > 1: solver_cd_partitioned.cpp on -m's threads.
+        row.options.push_back(option::kPartitions);
+        row.solve_on_threads = true;
         return row;
       }(),
       cd_row("cd", "coordinate descent in cyclic order (Algorithms 1-2)", "cyclic"),

@@ -1,0 +1,550 @@
+// Feature-partitioned primal coordinate descent: the CD rows' algorithm
+// (solver_cd.cpp, solver_cd_l1.cpp) on -m's threads, for --partitions P > 1.
+//
+// Problem: as the CD rows, min_w f(w) = r(w) + sum_j C_j loss_j(w) with
+//   r(w) = 1/2 w'w (L2-SVM, logistic regression, the L2-loss SVR, ridge) or
+//   ||w||_1 (LIBLINEAR's -s 5, -s 6, the Lasso and the L1 SVR).
+//
+// Algorithm: Gauss-Seidel inside a block, Jacobi across blocks, with a line
+//   search on the combined direction (the scheme of PCDN, Bian, Li, Cao, Li
+//   & Yin, "Parallel Coordinate Descent Newton Method for Efficient
+//   L1-Regularized Minimization", Algorithm 1, with today's CD inside each
+//   block instead of one Newton step per coordinate; Shotgun, Bradley et al.
+//   2011, is the variant without the line search).
+//   - The features are split once into P fixed blocks: shuffled by a
+//     generator seeded with the run's seed, then cut into P runs of
+//     consecutive shuffled features with about equal nonzeros (each feature
+//     counts its column's nonzeros plus one). The blocks depend on the seed
+//     and P only, never on the threads.
+//   - Round k, from (w, m), m the cached per-row margins (scores for
+//     regression): every block b starts from (w, m) and runs one epoch of
+//     the serial CD over its own features, in a permutation drawn from
+//     derive_seed(derive_seed(seed, k), b): Chang, Hsieh & Lin (2008)
+//     Algorithm 2 for r = 1/2 w'w (Newton step (13), line search (12),
+//     Theorem 1's lambda_bar (15)), or the CDN step of solver_cd_l1.cpp
+//     (the primer's (36), its Armijo-type rule and curvature bound) for
+//     ||w||_1. A block sees only its own margin changes: it ends with its
+//     own w_B and its own l-vector m_b.
+//   - The blocks' changes are disjoint in w: d = (w_1 - w, ..., w_P - w) over
+//     the blocks' features; in the margins they add:
+//     dm_j = sum_b (m_b,j - m_j), summed in block order for every row.
+//   - Line search along d: eta = 1, beta, beta^2, ... (--beta) until
+//     f(w + eta d) - f(w) <= -sigma eta^2 ||d||^2 (--sigma), the combined
+//     analogue of (12), each trial O(l + |d|) from m + eta dm and the
+//     changed coordinates' r. d is a descent direction (each block's step
+//     decreases f, f is convex, and f'(w; d) is the sum of the blocks'
+//     directional derivatives), so the search ends unless rounding hides
+//     the decrease (eta below 1e-12: the run stops, status
+//     kLineSearchFailed, unless the round's test passed).
+//   Every block's epoch depends only on (w, m), its features and its
+//   permutation, and the sums run in block order, so the model is the same
+//   for any number of threads: the threads (a ThreadTeam of
+//   thread_count(params)) take whole blocks; a block's state lives in one
+//   of min(threads, P) objective copies loaded from (w, m) at its start. A
+//   distributed version would give each rank whole blocks and exchange one
+//   l-vector (its dm) per round.
+//
+// Stopping rule: as the serial rows, with each coordinate's D'_i(0) (or
+//   minimum-norm subgradient v_i) taken when its block visits it:
+//   r = 1/2 w'w: ||(D'_1(0), ..., D'_n(0))||_2 <= eps ||grad f(0)||_2;
+//   r = ||w||_1: ||v||_1 <= eps' ||v_0||_1 with eps' and v_0 as
+//   solver_cd_l1.cpp (eps times the minority share for classification, v_0
+//   the first round's for L2-SVM), and its shrinking (M from the previous
+//   round, every block shrinks its own features by |g| < 1 - M/l; all come
+//   back when the test passes on the active ones, and for classification
+//   every 10 rounds). A round is one outer iteration; max_iter bounds them.
+//
+// Cost per round: O(#nz) for the blocks' epochs (as one serial epoch, split
+//   over the threads), O(P l) to load the P blocks' l-vectors and sum them,
+//   O(l + n) per line-search trial (one trial when eta = 1 passes), and
+//   O(n) for the new w and r(w).
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <mutex>
+#include <numeric>
+#include <type_traits>
+
+#include "objective/cached_margin_objective.h"
+#include "objective/cd_math.h"
+#include "objective/vector_math.h"
+#include "select/random.h"
+#include "solvers/progress.h"
+#include "solvers/solver.h"
+#include "util/parallel.h"
+
+namespace cdl {
+namespace {
+
+// The line search on d gives up below this eta.
+constexpr double kMinEta = 1e-12;
+// The smallest lambda a coordinate's L1 line search tries (solver_cd_l1.cpp).
+constexpr double kMinLambda = 1e-18;
+// With r = ||w||_1 in classification, shrunk features come back after this
+// many rounds (solver_cd_l1.cpp's kClassificationRestoreEvery).
+constexpr std::int64_t kClassificationRestoreEvery = 10;
+// Rows per task when the blocks' l-vectors are summed.
+constexpr std::size_t kRowChunk = 16384;
+
+// The P fixed blocks of features (the header): seeded shuffle, then runs of
+// about equal weight (nonzeros + 1). Blocks may be empty when P > n.
+std::vector<std::vector<std::uint32_t>> make_blocks(const CscMatrix& x, std::size_t parts,
+                                                    std::uint64_t seed) {
+  std::vector<std::uint32_t> order(x.num_cols);
+  std::iota(order.begin(), order.end(), 0u);
+  std::mt19937_64 rng(seed);
+  shuffle(order, rng);
+  const double total = static_cast<double>(x.nnz() + x.num_cols);
+  std::vector<std::vector<std::uint32_t>> blocks(parts);
+  double seen = 0;
+  for (std::uint32_t i : order) {
+    const double weight = static_cast<double>(x.col_ptr[i + 1] - x.col_ptr[i] + 1);
+    auto b = static_cast<std::size_t>((seen + weight / 2) / total * static_cast<double>(parts));
+    blocks[std::min(b, parts - 1)].push_back(i);
+    seen += weight;
+  }
+  // In index order, so that loading and collecting a block's w sweep
+  // memory forwards (its epochs draw their own permutations).
+  for (auto& block : blocks) std::sort(block.begin(), block.end());
+  return blocks;
+}
+
+// max(min(#positive, #negative), 1) / l over the counted rows (as
+// solver_cd_l1.cpp), and the counted rows.
+struct RowCounts {
+  double minority_share;
+  std::size_t counted;
+};
+RowCounts row_counts(const Problem& problem) {
+  std::size_t positive = 0;
+  std::size_t counted = 0;
+  for (std::size_t j = 0; j < problem.num_rows(); ++j) {
+    if (!problem.counts(j)) continue;
+    ++counted;
+    positive += problem.y[j] > 0;
+  }
+  if (counted == 0) return {1.0, 0};
+  const std::size_t smaller = std::min(positive, counted - positive);
+  return {static_cast<double>(std::max<std::size_t>(smaller, 1)) / static_cast<double>(counted),
+          counted};
+}
+
+template <class Objective, class = void>
+struct HasCurvatureBound : std::false_type {};
+template <class Objective>
+struct HasCurvatureBound<
+    Objective, std::void_t<decltype(std::declval<const Objective&>().curvature_bound(0, 0.0, 0.0))>>
+    : std::true_type {};
+
+template <class Objective>
+double curvature_bound(const Objective& objective, std::size_t i, const BoundedDerivs& derivs,
+                       double z) {
+  if constexpr (HasCurvatureBound<Objective>::value) {
+    return objective.curvature_bound(i, derivs.d2, z);
+  } else {
+    (void)i;
+    (void)z;
+    return derivs.bound;
+  }
+}
+
+template <class Objective, class = void>
+struct HasPrefetch : std::false_type {};
+template <class Objective>
+struct HasPrefetch<Objective,
+                   std::void_t<decltype(std::declval<const Objective&>().prefetch_rows(0))>>
+    : std::true_type {};
+
+// Coordinates are prefetched this far ahead along a block's permutation, as
+// solver_cd.cpp does along its batches (its kPrefetchDistance).
+constexpr std::size_t kPrefetchDistance = 8;
+
+template <class Objective>
+void prefetch_ahead(const Objective& objective, const std::vector<std::uint32_t>& order,
+                    std::size_t k) {
+  if constexpr (HasPrefetch<Objective>::value) {
+    constexpr std::size_t d = kPrefetchDistance;
+    if (k + 3 * d < order.size()) objective.prefetch_coordinate(order[k + 3 * d]);
+    if (k + 2 * d < order.size()) objective.prefetch_column(order[k + 2 * d]);
+    if (k + d < order.size()) objective.prefetch_rows(order[k + d]);
+  } else {
+    (void)objective;
+    (void)order;
+    (void)k;
+  }
+}
+
+// What the rounds read and never change.
+struct Settings {
+  Regularizer regularizer;
+  bool l1;  // r = ||w||_1 (the CDN step), else r = 1/2 w'w (Algorithm 2)
+  double sigma;
+  double beta;
+  double inv_scale;  // 1 / ||grad f(0)||, for r = 1/2 w'w's sum of squares
+};
+
+// What one block's epoch measured and did.
+struct BlockStats {
+  double squares = 0;        // r = 1/2 w'w: sum of (D'_i(0) inv_scale)^2
+  double violation_sum = 0;  // r = ||w||_1: sum of |v_i|
+  double max_violation = 0;
+  bool failed = false;
+  std::size_t shrunk = 0;
+  std::int64_t visits = 0;
+  std::int64_t full_newton_steps = 0;
+  std::int64_t function_evaluations = 0;
+};
+
+// Algorithm 2 on coordinate i (solver_cd.cpp's step).
+template <class Objective>
+void newton_step(Objective& objective, std::size_t i, const Settings& settings,
+                 BlockStats& stats) {
+  const BoundedDerivs derivs = objective.bounded_derivs(i);
+  const double scaled_d1 = derivs.d1 * settings.inv_scale;
+  stats.squares += scaled_d1 * scaled_d1;
+  ++stats.visits;
+  if (derivs.d1 == 0) {
+    ++stats.full_newton_steps;
+    return;
+  }
+  const double d = newton_direction(derivs.d1, derivs.d2);
+  const double shortcut = lambda_bar(derivs.d2, derivs.bound, settings.sigma);
+  if (!(shortcut > 0) || !std::isfinite(d)) {
+    stats.failed = true;
+    return;
+  }
+  double lambda = 1.0;
+  for (;;) {
+    if (lambda <= shortcut) {
+      objective.apply(i, lambda * d);
+      break;
+    }
+    ++stats.function_evaluations;
+    const double z = lambda * d;
+    if (sufficient_decrease(objective.apply_with_delta(i, z), z, settings.sigma)) break;
+    objective.undo();
+    lambda *= settings.beta;
+  }
+  if (lambda == 1.0) ++stats.full_newton_steps;
+}
+
+// The CDN step on coordinate i (solver_cd_l1.cpp's), with its shrinking
+// test; `active` is the block's flag of i.
+template <class Objective>
+void l1_step(Objective& objective, std::size_t i, const Settings& settings, double shrink_below,
+             char& active, BlockStats& stats) {
+  const Regularizer& r = settings.regularizer;
+  const BoundedDerivs derivs = objective.bounded_derivs(i);
+  const double wi = objective.w()[i];
+  const double g = derivs.d1 - r.l2 * wi;
+  const double h = std::max(derivs.d2 - r.l2, kMinSecondDerivative);
+  ++stats.visits;
+  if (wi == 0 && std::fabs(g) < shrink_below) {
+    active = 0;
+    ++stats.shrunk;
+    return;
+  }
+  const double v = std::fabs(r.min_norm_subgradient(wi, derivs.d1));
+  stats.violation_sum += v;
+  stats.max_violation = std::max(stats.max_violation, v);
+  const double d = r.prox_step(wi, g, h);
+  if (d == 0) {
+    ++stats.full_newton_steps;
+    return;
+  }
+  if (!std::isfinite(d)) {
+    stats.failed = true;
+    return;
+  }
+  const double model = g * d + r.delta(wi, d);
+  if (!(model < 0)) return;
+  for (double lambda = 1.0; lambda >= kMinLambda; lambda *= settings.beta) {
+    const double z = lambda * d;
+    const double bound = curvature_bound(objective, i, derivs, z);
+    const double upper = g * z + 0.5 * (bound - r.l2) * z * z + r.delta(wi, z);
+    const double allowed = settings.sigma * lambda * model;
+    bool accepted = upper <= allowed;
+    if (accepted) {
+      objective.apply(i, z);
+    } else {
+      ++stats.function_evaluations;
+      accepted = objective.apply_with_delta(i, z) <= allowed;
+      if (!accepted) objective.undo();
+    }
+    if (accepted) {
+      if (lambda == 1.0) ++stats.full_newton_steps;
+      return;
+    }
+  }
+}
+
+// LIBLINEAR's shrinking of the L1 rows, over the whole w (solver_cd_l1.cpp).
+struct Shrinking {
+  std::vector<char> active;
+  std::size_t inactive = 0;
+  double max_violation_old = std::numeric_limits<double>::infinity();
+  std::int64_t since_restore = 0;
+
+  explicit Shrinking(std::size_t n) : active(n, 1) {}
+
+  bool restore_if_due(bool converged, std::int64_t restore_every) {
+    ++since_restore;
+    if (inactive == 0 || !(converged || (restore_every > 0 && since_restore >= restore_every))) {
+      return false;
+    }
+    since_restore = 0;
+    std::fill(active.begin(), active.end(), 1);
+    inactive = 0;
+    max_violation_old = std::numeric_limits<double>::infinity();
+    return true;
+  }
+};
+
+// The objective copies that the threads share: a block takes one, loads
+// (w, m) into it, and gives it back.
+template <class Objective>
+class CopyPool {
+ public:
+  CopyPool(const Objective& first, std::size_t count) {
+    for (std::size_t k = 0; k < count; ++k) copies_.push_back(std::make_unique<Objective>(first));
+    for (auto& copy : copies_) free_.push_back(copy.get());
+  }
+  Objective* take() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    Objective* out = free_.back();
+    free_.pop_back();
+    return out;
+  }
+  void give_back(Objective* copy) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    free_.push_back(copy);
+  }
+
+ private:
+  std::vector<std::unique_ptr<Objective>> copies_;
+  std::vector<Objective*> free_;
+  std::mutex mutex_;
+};
+
+// What the loop needs besides the objective.
+struct RunSetup {
+  std::size_t partitions;
+  std::uint64_t seed;
+  double eps;                       // scaled as the serial rows scale it
+  std::size_t counted_rows;         // the l of the shrinking threshold
+  std::int64_t restore_every;       // kClassificationRestoreEvery or 0
+  bool first_sweep_base;            // L1 L2-SVM: v_0 from the first round
+};
+
+template <class Objective>
+SolveResult partitioned_loop(Objective& objective, const CscMatrix& x,
+                             const Regularizer& regularizer, const Params& params,
+                             const RunSetup& setup, Reporter& reporter) {
+  const std::size_t n = objective.num_features();
+  const std::size_t parts = setup.partitions;
+  const std::vector<std::vector<std::uint32_t>> blocks =
+      make_blocks(x, parts, setup.seed);
+  ThreadTeam team(static_cast<unsigned>(std::min<std::size_t>(thread_count(params), parts)));
+  CopyPool<Objective> pool(objective, std::min<std::size_t>(team.size(), parts));
+
+  std::vector<double> w = objective.w();
+  std::vector<double> m = objective.row_state();
+  const std::size_t l = m.size();
+  std::vector<double> w_next = w;
+  std::vector<std::vector<double>> block_state(parts);
+  std::vector<std::vector<double>> block_w(parts);
+  for (std::size_t b = 0; b < parts; ++b) block_w[b].resize(blocks[b].size());
+  std::vector<BlockStats> block_stats(parts);
+  std::vector<double> dm(l);
+  std::vector<double> trial(l);
+
+  const bool l1 = !regularizer.smooth();
+  SolveResult result;
+  double stop_norm = 0;
+  double inv_scale = 1.0;
+  if (l1) {
+    std::vector<double> v = objective.gradient();
+    for (std::size_t i = 0; i < n; ++i) v[i] = regularizer.min_norm_subgradient(w[i], v[i]);
+    double norm = 0;
+    for (double vi : v) norm += std::fabs(vi);
+    result.grad_norm = norm;
+    stop_norm = setup.eps * norm;
+  } else {
+    const double scale = objective.gradient_norm_at_zero();
+    stop_norm = setup.eps * scale;
+    inv_scale = scale > 0 && std::isfinite(1.0 / scale) ? 1.0 / scale : 1.0;
+    const bool at_zero = std::all_of(w.begin(), w.end(), [](double wi) { return wi == 0; });
+    result.grad_norm = at_zero ? scale : norm2(objective.gradient());
+  }
+  const Settings settings{regularizer, l1, params.sigma, params.beta, inv_scale};
+  const double rows = static_cast<double>(std::max<std::size_t>(setup.counted_rows, 1));
+  Shrinking shrinking(l1 ? n : 0);
+  bool converged = result.grad_norm <= stop_norm;
+  bool failed = false;
+  double loss = objective.loss_sum(m);
+  double f = regularizer.value(w) + loss;
+
+  Progress progress(reporter);
+  while (!converged && !failed && result.iterations < params.max_iter.value()) {
+    const std::uint64_t round_seed = derive_seed(setup.seed, static_cast<std::uint64_t>(result.iterations));
+    const double shrink_below =
+        l1 ? regularizer.l1 - shrinking.max_violation_old / rows : -1.0;
+    team.run(parts, [&](std::size_t b) {
+      Objective* copy = pool.take();
+      copy->load_row_state(m);
+      std::vector<std::uint32_t> order;
+      order.reserve(blocks[b].size());
+      for (std::uint32_t i : blocks[b]) {
+        copy->set_weight(i, w[i]);
+        if (!l1 || shrinking.active[i]) order.push_back(i);
+      }
+      std::mt19937_64 rng(derive_seed(round_seed, b));
+      shuffle(order, rng);
+      BlockStats stats;
+      for (std::size_t k = 0; k < order.size(); ++k) {
+        prefetch_ahead(*copy, order, k);
+        const std::size_t i = order[k];
+        if (l1) {
+          l1_step(*copy, i, settings, shrink_below, shrinking.active[i], stats);
+        } else {
+          newton_step(*copy, i, settings, stats);
+        }
+        if (stats.failed) break;
+      }
+      block_state[b] = copy->row_state();
+      // The block's own buffer, not w_next: the threads' blocks interleave
+      // in w, and writing one array would share its cache lines.
+      for (std::size_t k = 0; k < blocks[b].size(); ++k) block_w[b][k] = copy->w()[blocks[b][k]];
+      block_stats[b] = stats;
+      pool.give_back(copy);
+    });
+    for (std::size_t b = 0; b < parts; ++b) {
+      for (std::size_t k = 0; k < blocks[b].size(); ++k) w_next[blocks[b][k]] = block_w[b][k];
+    }
+    // The margins' change, summed in block order for every row.
+    team.run((l + kRowChunk - 1) / kRowChunk, [&](std::size_t c) {
+      for (std::size_t j = c * kRowChunk, stop = std::min(l, j + kRowChunk); j < stop; ++j) {
+        double sum = 0;
+        for (std::size_t b = 0; b < parts; ++b) sum += block_state[b][j] - m[j];
+        dm[j] = sum;
+      }
+    });
+    BlockStats round;
+    for (const BlockStats& stats : block_stats) {
+      round.squares += stats.squares;
+      round.violation_sum += stats.violation_sum;
+      round.max_violation = std::max(round.max_violation, stats.max_violation);
+      round.failed = round.failed || stats.failed;
+      round.shrunk += stats.shrunk;
+      result.inner_iterations += stats.visits;
+      result.full_newton_steps += stats.full_newton_steps;
+      result.function_evaluations += stats.function_evaluations;
+    }
+    failed = round.failed;
+    shrinking.inactive += round.shrunk;
+    if (l1) {
+      if (setup.first_sweep_base && result.iterations == 0) {
+        stop_norm = setup.eps * round.violation_sum;
+      }
+      result.grad_norm = round.violation_sum;
+      if (round.max_violation > 0) shrinking.max_violation_old = round.max_violation;
+    } else {
+      result.grad_norm = std::sqrt(round.squares) / inv_scale;
+    }
+    converged = result.grad_norm <= stop_norm;
+
+    // The line search on d = w_next - w.
+    std::vector<std::size_t> changed;
+    double d_squares = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (w_next[i] == w[i]) continue;
+      changed.push_back(i);
+      const double di = w_next[i] - w[i];
+      d_squares += di * di;
+    }
+    double eta = 1.0;
+    bool accepted = false;
+    double trial_loss = loss;
+    while (!failed && eta >= kMinEta) {
+      for (std::size_t j = 0; j < l; ++j) trial[j] = m[j] + (eta == 1.0 ? dm[j] : eta * dm[j]);
+      trial_loss = objective.loss_sum(trial);
+      double change = trial_loss - loss;
+      for (std::size_t i : changed) change += regularizer.delta(w[i], eta * (w_next[i] - w[i]));
+      if (change <= -settings.sigma * eta * eta * d_squares) {
+        accepted = true;
+        break;
+      }
+      ++result.function_evaluations;
+      eta *= settings.beta;
+    }
+    if (accepted) {
+      for (std::size_t i : changed) {
+        w[i] = eta == 1.0 ? w_next[i] : w[i] + eta * (w_next[i] - w[i]);
+        w_next[i] = w[i];
+      }
+      m.swap(trial);
+      loss = trial_loss;
+      f = regularizer.value(w) + loss;
+    } else {
+      for (std::size_t i : changed) w_next[i] = w[i];
+      if (!converged) failed = true;
+    }
+    ++result.iterations;
+    progress.pause();
+    progress.report(result.iterations, f, result.grad_norm, &w);
+    if (l1 && !failed && shrinking.restore_if_due(converged, setup.restore_every)) {
+      converged = false;
+    }
+  }
+  result.status = failed      ? Status::kLineSearchFailed
+                  : converged ? Status::kConverged
+                              : Status::kMaxIter;
+  result.objective = f;
+  result.w = std::move(w);
+  result.seconds = progress.seconds();
+  return result;
+}
+
+}  // namespace
+
+SolveResult solve_cd_partitioned(const SolverInput& input) {
+  const Params& params = input.params;
+  const Regularizer regularizer = Regularizer::of(params.regularizer);
+  const LossKind loss = params.loss.value();
+  const Problem& problem = input.problem;
+  RunSetup setup{static_cast<std::size_t>(cd_partitions(params)), input.seed,
+                 params.eps.value(), problem.num_rows(), 0, false};
+  if (!regularizer.smooth()) {
+    const RowCounts counts = row_counts(problem);
+    setup.counted_rows = counts.counted;
+    if (problem.task == Task::kClassification) {
+      setup.eps *= counts.minority_share;
+      setup.restore_every = kClassificationRestoreEvery;
+    }
+    setup.first_sweep_base = loss == LossKind::kL2Svm;
+  }
+  const auto run = [&](auto& objective) {
+    if (input.w0 != nullptr) objective.reset(*input.w0);
+    return partitioned_loop(objective, problem.x, regularizer, params, setup, input.reporter);
+  };
+  if (is_regression(loss)) {
+    return with_regression_objective(loss, problem, regularizer,
+                                     params.svr_epsilon.value_or(kDefaultSvrEpsilon), run);
+  }
+  if (loss == LossKind::kLogistic && !regularizer.smooth()) {
+    CachedMarginObjective<LogisticLoss> objective(problem, regularizer);
+    return run(objective);
+  }
+  if (loss == LossKind::kL2Svm) {
+    MarginObjective<L2SvmLoss> objective(problem, regularizer, thread_count(params));
+    return run(objective);
+  }
+  if (loss == LossKind::kLogistic) {
+    MarginObjective<LogisticLoss> objective(problem, regularizer, thread_count(params));
+    return run(objective);
+  }
+  throw ConfigError(std::string("the CD solvers do not train loss ") + loss_info(loss).name);
+}
+
+}  // namespace cdl
