@@ -125,10 +125,11 @@ struct EpochStats {
 };
 
 // The shrinking test, PG and the step (40) of one visited coordinate whose
-// partial gradient is G: updates r.alpha and stats, clears `active` if the
+// partial gradient is G and whose second derivative is qbar (r.qbar, or a
+// part's scaled one): updates r.alpha and stats, clears `active` if the
 // coordinate is shrunk, and returns the change of y_i alpha_i (0 when none),
 // which the caller adds times x_i to w.
-inline double coordinate_step(DualRow& r, double G, double upper, bool shrink,
+inline double coordinate_step(DualRow& r, double G, double qbar, double upper, bool shrink,
                               const ShrinkBounds prev, std::uint8_t& active, EpochStats& stats) {
   double pg = G;
   if (r.alpha == 0) {
@@ -150,7 +151,7 @@ inline double coordinate_step(DualRow& r, double G, double upper, bool shrink,
   stats.min_pg = std::min(stats.min_pg, pg);
   if (std::fabs(pg) <= kMinProjectedGradient) return 0;
   // (40); an empty row of L1-SVM (Qbar_ii = 0) has G = -1: alpha_i = U_i.
-  const double target = r.qbar > 0 ? r.alpha - G / r.qbar : upper;
+  const double target = qbar > 0 ? r.alpha - G / qbar : upper;
   const double next = std::min(std::max(target, 0.0), upper);
   const double step = (next - r.alpha) * r.y;
   r.alpha = next;

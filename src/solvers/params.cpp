@@ -41,6 +41,7 @@ const char* option_purpose(const char* flag) {
   if (name == option::kShrink) return "drops bounded dual variables";
   if (name == option::kGapTol) return "stops on the duality gap";
   if (name == option::kPdSteps) return "sets pdcd's step sizes";
+  if (name == option::kPartitions) return "splits dual CD's rows into parts";
   return "is a solver's own option";
 }
 
@@ -132,6 +133,9 @@ void validate_numbers(const Params& params, const SolverInfo& solver) {
     }
   }
   if (params.gap_tol && !(*params.gap_tol > 0)) throw ConfigError("--gap-tol must be positive");
+  if (params.partitions && (*params.partitions < 1 || *params.partitions > kMaxPartitions)) {
+    throw ConfigError("--partitions must be from 1 to " + std::to_string(kMaxPartitions));
+  }
   if (params.cv_folds == 1 || params.cv_folds < 0) {
     throw ConfigError("cross validation needs at least 2 folds");
   }
@@ -161,6 +165,8 @@ const std::vector<SolverOptionFlag>& solver_option_flags() {
       {"--pd-sigma", option::kPdSteps, [](const Params& p) { return p.pd_sigma.has_value(); }},
       {"--tau-factor", option::kPdSteps,
        [](const Params& p) { return p.tau_factor != defaults.tau_factor; }},
+      {"--partitions", option::kPartitions,
+       [](const Params& p) { return p.partitions.has_value(); }},
   };
   return table;
 }
@@ -226,6 +232,11 @@ void validate(const Params& params) {
     check_solver_option(solver, flag, given);
   }
   if (params.select) validate_rule(params, solver);
+  if (params.partitions && *params.partitions > 1 && params.select && *params.select != "perm") {
+    throw ConfigError("--partitions " + std::to_string(*params.partitions) +
+                      ": the parts run dual CD in rule perm; rule " + *params.select +
+                      " runs on one part only (use --partitions 1, or drop --select)");
+  }
 }
 
 }  // namespace cdl

@@ -28,6 +28,8 @@ constexpr std::int64_t kDefaultPegasosPasses = 500;
 constexpr double kL1CdEps = 0.01;
 // The most threads -m gives a run.
 constexpr unsigned kMaxThreads = 1024;
+// The most parts --partitions gives dual CD.
+constexpr std::int64_t kMaxPartitions = 4096;
 // Default -p, the SVR tube width, as LIBLINEAR's.
 constexpr double kDefaultSvrEpsilon = 0.1;
 
@@ -70,6 +72,9 @@ struct Params {
   // pdcd and rcd-pair: stop once their post-processed gap is <= this,
   // in place of -e's relative gap.
   std::optional<double> gap_tol;
+  // dcd: --partitions, the parts of the rows that run at once (1: the serial
+  // algorithm); default per data shape (dcd_partitions() in solver.h).
+  std::optional<std::int64_t> partitions;
   bool verbose = false;  // -V: per-iteration lines under -v and -C, with fold headers
 };
 

@@ -97,7 +97,7 @@ EpochStats dcd_epoch(const Problem& problem, const CsrMatrix& x, bool shrink,
       const bool positive = r.y > 0;
       const double upper = positive ? bounds.upper_pos : bounds.upper_neg;
       const double G = r.y * dot - 1.0 + (positive ? bounds.diag_pos : bounds.diag_neg) * r.alpha;
-      const double step = coordinate_step(r, G, upper, shrink, prev, active[i], stats);
+      const double step = coordinate_step(r, G, r.qbar, upper, shrink, prev, active[i], stats);
       if (step == 0) continue;
       for (std::size_t t = begin; t < end; ++t) w[x.col_idx[t]] += step * x.values[t];
       stats.nnz_ops += static_cast<std::int64_t>(end - begin);
@@ -175,6 +175,11 @@ SolveResult solve_dcd(const SolverInput& input) {
   if (info != nullptr && info->dual_needs != DualNeeds::kNone) {
     return solve_dcd_with_rule(input.problem, input.params.loss.value(), name, input.seed,
                                input.params, input.reporter, input.params.gap_tol.value_or(0.0));
+  }
+  const std::size_t partitions = dcd_partitions(input.params, input.problem);
+  if (partitions > 1) {
+    return solve_dcd_partitioned(input.problem, input.params.loss.value(), partitions, input.seed,
+                                 thread_count(input.params), input.params, input.reporter);
   }
   // The dual's coordinates are the instances.
   std::size_t coordinates = 0;

@@ -112,13 +112,14 @@ SolverInfo dcd_row() {
   row.coordinates = kDualCoordinates;
   row.losses = {L::kL2Svm, L::kL1Svm};
   row.liblinear = {{1, L::kL2Svm, R::kL2}, {3, L::kL1Svm, R::kL2}};
-  row.options = {option::kSelect, option::kShrink, option::kGapTol};
+  row.options = {option::kSelect, option::kShrink, option::kGapTol, option::kPartitions};
   row.default_eps = 0.1;
   row.stopping = "max - min of the projected gradient over an epoch <= eps";
   row.norm_name = "PG spread";
   row.default_max_iter = kDefaultMaxIter;
   row.needs_rows = true;
   row.dual = true;
+  row.solve_on_threads = true;
   row.intercept_trace_losses = {L::kL1Svm};
   row.solver_type = dual_solver_type;
   return row;

@@ -89,6 +89,7 @@ inline constexpr const char* kBatch = "-k";             // Pegasos's instances p
 inline constexpr const char* kShrink = "--shrink";      // and --no-shrink: dual shrinking
 inline constexpr const char* kGapTol = "--gap-tol";     // stop on a duality gap
 inline constexpr const char* kPdSteps = "--pd-sigma";   // and --tau-factor: pdcd's steps
+inline constexpr const char* kPartitions = "--partitions";  // dual CD's parts of the rows
 }  // namespace option
 
 // One row. Every field has a default, and each row sets the ones that
