@@ -330,14 +330,27 @@ void run_classification(const cdl::TrainCommand& command, const cdl::Params& par
   const cdl::ClassMap classes = cdl::map_classes(data.labels);
   check_values(command, params, data, classes);
   warn_about_labels(command, params, classes, reporter);
-  if (params.threads > 1 && params.cv_folds == 0 && classes.labels.size() <= 2 &&
-      !cdl::solver_info(params.solver).solve_on_threads) {
-    reporter.warning("-m " + std::to_string(params.threads) + ": a problem of two classes "
-                     "without -v or -C is one solve, which solver " +
-                     cdl::solver_info(params.solver).name +
-                     " runs on one thread; -m has nothing to run at once");
+  const cdl::SolverInfo& solver = cdl::solver_info(params.solver);
+  std::string run = cdl::describe_run(params);
+  // dcd's parts of a binary problem on all rows (a fold or a class with
+  // fewer rows than parts has fewer), named when given or more than one;
+  // one part runs on one thread.
+  std::size_t parts = 0;
+  if (solver.takes_option(cdl::option::kPartitions)) {
+    parts = cdl::dcd_partitions(params, data.features.nnz(), data.features.num_rows);
+    if (parts > 1 || params.partitions) {
+      run += ", " + std::to_string(parts) + (parts == 1 ? " partition" : " partitions") +
+             (params.partitions ? "" : " (default)");
+    }
   }
-  const std::string run = cdl::describe_run(params);
+  if (params.threads > 1 && params.cv_folds == 0 && classes.labels.size() <= 2 &&
+      (!solver.solve_on_threads || parts == 1)) {
+    reporter.warning("-m " + std::to_string(params.threads) + ": a problem of two classes "
+                     "without -v or -C is one solve, which solver " + solver.name +
+                     (parts == 1 ? " runs on one thread with one partition (--partitions)"
+                                 : " runs on one thread") +
+                     "; -m has nothing to run at once");
+  }
   if (command.find_C) {
     reporter.info("cdtrain: searching C by " + std::to_string(params.cv_folds) +
                   "-fold cross validation, " + run);

@@ -296,6 +296,17 @@ const std::vector<Flag<TrainCommand>>& train_flags() {
        [](TrainCommand& c, const std::string& flag, const std::string& v) {
          c.params.gap_tol = positive_number(flag, v);
        }},
+      {"--partitions", "P",
+       "dcd: split the rows into P fixed parts that run dual CD at once on -m's threads, "
+       "1 to " + std::to_string(kMaxPartitions) + " (1: the serial algorithm; default: " +
+           dcd_partitions_default_text() + "); the model depends on P, not on -m",
+       [](TrainCommand& c, const std::string& flag, const std::string& v) {
+         std::int64_t partitions = 0;
+         if (!parse_integer(v, partitions) || partitions < 1 || partitions > kMaxPartitions) {
+           bad_value(flag, "an integer from 1 to " + std::to_string(kMaxPartitions), v);
+         }
+         c.params.partitions = partitions;
+       }},
       {"-V", nullptr,
        "verbose: with -v or -C, also each fold's per-iteration lines under a fold header",
        [](TrainCommand& c, const std::string&, const std::string&) { c.params.verbose = true; }},

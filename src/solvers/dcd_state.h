@@ -12,10 +12,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include "data/problem.h"
 #include "objective/dual_gap.h"
+#include "objective/evaluate.h"
 #include "select/selection_rule.h"
 #include "solvers/params.h"
 #include "solvers/progress.h"
@@ -158,6 +160,29 @@ inline double coordinate_step(DualRow& r, double G, double qbar, double upper, b
   return step;
 }
 
+// Visits active row i: its partial gradient G = y_i w'x_i - 1 + D_ii alpha_i
+// read at `w`, then coordinate_step() with second derivative
+// sigma x_i'x_i + D_ii (sigma = 1: Qbar_ii, the serial step; a part's
+// sigma' otherwise, solver_dcd_partitioned.cpp). Returns the change of
+// y_i alpha_i (0 when none); counts the visit and the dot product in stats.
+inline double visit_row(const CsrMatrix& x, std::size_t i, const double* w,
+                        const ClassBounds& bounds, double sigma, bool shrink,
+                        const ShrinkBounds prev, DualRow& r, std::uint8_t& active,
+                        EpochStats& stats) {
+  const auto begin = static_cast<std::size_t>(x.row_ptr[i]);
+  const auto end = static_cast<std::size_t>(x.row_ptr[i + 1]);
+  double dot = 0;
+  for (std::size_t t = begin; t < end; ++t) dot += x.values[t] * w[x.col_idx[t]];
+  stats.nnz_ops += static_cast<std::int64_t>(end - begin);
+  ++stats.visits;
+  const bool positive = r.y > 0;
+  const double upper = positive ? bounds.upper_pos : bounds.upper_neg;
+  const double diag = positive ? bounds.diag_pos : bounds.diag_neg;
+  const double G = r.y * dot - 1.0 + diag * r.alpha;
+  const double qbar = sigma == 1 ? r.qbar : sigma * (r.qbar - diag) + diag;
+  return coordinate_step(r, G, qbar, upper, shrink, prev, active, stats);
+}
+
 // Prefetches the rows kPrefetchDistance and twice that ahead of batch
 // entry k (see kPrefetchDistance).
 template <class RowOf>
@@ -214,6 +239,38 @@ bool report_epoch(const Problem& problem, const Params& params, bool wants_gap,
   info.nnz_ops = result.nnz_ops;
   progress.report(info);
   return gap_met;
+}
+
+// The end of an epoch, shared by the loops: counts it into `result`, takes
+// the stopping test (and the next shrinking thresholds) and reports it.
+// Returns whether the run has converged (-e's rule or --gap-tol).
+template <LossKind kLoss>
+bool end_epoch(const EpochStats& epoch, const Problem& problem, const Params& params,
+               bool wants_gap, DualRows& dual, const std::vector<double>& w,
+               ShrinkBounds& shrink_bounds, SolveResult& result, std::vector<double>& alpha,
+               Progress& progress) {
+  result.nnz_ops += epoch.nnz_ops;
+  result.inner_iterations += epoch.visits;
+  dual.active_count -= epoch.shrunk;
+  ++result.iterations;
+  result.grad_norm = epoch.spread();
+  bool converged = epoch_passes(epoch, params.eps.value(), problem, dual, shrink_bounds);
+  if (report_epoch<kLoss>(problem, params, wants_gap, dual, w, result, alpha, progress)) {
+    converged = true;
+  }
+  return converged;
+}
+
+// The run's result: status, time, alpha, w and f(w).
+template <LossKind kLoss>
+void finish_run(const Problem& problem, bool converged, const DualRows& dual,
+                std::vector<double> w, Progress& progress, SolveResult& result) {
+  result.seconds = progress.seconds();
+  result.status = converged ? Status::kConverged : Status::kMaxIter;
+  dual.copy_alpha(result.alpha);
+  result.objective =
+      objective_value(problem, kLoss, Regularizer::l2_only(), w, margins(problem, w));
+  result.w = std::move(w);
 }
 
 }  // namespace dcd

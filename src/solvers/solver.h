@@ -128,6 +128,7 @@ SolveResult solve_dcd_partitioned(const Problem& problem, LossKind loss, std::si
 // The parts dcd runs (--partitions): params.partitions if given, else the
 // default for the data's shape (dcd_partitions_default_text()); 1 with a
 // --select rule other than perm; at most the rows that count (at least 1).
+std::size_t dcd_partitions(const Params& params, std::size_t nonzeros, std::size_t rows_that_count);
 std::size_t dcd_partitions(const Params& params, const Problem& problem);
 // The default of --partitions in words, for -h.
 std::string dcd_partitions_default_text();

@@ -87,18 +87,11 @@ EpochStats dcd_epoch(const Problem& problem, const CsrMatrix& x, bool shrink,
       prefetch_ahead(x, row, batch, k, row_of);
       const std::size_t i = row_of(batch.begin[k]);
       if (active[i] == 0) continue;
-      DualRow& r = row[i];
+      const double step =
+          visit_row(x, i, w.data(), bounds, 1.0, shrink, prev, row[i], active[i], stats);
+      if (step == 0) continue;
       const auto begin = static_cast<std::size_t>(x.row_ptr[i]);
       const auto end = static_cast<std::size_t>(x.row_ptr[i + 1]);
-      double dot = 0;
-      for (std::size_t t = begin; t < end; ++t) dot += x.values[t] * w[x.col_idx[t]];
-      stats.nnz_ops += static_cast<std::int64_t>(end - begin);
-      ++stats.visits;
-      const bool positive = r.y > 0;
-      const double upper = positive ? bounds.upper_pos : bounds.upper_neg;
-      const double G = r.y * dot - 1.0 + (positive ? bounds.diag_pos : bounds.diag_neg) * r.alpha;
-      const double step = coordinate_step(r, G, r.qbar, upper, shrink, prev, active[i], stats);
-      if (step == 0) continue;
       for (std::size_t t = begin; t < end; ++t) w[x.col_idx[t]] += step * x.values[t];
       stats.nnz_ops += static_cast<std::int64_t>(end - begin);
     }
@@ -111,7 +104,6 @@ EpochStats dcd_epoch(const Problem& problem, const CsrMatrix& x, bool shrink,
 template <LossKind kLoss>
 SolveResult dcd_loop(const Problem& problem, const CsrMatrix& x, SelectionRule& rule,
                      const Params& params, Reporter& reporter) {
-  const double eps = params.eps.value();
   const std::int64_t max_iter = params.max_iter.value();
   const bool shrink = params.shrink.value_or(true);
   assert(x.num_rows == problem.num_rows());
@@ -128,22 +120,10 @@ SolveResult dcd_loop(const Problem& problem, const CsrMatrix& x, SelectionRule& 
   Progress progress(reporter);
   while (!converged && result.iterations < max_iter) {
     const EpochStats epoch = dcd_epoch<kLoss>(problem, x, shrink, shrink_bounds, rule, dual, w);
-    result.nnz_ops += epoch.nnz_ops;
-    result.inner_iterations += epoch.visits;
-    dual.active_count -= epoch.shrunk;
-    ++result.iterations;
-    result.grad_norm = epoch.spread();
-    converged = epoch_passes(epoch, eps, problem, dual, shrink_bounds);
-    if (report_epoch<kLoss>(problem, params, wants_gap, dual, w, result, alpha, progress)) {
-      converged = true;
-    }
+    converged = end_epoch<kLoss>(epoch, problem, params, wants_gap, dual, w, shrink_bounds, result,
+                                 alpha, progress);
   }
-  result.seconds = progress.seconds();
-  result.status = converged ? Status::kConverged : Status::kMaxIter;
-  dual.copy_alpha(result.alpha);
-  result.objective =
-      objective_value(problem, kLoss, Regularizer::l2_only(), w, margins(problem, w));
-  result.w = std::move(w);
+  finish_run<kLoss>(problem, converged, dual, std::move(w), progress, result);
   return result;
 }
 

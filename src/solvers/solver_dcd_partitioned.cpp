@@ -109,7 +109,7 @@ constexpr std::int64_t kMaxSlices = 8;
 // serial algorithm below kPartitionedNonzeros nonzeros, where a round's
 // threads do not pay, else kDefaultPartitions parts.
 constexpr std::int64_t kPartitionedNonzeros = 1000000;
-constexpr std::int64_t kDefaultPartitions = 4;
+constexpr std::int64_t kDefaultPartitions = 2;
 
 // One part: its rows, its order, and what its current epoch did.
 struct Part {
@@ -197,20 +197,11 @@ void local_slice(const Problem& problem, const CsrMatrix& x, bool shrink, const 
     prefetch_ahead(x, row, batch, k, row_of);
     const std::size_t i = batch.begin[k];
     if (active[i] == 0) continue;
-    DualRow& r = row[i];
+    const double step =
+        visit_row(x, i, local, bounds, sigma, shrink, prev, row[i], active[i], stats);
+    if (step == 0) continue;
     const auto begin = static_cast<std::size_t>(x.row_ptr[i]);
     const auto end = static_cast<std::size_t>(x.row_ptr[i + 1]);
-    double dot = 0;
-    for (std::size_t t = begin; t < end; ++t) dot += x.values[t] * local[x.col_idx[t]];
-    stats.nnz_ops += static_cast<std::int64_t>(end - begin);
-    ++stats.visits;
-    const bool positive = r.y > 0;
-    const double upper = positive ? bounds.upper_pos : bounds.upper_neg;
-    const double diag = positive ? bounds.diag_pos : bounds.diag_neg;
-    const double G = r.y * dot - 1.0 + diag * r.alpha;
-    const double qbar = sigma == 1 ? r.qbar : sigma * (r.qbar - diag) + diag;
-    const double step = coordinate_step(r, G, qbar, upper, shrink, prev, active[i], stats);
-    if (step == 0) continue;
     const double move = sigma * step;
     for (std::size_t t = begin; t < end; ++t) {
       const std::size_t j = x.col_idx[t];
@@ -338,7 +329,6 @@ template <LossKind kLoss>
 SolveResult partitioned_loop(const Problem& problem, const CsrMatrix& x, std::size_t partitions,
                              std::uint64_t seed, unsigned threads, const Params& params,
                              Reporter& reporter) {
-  const double eps = params.eps.value();
   const std::int64_t max_iter = params.max_iter.value();
   const bool shrink = params.shrink.value_or(true);
   assert(x.num_rows == problem.num_rows());
@@ -374,23 +364,10 @@ SolveResult partitioned_loop(const Problem& problem, const CsrMatrix& x, std::si
       // unclipped eta at kTargetRatio, within [1, P].
       if (ratio > 0) sigma = std::min(max_sigma, std::max(1.0, sigma * kTargetRatio / ratio));
     }
-    const EpochStats round = merge_stats(parts);
-    result.nnz_ops += round.nnz_ops;
-    result.inner_iterations += round.visits;
-    dual.active_count -= round.shrunk;
-    ++result.iterations;
-    result.grad_norm = round.spread();
-    converged = epoch_passes(round, eps, problem, dual, shrink_bounds);
-    if (report_epoch<kLoss>(problem, params, wants_gap, dual, w, result, alpha, progress)) {
-      converged = true;
-    }
+    converged = end_epoch<kLoss>(merge_stats(parts), problem, params, wants_gap, dual, w,
+                                 shrink_bounds, result, alpha, progress);
   }
-  result.seconds = progress.seconds();
-  result.status = converged ? Status::kConverged : Status::kMaxIter;
-  dual.copy_alpha(result.alpha);
-  result.objective =
-      objective_value(problem, kLoss, Regularizer::l2_only(), w, margins(problem, w));
-  result.w = std::move(w);
+  finish_run<kLoss>(problem, converged, dual, std::move(w), progress, result);
   return result;
 }
 
@@ -416,17 +393,21 @@ SolveResult solve_dcd_partitioned(const Problem& problem, LossKind loss, std::si
   throw Error(std::string("dual coordinate descent does not train loss ") + loss_info(loss).name);
 }
 
-std::size_t dcd_partitions(const Params& params, const Problem& problem) {
+std::size_t dcd_partitions(const Params& params, std::size_t nonzeros, std::size_t rows_that_count) {
   if (params.select && *params.select != "perm") return 1;
   std::int64_t wanted = 1;
   if (params.partitions) {
     wanted = *params.partitions;
-  } else if (static_cast<std::int64_t>(problem.x.nnz()) >= kPartitionedNonzeros) {
+  } else if (static_cast<std::int64_t>(nonzeros) >= kPartitionedNonzeros) {
     wanted = kDefaultPartitions;
   }
+  return std::max<std::size_t>(1, std::min(static_cast<std::size_t>(wanted), rows_that_count));
+}
+
+std::size_t dcd_partitions(const Params& params, const Problem& problem) {
   std::size_t countable = 0;
   for (std::size_t j = 0; j < problem.num_rows(); ++j) countable += problem.cost(j) > 0;
-  return std::max<std::size_t>(1, std::min(static_cast<std::size_t>(wanted), countable));
+  return dcd_partitions(params, problem.x.nnz(), countable);
 }
 
 std::string dcd_partitions_default_text() {

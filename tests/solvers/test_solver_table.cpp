@@ -24,7 +24,8 @@ namespace {
 
 const std::vector<const char*> kOwnOptions = {option::kSelect, option::kLineSearch,
                                               option::kBatch,  option::kShrink,
-                                              option::kGapTol, option::kPdSteps};
+                                              option::kGapTol, option::kPdSteps,
+                                              option::kPartitions};
 
 template <class T>
 bool contains(const std::vector<T>& list, const T& value) {
@@ -104,6 +105,7 @@ Params with_option(SolverKind solver, const char* flag) {
   if (name == option::kShrink) params.shrink = false;
   if (name == option::kGapTol) params.gap_tol = 1e-3;
   if (name == option::kPdSteps) params.pd_sigma = 2.0;
+  if (name == option::kPartitions) params.partitions = 2;
   return resolve_defaults(params);
 }
 
