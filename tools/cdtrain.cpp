@@ -345,11 +345,11 @@ void run_classification(const cdl::TrainCommand& command, const cdl::Params& par
   }
   if (params.threads > 1 && params.cv_folds == 0 && classes.labels.size() <= 2 &&
       (!solver.solve_on_threads || parts == 1)) {
-    reporter.warning("-m " + std::to_string(params.threads) + ": a problem of two classes "
-                     "without -v or -C is one solve, which solver " + solver.name +
-                     (parts == 1 ? " runs on one thread with one partition (--partitions)"
-                                 : " runs on one thread") +
-                     "; -m has nothing to run at once");
+    const std::string why = parts == 1 ? " runs on one thread with one partition (--partitions)"
+                                       : " runs on one thread";
+    reporter.warning("-m " + std::to_string(params.threads) +
+                     ": a problem of two classes without -v or -C is one solve, which solver " +
+                     solver.name + why + "; -m has nothing to run at once");
   }
   if (command.find_C) {
     reporter.info("cdtrain: searching C by " + std::to_string(params.cv_folds) +

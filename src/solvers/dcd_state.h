@@ -206,8 +206,8 @@ inline void prefetch_ahead(const CsrMatrix& x, const DualRow* row, const Coordin
 // thresholds. A pass with coordinates shrunk has only solved the shrunk
 // problem: every coordinate is restored and the solver goes on (false), as
 // the paper does.
-inline bool epoch_passes(const EpochStats& epoch, double eps, const Problem& problem, DualRows& dual,
-                  ShrinkBounds& next) {
+inline bool epoch_passes(const EpochStats& epoch, double eps, const Problem& problem,
+                         DualRows& dual, ShrinkBounds& next) {
   if (epoch.spread() <= eps && dual.active_count < dual.countable) {
     dual.restore(problem);
     next = ShrinkBounds{};
@@ -263,8 +263,8 @@ bool end_epoch(const EpochStats& epoch, const Problem& problem, const Params& pa
 
 // The run's result: status, time, alpha, w and f(w).
 template <LossKind kLoss>
-void finish_run(const Problem& problem, bool converged, const DualRows& dual,
-                std::vector<double> w, Progress& progress, SolveResult& result) {
+void finish_run(const Problem& problem, bool converged, const DualRows& dual, std::vector<double> w,
+                Progress& progress, SolveResult& result) {
   result.seconds = progress.seconds();
   result.status = converged ? Status::kConverged : Status::kMaxIter;
   dual.copy_alpha(result.alpha);

@@ -77,8 +77,7 @@ TEST_P(PartitionedDcd, ReachesTheSerialOptimum) {
       EXPECT_EQ(result.status, Status::kConverged);
       EXPECT_NEAR(result.objective, f_star, 1e-6 * f_star);
       // The result's objective is that of its w, and its w that of its alpha.
-      EXPECT_NEAR(evaluate(problem, loss, result.w).objective, result.objective,
-                  1e-12 * f_star);
+      EXPECT_NEAR(evaluate(problem, loss, result.w).objective, result.objective, 1e-12 * f_star);
       const DualGap gap = duality_gap(problem, loss, result.alpha, result.w);
       EXPECT_LT(gap.gap, 1e-5 * f_star);
     }
@@ -160,8 +159,7 @@ TEST_P(PartitionedDcd, MorePartsThanRows) {
   EXPECT_NEAR(parts.objective, whole.objective, 1e-9 * whole.objective) << parts.iterations;
   // Through the row, 100 parts give the same bits as 5.
   test::RecordingReporter quiet;
-  const SolveResult via_row =
-      train_binary(s.problem, dcd_params(loss, 1e-9, 100), 1, quiet);
+  const SolveResult via_row = train_binary(s.problem, dcd_params(loss, 1e-9, 100), 1, quiet);
   const SolveResult five = train_binary(s.problem, params, 1, quiet);
   EXPECT_EQ(via_row.w, five.w);
 }
