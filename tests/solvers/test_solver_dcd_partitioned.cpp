@@ -47,20 +47,8 @@ SolveResult partitioned(const Problem& problem, const Params& params, unsigned t
                                reporter != nullptr ? *reporter : quiet);
 }
 
-// A small problem with unequal class costs (-wi), an empty row and a
-// held-out row (cross-validation's folds).
-struct Small {
-  CsrMatrix rows = test::csr_from_dense(6, 3,
-                                        {1.0, 0.0, 2.0,   //
-                                         0.5, -1.0, 0.0,  //
-                                         0.0, 0.0, 0.0,   //
-                                         -2.0, 1.0, 1.0,  //
-                                         0.0, 3.0, -1.0,  //
-                                         1.5, 0.5, 0.5});
-  CscMatrix x = to_csc(rows);
-  std::vector<std::uint8_t> held_out{0, 0, 0, 0, 1, 0};
-  Problem problem{x, &rows, {1, -1, 1, -1, 1, 1}, 2.0, 0.5, Task::kClassification, &held_out};
-};
+// Unequal class costs (-wi), an empty row and a held-out row (a fold's).
+using Small = test::SmallDualProblem;
 
 class PartitionedDcd : public ::testing::TestWithParam<LossKind> {};
 
