@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <map>
 #include <sstream>
 #include <string>
@@ -61,6 +62,21 @@ class RecordingReporter : public Reporter {
 
  private:
   std::ostringstream sink_;
+};
+
+// A small SVM problem for dual CD: unequal class costs (C_pos = 2,
+// C_neg = 0.5, as -wi gives), an empty row (2) and a held-out row (4).
+struct SmallDualProblem {
+  CsrMatrix rows = csr_from_dense(6, 3,
+                                  {1.0, 0.0, 2.0,   //
+                                   0.5, -1.0, 0.0,  //
+                                   0.0, 0.0, 0.0,   //
+                                   -2.0, 1.0, 1.0,  //
+                                   0.0, 3.0, -1.0,  //
+                                   1.5, 0.5, 0.5});
+  CscMatrix x = to_csc(rows);
+  std::vector<std::uint8_t> held_out{0, 0, 0, 0, 1, 0};
+  Problem problem{x, &rows, {1, -1, 1, -1, 1, 1}, 2.0, 0.5, Task::kClassification, &held_out};
 };
 
 struct Optimum {

@@ -181,11 +181,31 @@ void check_values(const cdl::TrainCommand& command, const cdl::Params& params,
   data.features.checked_cost = cdl::largest_cost(classes, at);
 }
 
+// The fixed blocks (--partitions) of one problem on all rows, for a solver
+// that takes them (a fold or a class with fewer rows than blocks has fewer);
+// 0 for the others.
+std::size_t partitions_of(const cdl::Params& params, const cdl::LabeledCsc& data) {
+  const cdl::SolverInfo& solver = cdl::solver_info(params.solver);
+  if (solver.partitions == nullptr) return 0;
+  return solver.partitions(params, data.features.nnz(), data.features.num_rows);
+}
+
+// The header's description of the run, with the blocks when they were
+// given or are more than one.
+std::string describe_run(const cdl::Params& params, std::size_t parts) {
+  std::string run = cdl::describe_run(params);
+  if (parts > 1 || (parts == 1 && params.partitions)) {
+    run += ", " + std::to_string(parts) + (parts == 1 ? " partition" : " partitions") +
+           (params.partitions ? "" : " (default)");
+  }
+  return run;
+}
+
 // A regression run (-l sq, -l svr2): the targets as they are, one problem.
 void run_regression(const cdl::TrainCommand& command, const cdl::Params& params,
                     cdl::LabeledCsc& data, cdl::Reporter& reporter) {
   check_values(command, params, data, cdl::ClassMap{});
-  const std::string run = cdl::describe_run(params);
+  const std::string run = describe_run(params, partitions_of(params, data));
   if (params.cv_folds > 0) {
     reporter.info("cdtrain: " + std::to_string(params.cv_folds) + "-fold cross validation, " + run);
     const cdl::RegressionValidation cv =
@@ -330,17 +350,17 @@ void run_classification(const cdl::TrainCommand& command, const cdl::Params& par
   const cdl::ClassMap classes = cdl::map_classes(data.labels);
   check_values(command, params, data, classes);
   warn_about_labels(command, params, classes, reporter);
-  // cdper runs on threads only with --partitions > 1.
-  const bool on_threads = cdl::solver_info(params.solver).solve_on_threads &&
-                          (!cdl::solver_info(params.solver).takes_option(cdl::option::kPartitions) ||
-                           cdl::cd_partitions(params) > 1);
-  if (params.threads > 1 && params.cv_folds == 0 && classes.labels.size() <= 2 && !on_threads) {
-    reporter.warning("-m " + std::to_string(params.threads) + ": a problem of two classes "
-                     "without -v or -C is one solve, which solver " +
-                     cdl::solver_info(params.solver).name +
-                     " runs on one thread; -m has nothing to run at once");
+  const cdl::SolverInfo& solver = cdl::solver_info(params.solver);
+  const std::size_t parts = partitions_of(params, data);
+  const std::string run = describe_run(params, parts);
+  if (params.threads > 1 && params.cv_folds == 0 && classes.labels.size() <= 2 &&
+      (!solver.solve_on_threads || parts == 1)) {
+    const std::string why = parts == 1 ? " runs on one thread with one partition (--partitions)"
+                                       : " runs on one thread";
+    reporter.warning("-m " + std::to_string(params.threads) +
+                     ": a problem of two classes without -v or -C is one solve, which solver " +
+                     solver.name + why + "; -m has nothing to run at once");
   }
-  const std::string run = cdl::describe_run(params);
   if (command.find_C) {
     reporter.info("cdtrain: searching C by " + std::to_string(params.cv_folds) +
                   "-fold cross validation, " + run);

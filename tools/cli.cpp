@@ -297,9 +297,10 @@ const std::vector<Flag<TrainCommand>>& train_flags() {
          c.params.gap_tol = positive_number(flag, v);
        }},
       {"--partitions", "P",
-       "cdper: split one solve into P fixed blocks of features, run on -m's threads; the model "
-       "depends on P, never on -m (default " + std::to_string(kDefaultCdPartitions) +
-           " with the perm rule; 1 is the serial algorithm)",
+       "split one solve into P fixed blocks that run at once on -m's threads: cdper's features "
+       "(default " + std::to_string(kDefaultCdPartitions) + "), dcd's rows (default " +
+           dcd_partitions_default_text() + "); 1 to " + std::to_string(kMaxPartitions) +
+           ", 1 is the serial algorithm; the model depends on P, never on -m",
        [](TrainCommand& c, const std::string& flag, const std::string& v) {
          std::int64_t parts = 0;
          if (!parse_integer(v, parts) || parts < 1 || parts > kMaxPartitions) {

@@ -133,6 +133,9 @@ void validate_numbers(const Params& params, const SolverInfo& solver) {
     }
   }
   if (params.gap_tol && !(*params.gap_tol > 0)) throw ConfigError("--gap-tol must be positive");
+  if (params.partitions && (*params.partitions < 1 || *params.partitions > kMaxPartitions)) {
+    throw ConfigError("--partitions must be from 1 to " + std::to_string(kMaxPartitions));
+  }
   if (params.cv_folds == 1 || params.cv_folds < 0) {
     throw ConfigError("cross validation needs at least 2 folds");
   }
@@ -187,7 +190,6 @@ std::string describe_run(const Params& params) {
   std::string out = std::string("solver ") + solver.name;
   if (params.loss) out += std::string(", loss ") + loss_info(*params.loss).name;
   out += std::string(", regularizer ") + regularizer_info(params.regularizer).name;
-  if (cd_partitions(params) > 1) out += ", " + std::to_string(cd_partitions(params)) + " partitions";
   if (params.liblinear_number) {
     const LiblinearNumber* entry = find_liblinear_number(*params.liblinear_number);
     if (entry != nullptr) {
@@ -237,10 +239,10 @@ void validate(const Params& params) {
     check_solver_option(solver, flag, given);
   }
   if (params.select) validate_rule(params, solver);
-  if (cd_partitions(params) > 1 && params.select && *params.select != "perm") {
-    throw ConfigError("--partitions " + std::to_string(cd_partitions(params)) +
-                      " draws a permutation in each block; --select " + *params.select +
-                      " needs --partitions 1");
+  if (params.partitions && *params.partitions > 1 && params.select && *params.select != "perm") {
+    throw ConfigError("--partitions " + std::to_string(*params.partitions) +
+                      ": each block runs rule perm; rule " + *params.select +
+                      " runs on one block only (use --partitions 1, or drop --select)");
   }
 }
 

@@ -30,10 +30,11 @@ constexpr double kL1CdEps = 0.01;
 constexpr unsigned kMaxThreads = 1024;
 // Default -p, the SVR tube width, as LIBLINEAR's.
 constexpr double kDefaultSvrEpsilon = 0.1;
-// Default --partitions of the rows that take it (cdper: docs/solvers.md
-// gives the measurements), and the most it may be.
+// Default --partitions of cdper (docs/solvers.md gives the measurements),
+// and the most --partitions may be (each block holds a vector as long as
+// the data's other side).
 constexpr std::int64_t kDefaultCdPartitions = 1;
-constexpr std::int64_t kMaxPartitions = 1 << 20;
+constexpr std::int64_t kMaxPartitions = 4096;
 
 struct Params {
   SolverKind solver = SolverKind::kCdPer;
@@ -74,8 +75,9 @@ struct Params {
   // pdcd and rcd-pair: stop once their post-processed gap is <= this,
   // in place of -e's relative gap.
   std::optional<double> gap_tol;
-  // --partitions: the fixed blocks of a parallel solve (the model depends on
-  // them, never on -m); default per solver, see cd_partitions().
+  // --partitions: the fixed blocks of one parallel solve (cdper: of the
+  // features; dcd: of the rows); the model depends on them, never on -m.
+  // Default per solver and data: SolverInfo::partitions.
   std::optional<std::int64_t> partitions;
   bool verbose = false;  // -V: per-iteration lines under -v and -C, with fold headers
 };

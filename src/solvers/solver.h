@@ -120,6 +120,22 @@ SolveResult solve_pegasos(const Problem& problem, const Params& params, std::uin
 SolveResult solve_dcd(const Problem& problem, LossKind loss, SelectionRule& rule,
                       const Params& params, Reporter& reporter);
 
+// Partitioned dual CD for L1- and L2-SVM (solver_dcd_partitioned.cpp), from
+// alpha = 0: the rows that count cut into `partitions` parts by `seed`, the
+// parts run on up to `threads` threads. The model depends on partitions and
+// seed, not on threads. Uses problem.rows if set, else makes its own copy.
+SolveResult solve_dcd_partitioned(const Problem& problem, LossKind loss, std::size_t partitions,
+                                  std::uint64_t seed, unsigned threads, const Params& params,
+                                  Reporter& reporter);
+
+// The parts dcd runs (--partitions): params.partitions if given, else the
+// default for the data's shape (dcd_partitions_default_text()); 1 with a
+// --select rule other than perm; at most the rows that count (at least 1).
+std::size_t dcd_partitions(const Params& params, std::size_t nonzeros, std::size_t rows_that_count);
+std::size_t dcd_partitions(const Params& params, const Problem& problem);
+// The default of --partitions in words, for -h.
+std::string dcd_partitions_default_text();
+
 }  // namespace cdl
 
 #endif  // CDL_SOLVER_H_

@@ -112,13 +112,15 @@ SolverInfo dcd_row() {
   row.coordinates = kDualCoordinates;
   row.losses = {L::kL2Svm, L::kL1Svm};
   row.liblinear = {{1, L::kL2Svm, R::kL2}, {3, L::kL1Svm, R::kL2}};
-  row.options = {option::kSelect, option::kShrink, option::kGapTol};
+  row.options = {option::kSelect, option::kShrink, option::kGapTol, option::kPartitions};
+  row.partitions = dcd_partitions;
   row.default_eps = 0.1;
   row.stopping = "max - min of the projected gradient over an epoch <= eps";
   row.norm_name = "PG spread";
   row.default_max_iter = kDefaultMaxIter;
   row.needs_rows = true;
   row.dual = true;
+  row.solve_on_threads = true;
   row.intercept_trace_losses = {L::kL1Svm};
   row.solver_type = dual_solver_type;
   return row;
@@ -172,6 +174,9 @@ const std::vector<SolverInfo>& solver_table() {
         row.liblinear = {{5, L::kL2Svm, R::kL1}, {6, L::kLogistic, R::kL1}, {11, L::kSvrL2, R::kL2}};
         // --partitions > 1: solver_cd_partitioned.cpp on -m's threads.
         row.options.push_back(option::kPartitions);
+        row.partitions = [](const Params& params, std::size_t, std::size_t) {
+          return static_cast<std::size_t>(cd_partitions(params));
+        };
         row.solve_on_threads = true;
         return row;
       }(),

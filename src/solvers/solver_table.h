@@ -28,6 +28,7 @@
 namespace cdl {
 
 struct MultiClassInput;
+struct Params;
 struct SolverInput;
 struct SolveResult;
 
@@ -89,7 +90,7 @@ inline constexpr const char* kBatch = "-k";             // Pegasos's instances p
 inline constexpr const char* kShrink = "--shrink";      // and --no-shrink: dual shrinking
 inline constexpr const char* kGapTol = "--gap-tol";     // stop on a duality gap
 inline constexpr const char* kPdSteps = "--pd-sigma";   // and --tau-factor: pdcd's steps
-inline constexpr const char* kPartitions = "--partitions";  // fixed blocks of a parallel solve
+inline constexpr const char* kPartitions = "--partitions";  // fixed blocks of one parallel solve
 }  // namespace option
 
 // One row. Every field has a default, and each row sets the ones that
@@ -144,6 +145,10 @@ struct SolverInfo {
   // Runs one problem's solve on -m's threads (thread_count(params)), with a
   // result that does not depend on their number.
   bool solve_on_threads = false;
+  // The fixed blocks one solve runs in (--partitions), for a row that takes
+  // them: from the params and the data's nonzeros and rows; null: one.
+  std::size_t (*partitions)(const Params& params, std::size_t nonzeros, std::size_t rows) =
+      nullptr;
   // Solves the dual (one variable per instance): has a duality gap, and its
   // --trace adds the primal, dual, gap and nnz_ops columns.
   bool dual = false;

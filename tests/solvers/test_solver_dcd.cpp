@@ -70,19 +70,7 @@ double liblinear_f(const Problem& problem, LossKind loss, const std::string& fix
   return evaluate(problem, loss, model.w).objective;
 }
 
-// A small problem with unequal class costs, an empty row and a held-out row.
-struct Small {
-  CsrMatrix rows = test::csr_from_dense(6, 3,
-                                        {1.0, 0.0, 2.0,   //
-                                         0.5, -1.0, 0.0,  //
-                                         0.0, 0.0, 0.0,   //
-                                         -2.0, 1.0, 1.0,  //
-                                         0.0, 3.0, -1.0,  //
-                                         1.5, 0.5, 0.5});
-  CscMatrix x = to_csc(rows);
-  std::vector<std::uint8_t> held_out{0, 0, 0, 0, 1, 0};
-  Problem problem{x, &rows, {1, -1, 1, -1, 1, 1}, 2.0, 0.5, Task::kClassification, &held_out};
-};
+using Small = test::SmallDualProblem;
 
 // The dual objective D(alpha) = e'alpha - 1/2 alpha' Qbar alpha from the
 // dense matrix Qbar, without w.

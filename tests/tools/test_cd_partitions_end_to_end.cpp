@@ -72,7 +72,7 @@ TEST(CdPartitionsEndToEnd, BadValuesAreUsageErrors) {
     EXPECT_EQ(run.status, 2);
     EXPECT_NE(run.err.find("--partitions"), std::string::npos) << run.err;
   }
-  for (const std::string other : {"-s cd", "-s tron", "-s 1", "--select cyclic"}) {
+  for (const std::string other : {"-s cd", "-s tron", "-s pegasos", "--select cyclic"}) {
     SCOPED_TRACE(other);
     const auto run = test::run_tool("cdtrain", other + " --partitions 2 " + data + " " +
                                                    dir.file("bad.model"));

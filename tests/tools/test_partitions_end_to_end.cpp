@@ -1,0 +1,102 @@
+// cdtrain -s 1 and -s 3 (dual CD) with --partitions on one binary problem:
+// -m 1, 2 and 3 write the same model file byte for byte; --partitions 1 is
+// the serial solver's model; the header names the parts; bad values are
+// usage errors that leave no model file.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "test_util.h"
+
+namespace cdl {
+namespace {
+
+TEST(PartitionsEndToEnd, SameModelBytesForAnyThreadCount) {
+  test::ScratchDir dir;
+  // Two classes, 77,739 nonzeros: the parts run on the threads.
+  const std::string data = test::data_path("rcv1_small");
+  for (const std::string solver : {"1", "3"}) {
+    SCOPED_TRACE("-s " + solver);
+    std::string first;
+    for (const std::string threads : {"1", "2", "3"}) {
+      const std::string model = dir.file("s" + solver + "m" + threads + ".model");
+      const auto run = test::run_tool(
+          "cdtrain", "-s " + solver + " --partitions 4 -m " + threads + " " + data + " " + model);
+      ASSERT_EQ(run.status, 0) << run.err;
+      EXPECT_EQ(run.err.find("warning"), std::string::npos) << run.err;
+      EXPECT_NE(run.err.find(", 4 partitions\n"), std::string::npos) << run.err;
+      if (threads == "1") {
+        first = test::read_file(model);
+        ASSERT_FALSE(first.empty());
+      } else {
+        EXPECT_EQ(test::read_file(model), first);
+      }
+    }
+  }
+}
+
+// rcv1_small is below the default's threshold: one partition, the serial
+// solver (the header says nothing of parts), whose model --partitions 1 also
+// writes.
+TEST(PartitionsEndToEnd, OnePartitionIsTheDefaultOnSmallData) {
+  test::ScratchDir dir;
+  const std::string data = test::data_path("rcv1_small");
+  const auto plain = test::run_tool("cdtrain", "-s 1 " + data + " " + dir.file("a.model"));
+  ASSERT_EQ(plain.status, 0) << plain.err;
+  EXPECT_EQ(plain.err.find("partition"), std::string::npos) << plain.err;
+  const auto one =
+      test::run_tool("cdtrain", "-s 1 --partitions 1 " + data + " " + dir.file("b.model"));
+  ASSERT_EQ(one.status, 0) << one.err;
+  EXPECT_NE(one.err.find("), 1 partition\n"), std::string::npos) << one.err;
+  EXPECT_EQ(test::read_file(dir.file("a.model")), test::read_file(dir.file("b.model")));
+  // -m on one partition has nothing to run at once.
+  const auto threads = test::run_tool("cdtrain", "-s 1 -m 2 " + data + " " + dir.file("c.model"));
+  ASSERT_EQ(threads.status, 0) << threads.err;
+  EXPECT_NE(threads.err.find("warning: -m 2"), std::string::npos) << threads.err;
+}
+
+TEST(PartitionsEndToEnd, BadValuesAreUsageErrors) {
+  test::ScratchDir dir;
+  const std::string data = test::data_path("heart_scale");
+  const std::string model = dir.file("m.model");
+  const struct {
+    std::string args;
+    std::string message;
+  } cases[] = {
+      {"-s 1 --partitions 0", "--partitions: expected an integer from 1 to 4096, got '0'"},
+      {"-s 1 --partitions 4097", "--partitions: expected an integer from 1 to 4096, got '4097'"},
+      {"-s 1 --partitions 2x", "--partitions: expected an integer from 1 to 4096, got '2x'"},
+      {"-s 1 --partitions -2", "--partitions: expected an integer from 1 to 4096, got '-2'"},
+      {"-s 1 --partitions ''", "--partitions: expected an integer from 1 to 4096, got ''"},
+      {"-s 2 --partitions 2", "--partitions splits one solve into fixed blocks; solver tron"},
+      {"-s 1 --select cyclic --partitions 2",
+       "--partitions 2: each block runs rule perm; rule cyclic runs on one block only"},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.args);
+    const auto run = test::run_tool("cdtrain", c.args + " " + data + " " + model);
+    EXPECT_EQ(run.status, 2);
+    EXPECT_NE(run.err.find(c.message), std::string::npos) << run.err;
+    EXPECT_FALSE(std::filesystem::exists(model));
+  }
+}
+
+// Cross-validation folds (held-out rows) and -wi on parts: -v runs, and
+// its accuracy is close to the serial solver's.
+TEST(PartitionsEndToEnd, CrossValidationAndClassWeights) {
+  const std::string data = test::data_path("heart_scale");
+  const auto parts = test::run_tool("cdtrain", "-s 3 -v 5 -w1 2 --partitions 3 " + data);
+  const auto serial = test::run_tool("cdtrain", "-s 3 -v 5 -w1 2 --partitions 1 " + data);
+  ASSERT_EQ(parts.status, 0) << parts.err;
+  ASSERT_EQ(serial.status, 0) << serial.err;
+  const auto accuracy = [](const std::string& out) {
+    const std::size_t at = out.find("Accuracy = ");
+    EXPECT_NE(at, std::string::npos) << out;
+    return std::stod(out.substr(at + 11));
+  };
+  EXPECT_NEAR(accuracy(parts.out), accuracy(serial.out), 2.0);
+}
+
+}  // namespace
+}  // namespace cdl
