@@ -88,12 +88,19 @@ SolverInfo pegasos_row() {
   return row;
 }
 
+// LIBLINEAR's solver_type of a model trained through its dual, for a loss.
 const char* dual_solver_type(LossKind loss) {
   switch (loss) {
     case LossKind::kL2Svm:
       return "L2R_L2LOSS_SVC_DUAL";
     case LossKind::kL1Svm:
       return "L2R_L1LOSS_SVC_DUAL";
+    case LossKind::kLogistic:
+      return "L2R_LR_DUAL";
+    case LossKind::kSvrL2:
+      return "L2R_L2LOSS_SVR_DUAL";
+    case LossKind::kSvrL1:
+      return "L2R_L1LOSS_SVR_DUAL";
     default:
       break;
   }
@@ -119,6 +126,7 @@ SolverInfo dcd_row() {
   row.default_max_iter = kDefaultMaxIter;
   row.needs_rows = true;
   row.dual = true;
+  row.dual_trace = true;
   row.intercept_trace_losses = {L::kL1Svm};
   row.solver_type = dual_solver_type;
   return row;
@@ -156,6 +164,47 @@ SolverInfo pdcd_row() {
   return row;
 }
 
+// Dual CD for support vector regression (solver_svr_dual.cpp); eps 0.1 is
+// LIBLINEAR 2.50's default for its -s 12 and -s 13.
+SolverInfo svr_dual_row() {
+  SolverInfo row;
+  row.name = "dcd-svr";
+  row.description = "dual CD for L1- and L2-loss SVR (Ho & Lin 2012), shrinking";
+  row.solve = solve_svr_dual;
+  row.losses = {L::kSvrL2, L::kSvrL1};
+  row.liblinear = {{12, L::kSvrL2, R::kL2}, {13, L::kSvrL1, R::kL2}};
+  row.default_eps = 0.1;
+  row.stopping = "||PG||_1 <= eps ||PG(beta = 0)||_1, PG the projected gradient of an epoch";
+  row.norm_name = "|PG|_1";
+  row.default_max_iter = kDefaultMaxIter;
+  row.needs_rows = true;
+  row.randomized = true;
+  row.dual = true;
+  row.solver_type = dual_solver_type;
+  return row;
+}
+
+// Dual CD for logistic regression (solver_lr_dual.cpp); eps 0.1 is LIBLINEAR
+// 2.50's default for its -s 7. LIBLINEAR's -s 0 stays with TRON: tron and
+// dcd-lr solve the same problem, and -s 0 names TRON's model type.
+SolverInfo lr_dual_row() {
+  SolverInfo row;
+  row.name = "dcd-lr";
+  row.description = "dual CD for logistic regression (Yu, Huang & Lin 2011)";
+  row.solve = solve_lr_dual;
+  row.losses = {L::kLogistic};
+  row.liblinear = {{7, L::kLogistic, R::kL2}};
+  row.default_eps = 0.1;
+  row.stopping = "max |dD/dalpha_i| over an epoch <= eps, D the dual";
+  row.norm_name = "max|grad D|";
+  row.default_max_iter = kDefaultMaxIter;
+  row.needs_rows = true;
+  row.randomized = true;
+  row.dual = true;
+  row.solver_type = dual_solver_type;
+  return row;
+}
+
 std::vector<SolverInfo> with_kinds(std::vector<SolverInfo> rows) {
   for (SolverInfo& row : rows) row.kind = SolverKind(row.name);
   return rows;
@@ -183,6 +232,8 @@ const std::vector<SolverInfo>& solver_table() {
       pdcd_row(),
       intercept_row("rcd-pair", "random pair CD with an unregularized intercept (Necoara)",
                     solve_rcd_pair),
+      svr_dual_row(),
+      lr_dual_row(),
   });
   return table;
 }
@@ -199,6 +250,8 @@ const char* liblinear_solver_type(LossKind loss) {
       return "L2R_L2LOSS_SVR";
     case LossKind::kSquared:
       return "L2R_SQUARED_LOSS";
+    case LossKind::kSvrL1:
+      return "L2R_L1LOSS_SVR_DUAL";  // the L1-loss SVR's only L2R type
   }
   throw Error(std::string("no LIBLINEAR model type for loss ") + loss_info(loss).name);
 }
@@ -216,6 +269,7 @@ const char* model_solver_type(const SolverInfo& row, LossKind loss, RegularizerK
       case LossKind::kSvrL2:
         return "L1R_L2LOSS_SVR";
       case LossKind::kL1Svm:
+      case LossKind::kSvrL1:
         break;
     }
   }
