@@ -157,7 +157,7 @@ struct SvrL2Loss {
 
 // The epsilon-insensitive loss of L1-loss support vector regression,
 // max(0, |s - t| - epsilon) (LIBLINEAR's L2R_L1LOSS_SVR_DUAL; Ho & Lin
-// 2012, equation (2)). Not differentiable at |s - t| = epsilon; d1 is the
+// 2012). Not differentiable at |s - t| = epsilon; d1 is the
 // subgradient sign(s - t) outside the tube and 0 inside. There is no second
 // derivative, so only the dual solver (solver_svr_dual.cpp) trains it.
 struct SvrL1Loss {

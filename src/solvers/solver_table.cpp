@@ -164,18 +164,16 @@ SolverInfo pdcd_row() {
   return row;
 }
 
-// Dual CD for support vector regression (solver_svr_dual.cpp); eps 0.1 is
-// LIBLINEAR 2.50's default for its -s 12 and -s 13.
-SolverInfo svr_dual_row() {
+// A dual CD solver of LIBLINEAR 2.50 that visits the instances in its own
+// random order (no --select): eps 0.1 is LIBLINEAR 2.50's default for its
+// dual solvers, and the model type is LIBLINEAR's dual one for the loss.
+SolverInfo own_order_dual_row(const char* name, const char* description,
+                              SolveResult (*solve)(const SolverInput&)) {
   SolverInfo row;
-  row.name = "dcd-svr";
-  row.description = "dual CD for L1- and L2-loss SVR (Ho & Lin 2012), shrinking";
-  row.solve = solve_svr_dual;
-  row.losses = {L::kSvrL2, L::kSvrL1};
-  row.liblinear = {{12, L::kSvrL2, R::kL2}, {13, L::kSvrL1, R::kL2}};
+  row.name = name;
+  row.description = description;
+  row.solve = solve;
   row.default_eps = 0.1;
-  row.stopping = "||PG||_1 <= eps ||PG(beta = 0)||_1, PG the projected gradient of an epoch";
-  row.norm_name = "|PG|_1";
   row.default_max_iter = kDefaultMaxIter;
   row.needs_rows = true;
   row.randomized = true;
@@ -184,24 +182,28 @@ SolverInfo svr_dual_row() {
   return row;
 }
 
-// Dual CD for logistic regression (solver_lr_dual.cpp); eps 0.1 is LIBLINEAR
-// 2.50's default for its -s 7. LIBLINEAR's -s 0 stays with TRON: tron and
-// dcd-lr solve the same problem, and -s 0 names TRON's model type.
+// Dual CD for support vector regression (solver_svr_dual.cpp), LIBLINEAR's
+// -s 12 and -s 13.
+SolverInfo svr_dual_row() {
+  SolverInfo row = own_order_dual_row(
+      "dcd-svr", "dual CD for L1- and L2-loss SVR (Ho & Lin 2012), shrinking", solve_svr_dual);
+  row.losses = {L::kSvrL2, L::kSvrL1};
+  row.liblinear = {{12, L::kSvrL2, R::kL2}, {13, L::kSvrL1, R::kL2}};
+  row.stopping = "||PG||_1 <= eps ||PG(beta = 0)||_1, PG the projected gradient of an epoch";
+  row.norm_name = "|PG|_1";
+  return row;
+}
+
+// Dual CD for logistic regression (solver_lr_dual.cpp), LIBLINEAR's -s 7.
+// LIBLINEAR's -s 0 stays with TRON: tron and dcd-lr solve the same problem,
+// and -s 0 names TRON's model type.
 SolverInfo lr_dual_row() {
-  SolverInfo row;
-  row.name = "dcd-lr";
-  row.description = "dual CD for logistic regression (Yu, Huang & Lin 2011)";
-  row.solve = solve_lr_dual;
+  SolverInfo row = own_order_dual_row(
+      "dcd-lr", "dual CD for logistic regression (Yu, Huang & Lin 2011)", solve_lr_dual);
   row.losses = {L::kLogistic};
   row.liblinear = {{7, L::kLogistic, R::kL2}};
-  row.default_eps = 0.1;
   row.stopping = "max |dD/dalpha_i| over an epoch <= eps, D the dual";
   row.norm_name = "max|grad D|";
-  row.default_max_iter = kDefaultMaxIter;
-  row.needs_rows = true;
-  row.randomized = true;
-  row.dual = true;
-  row.solver_type = dual_solver_type;
   return row;
 }
 

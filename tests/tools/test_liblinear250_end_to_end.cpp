@@ -14,13 +14,6 @@ namespace {
 
 std::string data(const std::string& name) { return test::absolute_data_path(name); }
 
-std::string first_line(const std::string& path) {
-  std::istringstream in(test::read_file(path));
-  std::string line;
-  std::getline(in, line);
-  return line;
-}
-
 // `cdtrain -q -s N data/heart_scale MODEL`, then cdpredict on it, against
 // what LIBLINEAR 2.50's predict wrote for the same model file.
 void expect_liblinear_predictions(int number, const std::string& solver_type) {
@@ -29,7 +22,7 @@ void expect_liblinear_predictions(int number, const std::string& solver_type) {
   const auto trained = test::run_tool("cdtrain", "-q -s " + std::to_string(number) + " " +
                                                      data("heart_scale") + " " + dir.file("m"));
   ASSERT_EQ(trained.status, 0) << trained.err;
-  EXPECT_EQ(first_line(dir.file("m")), "solver_type " + solver_type);
+  EXPECT_EQ(test::first_line_of(dir.file("m")), "solver_type " + solver_type);
   const auto predicted =
       test::run_tool("cdpredict", data("heart_scale") + " " + dir.file("m") + " " + dir.file("p"));
   ASSERT_EQ(predicted.status, 0) << predicted.err;
@@ -55,7 +48,7 @@ TEST(LrDualEndToEnd, NumberZeroKeepsItsModelType) {
   test::ScratchDir dir;
   const auto r = test::run_tool("cdtrain", "-q -s 0 " + data("heart_scale") + " " + dir.file("m"));
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(first_line(dir.file("m")), "solver_type L2R_LR");
+  EXPECT_EQ(test::first_line_of(dir.file("m")), "solver_type L2R_LR");
 }
 
 TEST(SvrDualEndToEnd, TakesPAndRefusesItsPairs) {
