@@ -288,6 +288,8 @@ int bench_objective(const std::string& data_path, const std::string& model_path,
   } else if (type == "L2R_L2LOSS_SVR" || type == "L2R_L2LOSS_SVR_DUAL" ||
              type == "L1R_L2LOSS_SVR") {
     loss = cdl::LossKind::kSvrL2;
+  } else if (type == "L2R_L1LOSS_SVR_DUAL") {
+    loss = cdl::LossKind::kSvrL1;
   } else if (type == "L2R_SQUARED_LOSS" || type == "L1R_SQUARED_LOSS") {
     loss = cdl::LossKind::kSquared;
   } else if (type != "L2R_L2LOSS_SVC" && type != "L2R_L2LOSS_SVC_DUAL" &&

@@ -120,7 +120,7 @@ struct TrainOptions {
   unsigned threads = 0;                  // -n; 0: one per core; never changes the model
   std::uint64_t seed = 1;                // --seed
   std::optional<std::int64_t> max_iter;  // --max-iter; default per solver
-  std::optional<double> svr_epsilon;     // -p, with loss "svr2" only
+  std::optional<double> svr_epsilon;     // -p, with loss "svr2" or "svr1" only
   // Where the solver's progress lines and warnings go (cdtrain writes them
   // to stderr); null: nowhere.
   std::ostream* progress = nullptr;

@@ -44,6 +44,12 @@ inline std::string read_file(const std::string& path) {
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
+// The first line of a file, without its newline.
+inline std::string first_line_of(const std::string& path) {
+  const std::string text = read_file(path);
+  return text.substr(0, text.find('\n'));
+}
+
 // A fresh directory under the system temp dir, removed with the object.
 class ScratchDir {
  public:

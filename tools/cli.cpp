@@ -128,7 +128,8 @@ const std::vector<Flag<TrainCommand>>& train_flags() {
          c.params.liblinear_number.reset();
        }},
       {"-l", "loss",
-       "loss: l2svm, l1svm or lr; sq or svr2 for regression (default: l2svm; l1svm for pegasos)",
+       "loss: l2svm, l1svm or lr; sq, svr2 or svr1 for regression (default: the solver's first: "
+       "l2svm; l1svm for pegasos, pdcd, rcd-pair; svr2 for dcd-svr; lr for dcd-lr)",
        [](TrainCommand& c, const std::string& flag, const std::string& v) {
          const LossInfo* info = find_loss(v);
          if (info == nullptr) bad_value(flag, "one of " + loss_choices(), v);
@@ -145,7 +146,8 @@ const std::vector<Flag<TrainCommand>>& train_flags() {
          c.params.regularizer = info->kind;
        }},
       {"-p", "epsilon",
-       "svr2: the epsilon of max(0, |y - w'x| - epsilon)^2 (default " + show(kDefaultSvrEpsilon) +
+       "svr2, svr1: the epsilon of max(0, |y - w'x| - epsilon)^2 or max(0, |y - w'x| - epsilon) "
+       "(default " + show(kDefaultSvrEpsilon) +
            ", as LIBLINEAR)",
        [](TrainCommand& c, const std::string& flag, const std::string& v) {
          double x = 0;
@@ -516,7 +518,7 @@ std::string train_help() {
     out += "\n";
   }
   out +=
-      "\nLIBLINEAR's numbers (-s N): the numbers of LIBLINEAR 2.3's train -s, each meaning the\n"
+      "\nLIBLINEAR's numbers (-s N): the numbers of LIBLINEAR 2.50's train -s, each meaning the\n"
       "same problem as there, solved by the solver shown, and the model's solver_type is the one\n"
       "LIBLINEAR writes for it:\n";
   for (const LiblinearNumber& entry : liblinear_numbers()) {

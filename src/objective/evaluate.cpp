@@ -21,6 +21,7 @@ auto with_margin_loss(LossKind loss, Body body) {
       return body(LogisticLoss{});
     case LossKind::kSquared:
     case LossKind::kSvrL2:
+    case LossKind::kSvrL1:
       break;
   }
   throw Error("this evaluation is for classification losses");
@@ -92,6 +93,11 @@ Evaluation evaluate(const Problem& problem, LossKind loss, const std::vector<dou
     return evaluate_regression(problem, SquaredLoss{}, w, regularizer);
   if (loss == LossKind::kSvrL2) {
     SvrL2Loss svr;
+    svr.epsilon = svr_epsilon;
+    return evaluate_regression(problem, svr, w, regularizer);
+  }
+  if (loss == LossKind::kSvrL1) {
+    SvrL1Loss svr;
     svr.epsilon = svr_epsilon;
     return evaluate_regression(problem, svr, w, regularizer);
   }

@@ -12,7 +12,9 @@ const std::vector<LossInfo>& loss_table() {
       {"lr", LossKind::kLogistic, "logistic log(1 + exp(-y w'x)), equation (4)"},
       {"sq", LossKind::kSquared, "regression: squared error (y - w'x)^2 (no 1/2)"},
       {"svr2", LossKind::kSvrL2,
-       "regression: L2-loss SVR max(0, |y - w'x| - p)^2, LIBLINEAR's -s 11 loss"},
+       "regression: L2-loss SVR max(0, |y - w'x| - p)^2, LIBLINEAR's -s 11 and -s 12 loss"},
+      {"svr1", LossKind::kSvrL1,
+       "regression: L1-loss SVR max(0, |y - w'x| - p), LIBLINEAR's -s 13 loss"},
   };
   return table;
 }

@@ -21,7 +21,7 @@ namespace cdl {
 
 // The losses -l names: the classification losses, of the margin, then the
 // regression losses, of (score, target).
-enum class LossKind { kL2Svm, kL1Svm, kLogistic, kSquared, kSvrL2 };
+enum class LossKind { kL2Svm, kL1Svm, kLogistic, kSquared, kSvrL2, kSvrL1 };
 
 // The -l table: a loss's name, kind and one line for -h.
 struct LossInfo {
@@ -37,10 +37,10 @@ const LossInfo* find_loss(const std::string& name);
 
 // Whether the loss is a regression loss: real targets, no classes.
 inline bool is_regression(LossKind loss) {
-  return loss == LossKind::kSquared || loss == LossKind::kSvrL2;
+  return loss == LossKind::kSquared || loss == LossKind::kSvrL2 || loss == LossKind::kSvrL1;
 }
-// The regression losses, of (score, target).
-enum class RegressionLossKind { kSquared, kSvrL2 };
+// Whether the loss has SVR's tube width epsilon (-p).
+inline bool is_svr(LossKind loss) { return loss == LossKind::kSvrL2 || loss == LossKind::kSvrL1; }
 
 // max(b, 0), exactly, as arithmetic rather than a select (which compilers
 // turn into a branch, and whether an instance is active is data-dependent):
@@ -152,6 +152,24 @@ struct SvrL2Loss {
   }
   double d2(double s, double t) const {
     return 2.0 * static_cast<double>(std::fabs(s - t) > epsilon);
+  }
+};
+
+// The epsilon-insensitive loss of L1-loss support vector regression,
+// max(0, |s - t| - epsilon) (LIBLINEAR's L2R_L1LOSS_SVR_DUAL; Ho & Lin
+// 2012). Not differentiable at |s - t| = epsilon; d1 is the
+// subgradient sign(s - t) outside the tube and 0 inside. There is no second
+// derivative, so only the dual solver (solver_svr_dual.cpp) trains it.
+struct SvrL1Loss {
+  static constexpr const char* kName = "svr1";
+  static constexpr bool kTwiceDifferentiable = false;
+  double epsilon = 0.1;
+
+  double value(double s, double t) const { return positive_part(std::fabs(s - t) - epsilon); }
+  double d1(double s, double t) const {
+    const double r = s - t;
+    if (std::fabs(r) <= epsilon) return 0.0;
+    return r > 0 ? 1.0 : -1.0;
   }
 };
 

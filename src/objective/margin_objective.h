@@ -284,6 +284,7 @@ auto with_margin_objective(LossKind loss, const Problem& problem, const Regulari
       throw ConfigError("l1svm has no second derivative for a Newton step");
     case LossKind::kSquared:
     case LossKind::kSvrL2:
+    case LossKind::kSvrL1:
       break;
   }
   throw ConfigError("a regression loss has no margin objective");

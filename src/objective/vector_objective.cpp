@@ -204,6 +204,7 @@ std::unique_ptr<VectorObjective> make_vector_objective(LossKind loss, const Prob
       throw ConfigError("l1svm has no second derivative for a Newton method");
     case LossKind::kSquared:
     case LossKind::kSvrL2:
+    case LossKind::kSvrL1:
       break;
   }
   throw ConfigError("the whole-vector objective is for classification losses");

@@ -19,6 +19,7 @@ const std::vector<LiblinearNumber>& liblinear_numbers() {
       {11, "L2-regularized L2-loss support vector regression (primal)", "L2R_L2LOSS_SVR"},
       {12, "L2-regularized L2-loss support vector regression (dual)", "L2R_L2LOSS_SVR_DUAL"},
       {13, "L2-regularized L1-loss support vector regression (dual)", "L2R_L1LOSS_SVR_DUAL"},
+      {21, "one-class support vector machine", "ONECLASS_SVM"},
   };
   return table;
 }

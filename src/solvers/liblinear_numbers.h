@@ -1,4 +1,4 @@
-// LIBLINEAR's -s numbers (LIBLINEAR 2.3's README, "-s type"): its catalogue of
+// LIBLINEAR's -s numbers (LIBLINEAR 2.50's README, "-s type"): its catalogue of
 // problems (a loss, a regularizer, primal or dual), each with the model type
 // LIBLINEAR writes for it. Which solver of ours trains a number is said by
 // that solver's row (SolverInfo::liblinear), so that a number no row lists
@@ -60,7 +60,7 @@ struct NumberSpelling {
 void apply_liblinear_number(Params& params, bool regularizer_given,
                             const NumberSpelling& spelling);
 
-// "0-7, 11-13": the numbers LIBLINEAR has, for messages.
+// "0-7, 11-13, 21": the numbers LIBLINEAR has, for messages.
 std::string liblinear_number_list();
 
 }  // namespace cdl

@@ -60,8 +60,8 @@ void validate_problem(const Params& params, const SolverInfo& solver) {
     throw ConfigError(std::string("solver ") + solver.name + " does not train the " +
                       regularizer_info(params.regularizer).name + " regularizer");
   }
-  if (params.svr_epsilon && !(params.loss && *params.loss == LossKind::kSvrL2)) {
-    throw ConfigError("-p is the SVR tube width: it needs -l svr2");
+  if (params.svr_epsilon && !(params.loss && is_svr(*params.loss))) {
+    throw ConfigError("-p is the SVR tube width: it needs -l svr2 or svr1");
   }
   if (solver.intercept && params.bias >= 0) {
     // The solver fits w0 itself, unregularized, and the model file has one

@@ -73,6 +73,10 @@ SolveResult solve_dcd(const SolverInput& input);
 // n + 1 weights, w0 last.
 SolveResult solve_pdcd(const SolverInput& input);
 SolveResult solve_rcd_pair(const SolverInput& input);
+// Dual CD for L1- and L2-loss SVR (solver_svr_dual.cpp).
+SolveResult solve_svr_dual(const SolverInput& input);
+// Dual CD for logistic regression (solver_lr_dual.cpp).
+SolveResult solve_lr_dual(const SolverInput& input);
 
 // ---- the algorithms, given their parts ----
 

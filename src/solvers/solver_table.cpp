@@ -88,12 +88,19 @@ SolverInfo pegasos_row() {
   return row;
 }
 
+// LIBLINEAR's solver_type of a model trained through its dual, for a loss.
 const char* dual_solver_type(LossKind loss) {
   switch (loss) {
     case LossKind::kL2Svm:
       return "L2R_L2LOSS_SVC_DUAL";
     case LossKind::kL1Svm:
       return "L2R_L1LOSS_SVC_DUAL";
+    case LossKind::kLogistic:
+      return "L2R_LR_DUAL";
+    case LossKind::kSvrL2:
+      return "L2R_L2LOSS_SVR_DUAL";
+    case LossKind::kSvrL1:
+      return "L2R_L1LOSS_SVR_DUAL";
     default:
       break;
   }
@@ -121,6 +128,7 @@ SolverInfo dcd_row() {
   row.needs_rows = true;
   row.dual = true;
   row.solve_on_threads = true;
+  row.dual_trace = true;
   row.intercept_trace_losses = {L::kL1Svm};
   row.solver_type = dual_solver_type;
   return row;
@@ -158,6 +166,49 @@ SolverInfo pdcd_row() {
   return row;
 }
 
+// A dual CD solver of LIBLINEAR 2.50 that visits the instances in its own
+// random order (no --select): eps 0.1 is LIBLINEAR 2.50's default for its
+// dual solvers, and the model type is LIBLINEAR's dual one for the loss.
+SolverInfo own_order_dual_row(const char* name, const char* description,
+                              SolveResult (*solve)(const SolverInput&)) {
+  SolverInfo row;
+  row.name = name;
+  row.description = description;
+  row.solve = solve;
+  row.default_eps = 0.1;
+  row.default_max_iter = kDefaultMaxIter;
+  row.needs_rows = true;
+  row.randomized = true;
+  row.dual = true;
+  row.solver_type = dual_solver_type;
+  return row;
+}
+
+// Dual CD for support vector regression (solver_svr_dual.cpp), LIBLINEAR's
+// -s 12 and -s 13.
+SolverInfo svr_dual_row() {
+  SolverInfo row = own_order_dual_row(
+      "dcd-svr", "dual CD for L1- and L2-loss SVR (Ho & Lin 2012), shrinking", solve_svr_dual);
+  row.losses = {L::kSvrL2, L::kSvrL1};
+  row.liblinear = {{12, L::kSvrL2, R::kL2}, {13, L::kSvrL1, R::kL2}};
+  row.stopping = "||PG||_1 <= eps ||PG(beta = 0)||_1, PG the projected gradient of an epoch";
+  row.norm_name = "|PG|_1";
+  return row;
+}
+
+// Dual CD for logistic regression (solver_lr_dual.cpp), LIBLINEAR's -s 7.
+// LIBLINEAR's -s 0 stays with TRON: tron and dcd-lr solve the same problem,
+// and -s 0 names TRON's model type.
+SolverInfo lr_dual_row() {
+  SolverInfo row = own_order_dual_row(
+      "dcd-lr", "dual CD for logistic regression (Yu, Huang & Lin 2011)", solve_lr_dual);
+  row.losses = {L::kLogistic};
+  row.liblinear = {{7, L::kLogistic, R::kL2}};
+  row.stopping = "max |dD/dalpha_i| over an epoch <= eps, D the dual";
+  row.norm_name = "max|grad D|";
+  return row;
+}
+
 std::vector<SolverInfo> with_kinds(std::vector<SolverInfo> rows) {
   for (SolverInfo& row : rows) row.kind = SolverKind(row.name);
   return rows;
@@ -191,6 +242,8 @@ const std::vector<SolverInfo>& solver_table() {
       pdcd_row(),
       intercept_row("rcd-pair", "random pair CD with an unregularized intercept (Necoara)",
                     solve_rcd_pair),
+      svr_dual_row(),
+      lr_dual_row(),
   });
   return table;
 }
@@ -207,6 +260,8 @@ const char* liblinear_solver_type(LossKind loss) {
       return "L2R_L2LOSS_SVR";
     case LossKind::kSquared:
       return "L2R_SQUARED_LOSS";
+    case LossKind::kSvrL1:
+      return "L2R_L1LOSS_SVR_DUAL";  // the L1-loss SVR's only L2R type
   }
   throw Error(std::string("no LIBLINEAR model type for loss ") + loss_info(loss).name);
 }
@@ -224,6 +279,7 @@ const char* model_solver_type(const SolverInfo& row, LossKind loss, RegularizerK
       case LossKind::kSvrL2:
         return "L1R_L2LOSS_SVR";
       case LossKind::kL1Svm:
+      case LossKind::kSvrL1:
         break;
     }
   }

@@ -149,9 +149,13 @@ struct SolverInfo {
   // them: from the params and the data's nonzeros and rows; null: one.
   std::size_t (*partitions)(const Params& params, std::size_t nonzeros, std::size_t rows) =
       nullptr;
-  // Solves the dual (one variable per instance): has a duality gap, and its
-  // --trace adds the primal, dual, gap and nnz_ops columns.
+  // Solves the dual (one variable per instance): its primal f need not
+  // decrease from one iteration to the next, and a start from a model's w
+  // is not defined (-i is refused with that reason).
   bool dual = false;
+  // Its --trace adds the primal, dual, gap and nnz_ops columns, from
+  // IterationInfo::alpha by the SVM's duality gap (objective/dual_gap.h).
+  bool dual_trace = false;
   // Fits an unregularized intercept w0 besides w (pdcd, rcd-pair): the
   // solver returns n + 1 weights, w0 last, and the model is written with
   // bias 1 and w0 as the bias weight, so that LIBLINEAR's predict uses it.

@@ -6,6 +6,7 @@
 // and a flat zero inside the tube.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -245,6 +246,35 @@ TEST(RegressionLosses, AreTwiceDifferentiableWithCurvatureBoundTwo) {
   EXPECT_TRUE(SvrL2Loss::kTwiceDifferentiable);
   EXPECT_EQ(SquaredLoss::kMaxD2, 2.0);
   EXPECT_EQ(SvrL2Loss::kMaxD2, 2.0);
+}
+
+}  // namespace
+}  // namespace cdl
+
+namespace cdl {
+namespace {
+
+// SvrL1Loss, max(0, |s - t| - epsilon): the formula, symmetry, the flat zero
+// inside the tube, and d1 against central differences away from the kinks
+// |s - t| = epsilon.
+TEST(SvrL1Loss, ValueAndSubgradientMatchTheFormulaAndFiniteDifferences) {
+  for (double epsilon : {0.0, 0.1, 0.5, 1.0, 2.75}) {
+    SvrL1Loss loss;
+    loss.epsilon = epsilon;
+    for (double t : {-3.5, -1.0, 0.0, 0.25, 2.0, 40.0}) {
+      for (int k = -96; k <= 96; ++k) {
+        const double r = k / 16.0;
+        const double s = t + r;
+        SCOPED_TRACE(testing::Message() << "eps " << epsilon << " s " << s << " t " << t);
+        EXPECT_DOUBLE_EQ(loss.value(s, t), std::max(0.0, std::fabs(r) - epsilon));
+        EXPECT_EQ(loss.value(s, t), loss.value(t - r, t));
+        if (std::fabs(std::fabs(r) - epsilon) < 1e-3) continue;  // the kink
+        const double h = 1e-6;
+        const double fd = (loss.value(s + h, t) - loss.value(s - h, t)) / ((s + h) - (s - h));
+        EXPECT_NEAR(loss.d1(s, t), fd, 1e-6 * (1 + std::fabs(s)));
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -158,6 +158,7 @@ Real loss_value(LossKind loss, Real m) {
       return m >= 0 ? std::log1p(std::exp(-m)) : -m + std::log1p(std::exp(m));
     case LossKind::kSquared:  // regression losses: not margin losses
     case LossKind::kSvrL2:
+    case LossKind::kSvrL1:
       break;
   }
   return 0;
@@ -174,6 +175,7 @@ Real loss_slope(LossKind loss, Real m) {
       return m >= 0 ? -std::exp(-m) / (1 + std::exp(-m)) : -1 / (1 + std::exp(m));
     case LossKind::kSquared:
     case LossKind::kSvrL2:
+    case LossKind::kSvrL1:
       break;
   }
   return 0;
@@ -487,6 +489,7 @@ double closed_form(LossKind loss, double cost, double s) {
     }
     case LossKind::kSquared:
     case LossKind::kSvrL2:
+    case LossKind::kSvrL1:
       break;
   }
   return 0;

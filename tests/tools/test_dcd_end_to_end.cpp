@@ -15,14 +15,6 @@ namespace {
 
 std::string data(const std::string& name) { return test::absolute_data_path(name); }
 
-// The first line of a file.
-std::string first_line(const std::string& path) {
-  std::istringstream in(test::read_file(path));
-  std::string line;
-  std::getline(in, line);
-  return line;
-}
-
 // Trains with `flags`, predicts heart_scale with cdpredict and compares with
 // what liblinear-predict wrote for the same model (the model is the same
 // bytes for the same seed).
@@ -32,7 +24,7 @@ void expect_liblinear_predictions(const std::string& flags, const std::string& s
   const auto trained = test::run_tool(
       "cdtrain", "-q -s dcd " + flags + " " + data("heart_scale") + " " + dir.file("m"));
   ASSERT_EQ(trained.status, 0) << trained.err;
-  EXPECT_EQ(first_line(dir.file("m")), "solver_type " + solver_type);
+  EXPECT_EQ(test::first_line_of(dir.file("m")), "solver_type " + solver_type);
   const auto predicted =
       test::run_tool("cdpredict", data("heart_scale") + " " + dir.file("m") + " " + dir.file("p"));
   ASSERT_EQ(predicted.status, 0) << predicted.err;
@@ -160,7 +152,7 @@ TEST(DcdEndToEnd, AdaptiveRulesTrainThroughTheSelectFlag) {
     const auto b = test::run_tool("cdtrain", flags + data("heart_scale") + " " + dir.file("b"));
     ASSERT_EQ(b.status, 0) << b.err;
     EXPECT_EQ(test::read_file(dir.file("a")), test::read_file(dir.file("b")));
-    EXPECT_EQ(first_line(dir.file("a")), "solver_type L2R_L1LOSS_SVC_DUAL");
+    EXPECT_EQ(test::first_line_of(dir.file("a")), "solver_type L2R_L1LOSS_SVC_DUAL");
   }
   const auto shrink = test::run_tool(
       "cdtrain", "-s dcd --shrink --select ada-gap " + data("heart_scale") + " " + dir.file("c"));

@@ -13,6 +13,7 @@
 #include "solvers/report.h"
 #include "test_util.h"
 #include "train/train.h"
+#include "train/train_regression.h"
 #include "util/error.h"
 
 namespace cdl {
@@ -127,7 +128,11 @@ TEST(CheckMagnitudes, EverySolverRefusesInsteadOfReturningNaN) {
     params.max_iter = params.max_iter.value_or(100);
     std::ostringstream log;
     Reporter reporter(log, Reporter::Level::kQuiet);
-    EXPECT_THROW(train(data.features, classes, params, reporter), InstanceError);
+    if (is_regression(params.loss.value())) {
+      EXPECT_THROW(train_regression(data.features, data.labels, params, reporter), InstanceError);
+    } else {
+      EXPECT_THROW(train(data.features, classes, params, reporter), InstanceError);
+    }
   }
 }
 

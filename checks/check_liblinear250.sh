@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# cdtrain -s N against LIBLINEAR 2.50's train -s N, both at their defaults,
+# for the numbers LIBLINEAR 2.50 added to what cdtrain solved (12, 13, 7):
+# on heart_scale, a9a and rcv1_small (the wide text file) it prints
+#   - f of each model, scored by one formula (`bench_cd objective`, C = 1,
+#     p = 0.1): ours must be at most 1% above LIBLINEAR's,
+#   - the test accuracy (classification) or mean squared error (regression)
+#     of each, by cdpredict,
+#   - whether LIBLINEAR 2.50's predict, run on our model file, writes
+#     exactly what cdpredict writes.
+# heart_scale has no test file here, so its figures are on the training file.
+#
+#   bash checks/check_liblinear250.sh [liblinear_dir] [numbers...]
+#
+# liblinear_dir holds LIBLINEAR 2.50's train and predict (default
+# /tmp/peers/liblinear-2.50). Needs `make tools`. Prints a Markdown table and
+# exits 1 if a row fails the 1% bound or a prediction differs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+ll=${1:-/tmp/peers/liblinear-2.50}
+shift || true
+numbers=${*:-12 13 7}
+for tool in ./cdtrain ./cdpredict build/bench_cd "$ll/train" "$ll/predict"; do
+  [ -x "$tool" ] || { echo "check_liblinear250: $tool is missing" >&2; exit 1; }
+done
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+score() {  # test_file model -> accuracy in percent or mean squared error
+  ./cdpredict "$1" "$2" "$tmp/p" | head -1 | sed -e 's/Accuracy = \([0-9.]*\)%.*/\1/' \
+    -e 's/Mean squared error = \([0-9.e+-]*\) .*/\1/'
+}
+
+pairs="data/heart_scale:data/heart_scale data/a9a:data/a9a.t data/rcv1_small:data/rcv1_small.t"
+failed=0
+echo "| -s | data | f ours | f LIBLINEAR 2.50 | ratio | accuracy or MSE ours / LIBLINEAR | predict on our model |"
+echo "|---|---|---|---|---|---|---|"
+for n in $numbers; do
+  for pair in $pairs; do
+    train=${pair%%:*} test=${pair##*:}
+    ./cdtrain -q -s "$n" "$train" "$tmp/ours"
+    "$ll/train" -q -s "$n" "$train" "$tmp/theirs" >/dev/null
+    f_ours=$(build/bench_cd objective "$train" "$tmp/ours" 1 0.1)
+    f_theirs=$(build/bench_cd objective "$train" "$tmp/theirs" 1 0.1)
+    ratio=$(awk -v a="$f_ours" -v b="$f_theirs" 'BEGIN { printf "%.4f", a / b }')
+    s_ours=$(score "$test" "$tmp/ours")
+    s_theirs=$(score "$test" "$tmp/theirs")
+    ./cdpredict "$test" "$tmp/ours" "$tmp/cd.out" >/dev/null
+    "$ll/predict" "$test" "$tmp/ours" "$tmp/ll.out" >/dev/null
+    same=same
+    cmp -s "$tmp/cd.out" "$tmp/ll.out" || { same=DIFFERENT; failed=1; }
+    awk -v r="$ratio" 'BEGIN { exit !(r > 1.01) }' && failed=1
+    echo "| $n | $(basename "$train") | $f_ours | $f_theirs | $ratio | $s_ours / $s_theirs | $same |"
+  done
+done
+exit $failed
