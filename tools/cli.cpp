@@ -170,7 +170,8 @@ const std::vector<Flag<TrainCommand>>& train_flags() {
        "stopping tolerance: each solver's rule and default are under \"solvers\" below; "
        "with -r l1: stop when ||v||_1 <= eps * ||v(0)||_1 for the minimum-norm "
        "subgradient v, eps scaled as LIBLINEAR's -s 5/6 (default " +
-           show(kL1CdEps) + ")",
+           show(kL1CdEps) + "); the Lasso (-r l1 -l sq): stop when its duality gap <= eps * f(w) "
+           "(default " + show(kLassoGapEps) + ")",
        [](TrainCommand& c, const std::string& flag, const std::string& v) {
          c.params.eps = positive_number(flag, v);
        }},
