@@ -100,8 +100,8 @@ class InterceptStop {
   std::optional<double> gap_tol_;
   std::optional<std::int64_t> max_iter_;
   std::vector<std::pair<std::int64_t, double>> checks_;  // (epoch, w0)
-  std::vector<double> best_gap_;  // per check: the smallest gap so far
-  std::int64_t gap_passed_ = 0;   // the first epoch whose gap passed, 0: none yet
+  std::vector<double> best_gap_;                         // per check: the smallest gap so far
+  std::int64_t gap_passed_ = 0;  // the first epoch whose gap passed, 0: none yet
 };
 
 // Reports epoch's post-processed point `last` and returns whether `stop`'s

@@ -70,6 +70,10 @@ struct Params {
   // Dual solvers: --shrink/--no-shrink (default on); set only when given,
   // so that validate() can refuse it for the others.
   std::optional<bool> shrink;
+  // Dual CD with a rule that reads the margins: re-weigh every row a step
+  // changes after each step (the papers' form), even where that costs more
+  // than kStaleGapsRatio uniform epochs an epoch (solver_dcd_adaptive.cpp).
+  bool exact_gaps = false;
   // Dual solvers: --gap-tol, also stop once the duality gap is <= this;
   // pdcd and rcd-pair: stop once their post-processed gap is <= this,
   // in place of -e's relative gap.

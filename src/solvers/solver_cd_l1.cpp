@@ -121,11 +121,10 @@ constexpr double kMinLambda = 1e-18;
 
 // For L1-LR and L1-L2SVM, and for the Lasso while its gap has not passed,
 // shrunk coordinates come back after this many outer iterations even if the
-// stopping test has not passed on the active ones. On a9a at -e 1e-4 the active set alone never meets the test (the
-// one-hot groups make CD crawl), and coordinates shrunk in the first
-// iterations stayed at 0 with |g| up to 12.6 for all 1,000 iterations:
-// 21 features off the optimum's pattern, 4 with the restore. A full visit
-// costs two multiply-adds per nonzero with cached terms.
+// stopping test has not passed on the active ones. On a9a at -e 1e-4 the active set alone never
+// meets the test (the one-hot groups make CD crawl), and coordinates shrunk in the first iterations
+// stayed at 0 with |g| up to 12.6 for all 1,000 iterations: 21 features off the optimum's pattern,
+// 4 with the restore. A full visit costs two multiply-adds per nonzero with cached terms.
 constexpr std::int64_t kClassificationRestoreEvery = 10;
 
 // The smallest relative duality gap the Lasso's test asks for: the

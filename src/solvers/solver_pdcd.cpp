@@ -160,8 +160,9 @@ SolveResult solve_pdcd(const SolverInput& input) {
   }
   result.seconds = progress.seconds();
   char line[200];
-  std::snprintf(line, sizeof line, "duality gap %.6e (primal %.10e, dual %.10e), w0 spread %.3e, sigma %g",
-                last.gap, last.primal, last.dual, stop.spread(), sigma);
+  std::snprintf(line, sizeof line,
+                "duality gap %.6e (primal %.10e, dual %.10e), w0 spread %.3e, sigma %g", last.gap,
+                last.primal, last.dual, stop.spread(), sigma);
   take_intercept_point(result, problem, std::move(last));
   input.reporter.info(line);
   return result;

@@ -170,7 +170,8 @@ const std::vector<SolverInfo>& solver_table() {
         SolverInfo row =
             cd_row("cdper", "CD with a new random feature order every iteration", "perm");
         // LIBLINEAR's L1 problems and the L2-loss SVR, measured (docs/solvers.md).
-        row.liblinear = {{5, L::kL2Svm, R::kL1}, {6, L::kLogistic, R::kL1}, {11, L::kSvrL2, R::kL2}};
+        row.liblinear = {
+            {5, L::kL2Svm, R::kL1}, {6, L::kLogistic, R::kL1}, {11, L::kSvrL2, R::kL2}};
         return row;
       }(),
       cd_row("cd", "coordinate descent in cyclic order (Algorithms 1-2)", "cyclic"),

@@ -112,6 +112,13 @@ TEST(Lasso, OrthogonalColumnsGiveTheSoftThreshold) {
   EXPECT_EQ(result.w[3], 0.0);
 }
 
+// A reporter that keeps a copy of every iteration's w.
+struct Iterates : test::RecordingReporter {
+  bool wants_w() const override { return true; }
+  void iteration(const IterationInfo& info) override { ws.push_back(*info.w); }
+  std::vector<std::vector<double>> ws;
+};
+
 // The gap (21) bounds f(w) - f* at every iterate from 0 and closes at the
 // optimum: f* from a run at eps 1e-13, the iterates from a trace of a run
 // at eps 1e-3.
@@ -125,12 +132,7 @@ TEST(Lasso, DualityGapBoundsTheSuboptimality) {
   const double f_star = optimum.objective;
   EXPECT_LT(lasso_duality_gap(problem, optimum.w), 1e-6 * f_star);
   EXPECT_GE(lasso_duality_gap(problem, optimum.w), -1e-9 * f_star);
-  // Keeps a copy of every iteration's w.
-  struct Iterates : test::RecordingReporter {
-    bool wants_w() const override { return true; }
-    void iteration(const IterationInfo& info) override { ws.push_back(*info.w); }
-    std::vector<std::vector<double>> ws;
-  } iterates;
+  Iterates iterates;
   params.eps = 1e-3;
   solve_cd({problem, resolve_defaults(params), 1, iterates, nullptr});
   ASSERT_GE(iterates.ws.size(), 2u);
@@ -152,11 +154,7 @@ TEST(Lasso, RescaledGapBoundsTheSuboptimalityAndStopsTheDefaultRun) {
   Params params = tight(1e-13);
   params.C = C;
   const double f_star = solve(problem, params).objective;
-  struct Iterates : test::RecordingReporter {
-    bool wants_w() const override { return true; }
-    void iteration(const IterationInfo& info) override { ws.push_back(*info.w); }
-    std::vector<std::vector<double>> ws;
-  } iterates;
+  Iterates iterates;
   Params defaults;
   defaults.solver = SolverKind::kCd;
   defaults.quiet = true;
