@@ -100,6 +100,7 @@ int main(int argc, char** argv) {
   cdl::Params params;
   params.eps = 0.0;
   params.max_iter = epochs;
+  params.exact_gaps = true;  // the paper's per-step gaps, on any data
   for (const std::string& rule : rules) {
     const bool randomized = cdl::find_rule(rule)->randomized;
     for (int seed = 1; seed <= (randomized ? seeds : 1); ++seed) {

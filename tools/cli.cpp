@@ -172,7 +172,10 @@ const std::vector<Flag<TrainCommand>>& train_flags() {
        "stopping tolerance: each solver's rule and default are under \"solvers\" below; "
        "with -r l1: stop when ||v||_1 <= eps * ||v(0)||_1 for the minimum-norm "
        "subgradient v, eps scaled as LIBLINEAR's -s 5/6 (default " +
-           show(kL1CdEps) + ")",
+           show(kL1CdEps) +
+           "); the Lasso (-r l1 -l sq): stop when its duality gap <= eps * f(w) "
+           "(default " +
+           show(kLassoGapEps) + ")",
        [](TrainCommand& c, const std::string& flag, const std::string& v) {
          c.params.eps = positive_number(flag, v);
        }},
@@ -203,7 +206,8 @@ const std::vector<Flag<TrainCommand>>& train_flags() {
        true, "-wi"},
       {"-m", "threads",
        "threads of the run: reading, classes (one-vs-rest) and cross-validation folds "
-       "trained at once, 1 to " + std::to_string(kMaxThreads) +
+       "trained at once, 1 to " +
+           std::to_string(kMaxThreads) +
            " (default: one per core); the model does not depend on it",
        [](TrainCommand& c, const std::string& flag, const std::string& v) {
          unsigned threads = 0;
@@ -212,8 +216,7 @@ const std::vector<Flag<TrainCommand>>& train_flags() {
          }
          c.params.threads = threads;
        }},
-      {"-n", "nu",
-       "LIBLINEAR's nu of the one-class SVM; no solver here has one (threads are -m)",
+      {"-n", "nu", "LIBLINEAR's nu of the one-class SVM; no solver here has one (threads are -m)",
        [](TrainCommand&, const std::string&, const std::string&) {
          throw ConfigError(
              "-n is LIBLINEAR's nu of the one-class SVM, which no solver here has; the number "
@@ -291,6 +294,11 @@ const std::vector<Flag<TrainCommand>>& train_flags() {
        [](TrainCommand& c, const std::string&, const std::string&) { c.params.shrink = true; }},
       {"--no-shrink", nullptr, "dual solvers (dcd): visit every dual variable in every epoch",
        [](TrainCommand& c, const std::string&, const std::string&) { c.params.shrink = false; }},
+      {"--exact-gaps", nullptr,
+       "dcd with a rule that reads the margins (ada-gap, gs-s, ...): re-weigh every changed row "
+       "after each step even where rows share features widely (default: refresh the weights "
+       "8 times an epoch there)",
+       [](TrainCommand& c, const std::string&, const std::string&) { c.params.exact_gaps = true; }},
       {"--gap-tol", "G",
        "dual solvers (dcd): also stop when the duality gap P(w) - D(alpha) is <= G, checked "
        "after each epoch; pdcd, rcd-pair: stop when their post-processed gap is <= G (in place "
@@ -527,8 +535,8 @@ std::string train_help() {
     out += head + entry.problem + ": ";
     try {
       const ResolvedNumber resolved = resolve_liblinear_number(entry.number);
-      out += std::string(solver_info(resolved.solver).name) + " -l " +
-             loss_info(resolved.loss).name;
+      out +=
+          std::string(solver_info(resolved.solver).name) + " -l " + loss_info(resolved.loss).name;
       if (resolved.regularizer != RegularizerKind::kL2) {
         out += std::string(" -r ") + regularizer_info(resolved.regularizer).name;
       }

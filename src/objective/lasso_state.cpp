@@ -8,6 +8,49 @@
 
 namespace cdl {
 
+double lasso_rescaled_gap(const Problem& problem, const std::vector<double>& w, double* primal) {
+  const CscMatrix& x = problem.x;
+  // The residuals r_j = y_j - w'x_j, from the scores.
+  std::vector<double> r(problem.num_rows(), 0.0);
+  for (std::size_t i = 0; i < x.num_cols && i < w.size(); ++i) {
+    if (w[i] == 0) continue;
+    for (auto k = x.col_ptr[i]; k < x.col_ptr[i + 1]; ++k) {
+      const auto t = static_cast<std::size_t>(k);
+      r[x.row_idx[t]] += w[i] * x.values[t];
+    }
+  }
+  double loss = 0;
+  for (std::size_t j = 0; j < r.size(); ++j) {
+    const double c = problem.cost(j);
+    r[j] = problem.y[j] - r[j];
+    loss += c * r[j] * r[j];
+  }
+  // g_i = 2 sum_j C_j x_ji (w'x_j - y_j) = -(X'u_raw)_i, and s = max(1, max |g_i|).
+  std::vector<double> g(x.num_cols, 0.0);
+  double scale = 1.0;
+  for (std::size_t i = 0; i < x.num_cols; ++i) {
+    double sum = 0;
+    for (auto k = x.col_ptr[i]; k < x.col_ptr[i + 1]; ++k) {
+      const auto t = static_cast<std::size_t>(k);
+      const std::size_t j = x.row_idx[t];
+      sum -= 2.0 * problem.cost(j) * r[j] * x.values[t];
+    }
+    g[i] = sum;
+    scale = std::max(scale, std::fabs(sum));
+  }
+  // f - D(u) with u = u_raw / s, written without its cancellation: with
+  // y = r + Xw it is sum_i (|w_i| + w_i g_i / s) + (1 - 1/s)^2 sum_j C_j r_j^2,
+  // a sum of terms >= 0 (|g_i| / s <= 1).
+  double gap = (1.0 - 1.0 / scale) * (1.0 - 1.0 / scale) * loss;
+  double norm1 = 0;
+  for (std::size_t i = 0; i < x.num_cols && i < w.size(); ++i) {
+    norm1 += std::fabs(w[i]);
+    gap += std::max(std::fabs(w[i]) + w[i] * g[i] / scale, 0.0);
+  }
+  if (primal != nullptr) *primal = norm1 + loss;
+  return gap;
+}
+
 LassoState::LassoState(const Problem& problem, const std::vector<double>* w0, bool track_gradients)
     : problem_(problem),
       track_gradients_(track_gradients),

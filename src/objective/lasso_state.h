@@ -44,6 +44,20 @@
 
 namespace cdl {
 
+// The Lasso's duality gap with the dual point rescaled into the feasible
+// set, as scikit-learn's Lasso measures it (the stopping test of -r l1 -l
+// sq, solver_cd_l1.cpp). With f(w) = ||w||_1 + sum_j C_j (y_j - w'x_j)^2,
+// the Fenchel dual is
+//   D(u) = sum_j (u_j y_j - u_j^2 / (4 C_j))  over ||X'u||_inf <= 1,
+// (rows with C_j = 0 take no part), whose optimum is u_j = 2 C_j (y_j -
+// w*'x_j). From w: u = 2 C_j (y_j - w'x_j) / max(1, ||X'u_raw||_inf), and
+// f(w) - f* <= f(w) - D(u) = the returned gap (>= 0 up to rounding).
+// Unlike lasso_duality_gap()'s (21), whose B = f(0) multiplies every
+// |g_i| > 1, it needs no bound on ||w||_1 and is tight near the optimum.
+// `primal` (if not null) receives f(w). O(#nz + l + n).
+double lasso_rescaled_gap(const Problem& problem, const std::vector<double>& w,
+                          double* primal = nullptr);
+
 class LassoState {
  public:
   // Keeps a reference to `problem` (which must outlive the state) and makes

@@ -40,11 +40,14 @@ class AdaUniformRule final : public SelectionRule {
   void feedback(const StepFeedback& /*step*/) override {
     for (std::size_t j : state_.changed_rows()) update(j);
   }
+  void refresh_weights() override {
+    for (std::size_t i = 0; i < state_.size(); ++i) update(i);
+  }
 
  private:
   void on_start_epoch() override {
     drawn_ = 0;
-    for (std::size_t i = 0; i < state_.size(); ++i) update(i);
+    refresh_weights();
   }
   void update(std::size_t i) {
     const double kappa = state_.counts(i) ? std::fabs(state_.residue(i)) : 0.0;

@@ -22,6 +22,10 @@ SumTreeRule::SumTreeRule(const DualState& state, std::uint64_t seed, Weight weig
 
 void SumTreeRule::on_start_epoch() {
   drawn_ = 0;
+  refresh_weights();
+}
+
+void SumTreeRule::refresh_weights() {
   std::vector<double> w(state_.size());
   for (std::size_t i = 0; i < w.size(); ++i) w[i] = state_.counts(i) ? weight_(state_, i) : 0.0;
   tree_.assign(w);
@@ -52,6 +56,15 @@ GreedyRule::GreedyRule(const DualState& state, Score score)
 
 void GreedyRule::on_start_epoch() {
   picked_ = 0;
+  rebuild();
+}
+
+void GreedyRule::refresh_weights() {
+  stale_ = true;
+  rebuild();
+}
+
+void GreedyRule::rebuild() {
   std::vector<double> s(state_.size());
   for (std::size_t i = 0; i < s.size(); ++i) s[i] = state_.counts(i) ? score_(state_, i) : -1.0;
   heap_.assign(s);
@@ -61,6 +74,15 @@ CoordinateBatch GreedyRule::next_batch() {
   if (picked_ == state_.size() || state_.size() == 0) return {};
   ++picked_;
   pick_ = heap_.top();
+  // Stale scores: re-score the top until it holds (its fresh score is
+  // still the largest stored one), so the pick is exact against the
+  // stored bounds (lazy greedy). O(nnz of the row) per re-score.
+  for (std::size_t tries = 0; stale_ && tries < kMaxRescores; ++tries) {
+    const double fresh = state_.counts(pick_) ? score_(state_, pick_) : -1.0;
+    if (fresh >= heap_.score(pick_)) break;
+    heap_.set(pick_, fresh);
+    pick_ = heap_.top();
+  }
   return {&pick_, 1};
 }
 

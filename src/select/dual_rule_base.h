@@ -3,7 +3,9 @@
 // one coordinate per batch (the feedback of a step must be heard before the
 // next choice), n per epoch, rebuild all weights at the start of each epoch
 // (O(n), from the state's refreshed margins), and after each step update
-// only the rows the step changed (O(log n) each).
+// only the rows the step changed (O(log n) each). With bounded-staleness
+// gaps (solver_dcd_adaptive.cpp) the state lists only the stepped row, and
+// refresh_weights() rebuilds all weights every few steps.
 #ifndef CDL_SELECT_DUAL_RULE_BASE_H_
 #define CDL_SELECT_DUAL_RULE_BASE_H_
 
@@ -33,6 +35,7 @@ class SumTreeRule : public SelectionRule {
   bool visits_all() const override { return false; }
   bool wants_feedback() const override { return true; }
   void feedback(const StepFeedback& step) override;
+  void refresh_weights() override;
 
   // The probability of i under the current weights (for tests).
   double probability(std::size_t i) const;
@@ -58,14 +61,19 @@ class GreedyRule : public SelectionRule {
   CoordinateBatch next_batch() override;
   bool wants_feedback() const override { return true; }
   void feedback(const StepFeedback& step) override;
+  void refresh_weights() override;
   double score(std::size_t i) const { return heap_.score(i); }
 
  protected:
   void on_start_epoch() override;
 
  private:
+  static constexpr std::size_t kMaxRescores = 64;
+  void rebuild();
+
   const DualState& state_;
   Score score_;
+  bool stale_ = false;  // refresh_weights() was called: scores may be stale
   IndexedMaxHeap heap_;
   std::size_t picked_ = 0;
   std::size_t pick_ = 0;

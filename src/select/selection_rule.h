@@ -117,6 +117,11 @@ class SelectionRule {
   // coordinate that the solver skips, and the epoch would be lost.
   virtual bool solver_may_shrink() const { return true; }
   virtual void feedback(const StepFeedback& /*step*/) {}
+  // Rebuilds every weight from the state, as at the start of an epoch, but
+  // without starting a new one: dual CD with bounded-staleness gaps
+  // (solver_dcd_adaptive.cpp) calls it every few steps instead of
+  // re-weighing the rows each step changes. O(nnz) for the dual rules.
+  virtual void refresh_weights() {}
 
   // See "Active set" above.
   virtual std::size_t inactive_count() const { return 0; }

@@ -145,8 +145,7 @@ void validate_numbers(const Params& params, const SolverInfo& solver) {
 
 bool is_lasso(const Params& params) {
   const SolverInfo& solver = solver_info(params.solver);
-  return solver.coordinates == kPrimalCoordinates &&
-         params.regularizer == RegularizerKind::kL1 &&
+  return solver.coordinates == kPrimalCoordinates && params.regularizer == RegularizerKind::kL1 &&
          params.loss.value_or(solver.losses.front()) == LossKind::kSquared;
 }
 
@@ -203,7 +202,9 @@ Params resolve_defaults(Params params) {
   const SolverInfo& solver = solver_info(params.solver);
   if (!params.loss) params.loss = solver.losses.front();
   if (!params.eps) {
-    params.eps = params.regularizer == RegularizerKind::kL2 ? solver.default_eps : kL1CdEps;
+    params.eps = params.regularizer == RegularizerKind::kL2 ? solver.default_eps
+                 : is_lasso(params)                         ? kLassoGapEps
+                                                            : kL1CdEps;
   }
   if (!params.max_iter && solver.default_max_iter > 0) params.max_iter = solver.default_max_iter;
   return params;

@@ -26,6 +26,10 @@ constexpr std::int64_t kDefaultPegasosPasses = 500;
 // Default eps of the CD rows with an L1 regularizer: LIBLINEAR's -s 5/6
 // default, for the same stopping measure (solver_cd_l1.cpp).
 constexpr double kL1CdEps = 0.01;
+// Default eps of the Lasso (-r l1 -l sq), which stops on its relative
+// duality gap instead, f(w) - D(u) <= eps f(w), as scikit-learn's Lasso
+// stops on its gap (solver_cd_l1.cpp).
+constexpr double kLassoGapEps = 1e-3;
 // The most threads -m gives a run.
 constexpr unsigned kMaxThreads = 1024;
 // Default -p, the SVR tube width, as LIBLINEAR's.
@@ -71,6 +75,10 @@ struct Params {
   // Dual solvers: --shrink/--no-shrink (default on); set only when given,
   // so that validate() can refuse it for the others.
   std::optional<bool> shrink;
+  // Dual CD with a rule that reads the margins: re-weigh every row a step
+  // changes after each step (the papers' form), even where that costs more
+  // than kStaleGapsRatio uniform epochs an epoch (solver_dcd_adaptive.cpp).
+  bool exact_gaps = false;
   // Dual solvers: --gap-tol, also stop once the duality gap is <= this;
   // pdcd and rcd-pair: stop once their post-processed gap is <= this,
   // in place of -e's relative gap.

@@ -18,6 +18,17 @@
 
 namespace cdl {
 
+// Above this ratio of an exact epoch's cost (re-weighing every row each step
+// changes) to a uniform epoch's, dual CD runs bounded-staleness gaps unless
+// --exact-gaps is given, and with --exact-gaps cdtrain warns.
+constexpr double kStaleGapsRatio = 100;
+// Bounded-staleness gaps rebuild the rule's weights this many times an epoch.
+constexpr std::size_t kRefreshesPerEpoch = 8;
+
+// sum_k nnz(column k)^2 / nnz: the nonzeros an epoch of exactly re-weighed
+// steps touches, relative to a uniform epoch's. O(n).
+double exact_epoch_cost_ratio(const CscMatrix& x);
+
 // What the loop knows after each epoch (and at epoch 0, before any step).
 struct DualEpochInfo {
   std::int64_t epoch = 0;
@@ -35,13 +46,16 @@ using DualEpochCallback = std::function<void(const DualEpochInfo&)>;
 // max_iter epochs have run. eps and max_iter are read from `params`
 // (resolved). on_epoch, if set, is called at epoch 0 and after every epoch,
 // off the clock. The result's w is the state's w, its objective P(w).
+// refresh_every > 0: the rule rebuilds its weights after every that many
+// steps (bounded-staleness gaps, on a state that does not track margins).
 SolveResult solve_dcd_adaptive(DualState& state, SelectionRule& rule, const Params& params,
                                Reporter& reporter, double gap_tol = 0,
-                               const DualEpochCallback& on_epoch = {});
+                               const DualEpochCallback& on_epoch = {},
+                               std::size_t refresh_every = 0);
 
-// Builds the state (tracking margins only if the rule's row asks for them)
-// and the rule by name, then runs the loop: the entry of -s dcd for rules
-// that read the state.
+// Builds the state (tracking margins only if the rule's row asks for them
+// and the gaps are exact: see kStaleGapsRatio) and the rule by name, then
+// runs the loop: the entry of -s dcd for rules that read the state.
 SolveResult solve_dcd_with_rule(const Problem& problem, LossKind loss, const std::string& rule,
                                 std::uint64_t seed, const Params& params, Reporter& reporter,
                                 double gap_tol = 0, const DualEpochCallback& on_epoch = {});

@@ -49,10 +49,12 @@
 //   authors' SVM runs use a per-class sigma (a heuristic whose figures are
 //   garbled in the text); we use one, and expose it as --pd-sigma.
 //
-// Stopping rule: after each epoch (n steps) the iterate is post-processed
-//   (intercept_gap.h: projection onto the dual feasible set, w, then the
-//   exact w0) and the run stops when the duality gap P - D <= eps P, or
-//   <= --gap-tol if given, or after max_iter epochs. The model is the
+// Stopping rule: after an epoch (n steps) on intercept_epoch.h's schedule
+//   the iterate is post-processed (intercept_gap.h: projection onto the
+//   dual feasible set, w, then the exact w0) and the run stops when the
+//   duality gap P - D <= eps P, sqrt(2 (P - D)) <= 3e-3 ||w|| and w0 has
+//   settled (intercept_epoch.h), or when P - D <= --gap-tol if given, or at
+//   the epoch limit (--max-iter, or what the run needs). The model is the
 //   post-processed primal point, so the gap certifies the written model.
 //
 // Cost: O(nonzeros of row i) per step (two passes over the row), so
@@ -137,27 +139,30 @@ SolveResult solve_pdcd(const SolverInput& input) {
   SolveResult result;
   result.status = Status::kMaxIter;
   Progress progress(input.reporter);
-  const std::int64_t max_iter = params.max_iter.value();
+  InterceptStop stop(params);
   InterceptGap last;
-  for (std::int64_t epoch = 1; epoch <= max_iter; ++epoch) {
+  for (std::int64_t epoch = 1;; ++epoch) {
     rule->start_epoch();
     for (CoordinateBatch batch = rule->next_batch(); batch.size > 0; batch = rule->next_batch()) {
       for (std::size_t p = 0; p < batch.size; ++p) state.step(batch.begin[p]);
       result.inner_iterations += static_cast<std::int64_t>(batch.size);
     }
     result.iterations = epoch;
+    const bool last_epoch = !stop.may_continue(epoch);
+    if (!stop.due(epoch) && !last_epoch) continue;
     progress.pause();
     last = post_process(problem, state.alpha());
-    if (report_intercept_epoch(progress, epoch, last, params)) {
+    if (report_intercept_epoch(progress, epoch, last, stop)) {
       result.status = Status::kConverged;
       break;
     }
+    if (last_epoch) break;
   }
   result.seconds = progress.seconds();
-  if (result.iterations == 0) last = post_process(problem, state.alpha());
-  char line[160];
-  std::snprintf(line, sizeof line, "duality gap %.6e (primal %.10e, dual %.10e), sigma %g",
-                last.gap, last.primal, last.dual, sigma);
+  char line[200];
+  std::snprintf(line, sizeof line,
+                "duality gap %.6e (primal %.10e, dual %.10e), w0 spread %.3e, sigma %g", last.gap,
+                last.primal, last.dual, stop.spread(), sigma);
   take_intercept_point(result, problem, std::move(last));
   input.reporter.info(line);
   return result;

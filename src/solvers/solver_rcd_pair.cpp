@@ -24,10 +24,10 @@
 //   permutation). One epoch is l/2 pairs, so every algorithm of Figure 2
 //   touches l rows per epoch.
 //
-// Stopping rule: as pdcd (solver_pdcd.cpp): after each epoch the iterate is
-//   post-processed (intercept_gap.h) and the run stops when the duality gap
-//   P - D <= eps P, or <= --gap-tol, or after max_iter epochs. The model is
-//   the post-processed primal point (w, exact w0).
+// Stopping rule: as pdcd (solver_pdcd.cpp, intercept_epoch.h): the
+//   post-processed point's gap P - D <= eps P with w close and w0 settled,
+//   or P - D <= --gap-tol, or the epoch limit. The model is the
+//   post-processed primal point (w, exact w0).
 //
 // Cost: O(nonzeros of rows i and j) per step (x_i'w, x_j'w, the sparse
 //   merge for x_i'x_j, the update), O(#nz) per epoch; the post-processing,
@@ -126,10 +126,10 @@ SolveResult solve_rcd_pair(const SolverInput& input) {
   SolveResult result;
   result.status = Status::kMaxIter;
   Progress progress(input.reporter);
-  const std::int64_t max_iter = params.max_iter.value();
+  InterceptStop stop(params);
   InterceptGap last;
   std::size_t pending = SelectionRule::kNone;  // the first of a pair not yet made
-  for (std::int64_t epoch = 1; epoch <= max_iter; ++epoch) {
+  for (std::int64_t epoch = 1;; ++epoch) {
     rule->start_epoch();
     for (CoordinateBatch batch = rule->next_batch(); batch.size > 0; batch = rule->next_batch()) {
       for (std::size_t p = 0; p < batch.size; ++p) {
@@ -146,18 +146,20 @@ SolveResult solve_rcd_pair(const SolverInput& input) {
       }
     }
     result.iterations = epoch;
+    const bool last_epoch = !stop.may_continue(epoch);
+    if (!stop.due(epoch) && !last_epoch) continue;
     progress.pause();
     last = post_process(problem, alpha);
-    if (report_intercept_epoch(progress, epoch, last, params)) {
+    if (report_intercept_epoch(progress, epoch, last, stop)) {
       result.status = Status::kConverged;
       break;
     }
+    if (last_epoch) break;
   }
   result.seconds = progress.seconds();
-  if (result.iterations == 0) last = post_process(problem, alpha);
-  char line[160];
-  std::snprintf(line, sizeof line, "duality gap %.6e (primal %.10e, dual %.10e)", last.gap,
-                last.primal, last.dual);
+  char line[200];
+  std::snprintf(line, sizeof line, "duality gap %.6e (primal %.10e, dual %.10e), w0 spread %.3e",
+                last.gap, last.primal, last.dual, stop.spread());
   take_intercept_point(result, problem, std::move(last));
   input.reporter.info(line);
   return result;

@@ -149,8 +149,9 @@ SolverInfo intercept_row(const char* name, const char* description,
   row.losses = {L::kL1Svm};
   row.options = {option::kSelect, option::kGapTol};
   row.default_eps = 0.001;
-  row.stopping = "duality gap of the post-processed point P - D <= eps P";
-  row.default_max_iter = kDefaultMaxIter;
+  row.stopping = "duality gap P - D <= eps P, and w close and w0 settled";
+  // 0: the solvers scale their epoch limit (intercept_epoch.h).
+  row.default_max_iter = 0;
   row.needs_rows = true;
   row.intercept = true;
   row.intercept_trace_losses = {L::kL1Svm};

@@ -12,6 +12,7 @@
 
 #include "model/model.h"
 #include "objective/evaluate.h"
+#include "objective/lasso_state.h"
 #include "objective/regression_objective.h"
 #include "select/cyclic_order.h"
 #include "solver_test_util.h"
@@ -111,6 +112,13 @@ TEST(Lasso, OrthogonalColumnsGiveTheSoftThreshold) {
   EXPECT_EQ(result.w[3], 0.0);
 }
 
+// A reporter that keeps a copy of every iteration's w.
+struct Iterates : test::RecordingReporter {
+  bool wants_w() const override { return true; }
+  void iteration(const IterationInfo& info) override { ws.push_back(*info.w); }
+  std::vector<std::vector<double>> ws;
+};
+
 // The gap (21) bounds f(w) - f* at every iterate from 0 and closes at the
 // optimum: f* from a run at eps 1e-13, the iterates from a trace of a run
 // at eps 1e-3.
@@ -124,12 +132,7 @@ TEST(Lasso, DualityGapBoundsTheSuboptimality) {
   const double f_star = optimum.objective;
   EXPECT_LT(lasso_duality_gap(problem, optimum.w), 1e-6 * f_star);
   EXPECT_GE(lasso_duality_gap(problem, optimum.w), -1e-9 * f_star);
-  // Keeps a copy of every iteration's w.
-  struct Iterates : test::RecordingReporter {
-    bool wants_w() const override { return true; }
-    void iteration(const IterationInfo& info) override { ws.push_back(*info.w); }
-    std::vector<std::vector<double>> ws;
-  } iterates;
+  Iterates iterates;
   params.eps = 1e-3;
   solve_cd({problem, resolve_defaults(params), 1, iterates, nullptr});
   ASSERT_GE(iterates.ws.size(), 2u);
@@ -139,6 +142,41 @@ TEST(Lasso, DualityGapBoundsTheSuboptimality) {
   }
   // At w = 0 the gap is B max(|g_i| - 1, 0) summed: positive here.
   EXPECT_GT(lasso_duality_gap(problem, std::vector<double>(g.n, 0.0)), 0.0);
+}
+
+// The rescaled gap (lasso_rescaled_gap, the default stop) also bounds
+// f(w) - f* at every iterate, is smaller than (21)'s, and closes at the
+// optimum; f* from a run at eps 1e-13.
+TEST(Lasso, RescaledGapBoundsTheSuboptimalityAndStopsTheDefaultRun) {
+  const Gaussian g = gaussian(50, 100, 9);
+  const double C = 0.5;
+  const Problem problem = regression_problem(g.x, g.y, C);
+  Params params = tight(1e-13);
+  params.C = C;
+  const double f_star = solve(problem, params).objective;
+  Iterates iterates;
+  Params defaults;
+  defaults.solver = SolverKind::kCd;
+  defaults.quiet = true;
+  defaults.regularizer = RegularizerKind::kL1;
+  defaults.loss = LossKind::kSquared;
+  defaults.C = C;
+  defaults.threads = 1;
+  defaults = resolve_defaults(defaults);
+  ASSERT_EQ(*defaults.eps, kLassoGapEps);
+  const SolveResult result = solve_cd({problem, defaults, 1, iterates, nullptr});
+  EXPECT_EQ(result.status, Status::kConverged) << result.iterations;
+  ASSERT_GE(iterates.ws.size(), 2u);
+  for (const std::vector<double>& w : iterates.ws) {
+    double f = 0;
+    const double gap = lasso_rescaled_gap(problem, w, &f);
+    EXPECT_NEAR(f, evaluate(problem, LossKind::kSquared, w, Regularizer::l1_only()).objective,
+                1e-9 * f);
+    EXPECT_GE(gap, f - f_star - 1e-9 * f_star);
+    EXPECT_LE(gap, lasso_duality_gap(problem, w) + 1e-9 * f);
+  }
+  // The default run stopped on the gap: within eps of f*.
+  EXPECT_LE(result.objective - f_star, kLassoGapEps * result.objective);
 }
 
 // Ridge regression, 1/2 ||w||^2 + C ||Xw - y||^2: the normal equations

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -10,6 +11,7 @@
 #include "objective/intercept_gap.h"
 #include "select/random.h"
 #include "solver_test_util.h"
+#include "solvers/intercept_epoch.h"
 #include "solvers/pdcd.h"
 #include "train/cross_validation.h"
 #include "train/train.h"
@@ -89,15 +91,16 @@ TEST(PdcdSection24, DivergesBeyondTheCoordinateBound) {
   EXPECT_GT(std::fabs(a[0] + a[1] + a[2] - 1.0), 1.0);
 }
 
-Params intercept_params(const char* solver, double eps) {
+// eps unset: the solver's default, and no --max-iter (the limit the
+// solver scales itself).
+Params intercept_params(const char* solver, std::optional<double> eps) {
   Params params;
   params.solver = SolverKind(solver);
   params.loss = LossKind::kL1Svm;
   params.eps = eps;
-  params.max_iter = 20000;
   params.quiet = true;
   params.threads = 1;
-  return params;
+  return resolve_defaults(params);
 }
 
 double training_accuracy(const LinearModel& model, const test::Data& data) {
@@ -120,8 +123,9 @@ class InterceptVsLibsvm : public ::testing::TestWithParam<LibsvmCase> {};
 TEST_P(InterceptVsLibsvm, ObjectiveInterceptAndAccuracyMatch) {
   const LibsvmCase c = GetParam();
   const test::Data& data = test::load(c.data);
-  // rcd-pair's slower tail needs a tighter gap for w0 to settle.
-  Params params = intercept_params(c.solver, std::string(c.solver) == "pdcd" ? 1e-4 : 1e-5);
+  // At the defaults: the intercept test of intercept_epoch.h, no -e or
+  // --max-iter.
+  Params params = intercept_params(c.solver, std::nullopt);
   if (c.weight != 1.0) params.class_weights[-1] = c.weight;
   test::RecordingReporter reporter;
   const LinearModel model = train(data.file.features, data.classes, params, reporter);
@@ -217,6 +221,55 @@ TEST(Pdcd, HeldOutRowsGiveTheModelOfTheSubset) {
   params.cv_folds = 5;
   test::RecordingReporter log;
   EXPECT_GT(cross_validate(x, data.classes, params, log).accuracy, 0.8);
+}
+
+// The stopping quantity sqrt(2 (P - D)) bounds ||w - w*||: checked against
+// w* from LIBSVM's alpha (tests/fixtures/heart_scale.libsvm.model, the
+// command in tests/fixtures/README.md) at several points of a run.
+TEST(InterceptStop, WeightDistanceBoundHoldsAgainstLibsvmSolution) {
+  const test::Data& data = test::load("heart_scale");
+  const Problem problem = one_vs_rest(data.file.features, data.classes, 0, 1.0, 1.0, &data.rows);
+  const std::vector<double> w_star =
+      weights_of(problem, test::libsvm_alpha("heart_scale.libsvm.model", data.rows));
+  for (const char* solver : {"pdcd", "rcd-pair"}) {
+    for (std::int64_t epochs : {5, 50, 500, 3000}) {
+      SCOPED_TRACE(std::string(solver) + " " + std::to_string(epochs));
+      Params params = intercept_params(solver, 1e-12);
+      params.max_iter = epochs;
+      test::RecordingReporter reporter;
+      const LinearModel model = train(data.file.features, data.classes, params, reporter);
+      InterceptGap point;
+      point.gap = reporter.iterations.back().gap;
+      double distance2 = 0;
+      for (std::size_t i = 0; i < w_star.size(); ++i) {
+        distance2 += (model.w[i] - w_star[i]) * (model.w[i] - w_star[i]);
+      }
+      // LIBSVM's own alpha is optimal to -e 1e-5: a little slack.
+      EXPECT_LE(std::sqrt(distance2), weight_distance_bound(point) + 1e-4);
+    }
+  }
+}
+
+TEST(InterceptStop, SpreadIsOverTheChecksOfTheRunsSecondHalf) {
+  using Checks = std::vector<std::pair<std::int64_t, double>>;
+  EXPECT_EQ(intercept_spread(Checks{}), HUGE_VAL);
+  EXPECT_EQ(intercept_spread(Checks{{1, 0.5}}), HUGE_VAL);
+  // Epochs 5 .. 10: 1.0 at epoch 4 is outside, 0.2 at 5 and 0.25 at 10 inside.
+  EXPECT_DOUBLE_EQ(intercept_spread(Checks{{4, 1.0}, {5, 0.2}, {8, 0.22}, {10, 0.25}}), 0.05);
+  // One check in the window is not enough.
+  EXPECT_EQ(intercept_spread(Checks{{1, 0.0}, {100, 0.0}}), HUGE_VAL);
+}
+
+TEST(InterceptStop, GapTolChecksEveryEpochAndTheDefaultThinsOut) {
+  Params params = intercept_params("pdcd", std::nullopt);
+  InterceptStop sparse(params);
+  std::int64_t checks = 0;
+  for (std::int64_t epoch = 1; epoch <= 10000; ++epoch) checks += sparse.due(epoch);
+  EXPECT_LT(checks, 500);  // 4.5% of the epochs
+  EXPECT_TRUE(sparse.due(7));
+  params.gap_tol = 1e-9;
+  InterceptStop every(params);
+  for (std::int64_t epoch = 1; epoch <= 1000; ++epoch) EXPECT_TRUE(every.due(epoch));
 }
 
 }  // namespace

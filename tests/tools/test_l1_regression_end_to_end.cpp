@@ -42,6 +42,45 @@ TEST(L1EndToEnd, ModelsSayL1rAndPredictAsLiblinear) {
   }
 }
 
+// The Lasso at cdtrain's defaults against scikit-learn's optimum of the
+// same objective, ||w||_1 + C ||y - Xw||^2 = 2 C l (||y - Xw||^2 / (2 l) +
+// alpha ||w||_1) with alpha = 1 / (2 C l), fit_intercept=False:
+//   Lasso(alpha=1/(2*C*442), fit_intercept=False, tol=1e-14,
+//         max_iter=1000000).fit(X, y) on tests/fixtures/diabetes.svm
+// (python3-sklearn 1.2.1) gave f* = 116897.806816 at C = 0.01 and
+// 11497243.7488 at C = 1. The gap stop (eps 1e-3) bounds f - f* by 0.1%.
+TEST(RegressionEndToEnd, LassoDefaultsReachScikitLearnsOptimum) {
+  const ScratchDir dir;
+  const std::string data = test::fixture_path("diabetes.svm");
+  for (const auto& [cost, f_star] : {std::pair{"0.01", 116897.806816}, {"1", 11497243.7488}}) {
+    SCOPED_TRACE(cost);
+    const auto run =
+        run_script(dir, std::string("$CDTRAIN -q -r l1 -l sq -c ") + cost + " " + data + " m");
+    ASSERT_EQ(run.status, 0) << run.err;
+    const LinearModel model = load_model(dir.file("m"));
+    // f of the model, from the data file.
+    std::istringstream in(test::read_file(data));
+    std::string line;
+    const double c = std::stod(cost);
+    double f = 0;
+    for (double wi : model.w) f += std::fabs(wi);
+    while (std::getline(in, line)) {
+      std::istringstream fields(line);
+      double y = 0;
+      fields >> y;
+      double score = 0;
+      std::string pair;
+      while (fields >> pair) {
+        const std::size_t colon = pair.find(':');
+        score += model.w[std::stoul(pair.substr(0, colon)) - 1] * std::stod(pair.substr(colon + 1));
+      }
+      f += c * (y - score) * (y - score);
+    }
+    EXPECT_GE(f, f_star * (1 - 1e-9));
+    EXPECT_LE(f, f_star * (1 + 1e-3));
+  }
+}
+
 // Regression: SVR at LIBLINEAR's -s 11 optimum predicts what it does; the
 // Lasso and ridge write their own types, which cdpredict reads.
 TEST(RegressionEndToEnd, TrainsAndPredictsEveryRegressionModel) {
