@@ -104,6 +104,8 @@ struct CsrMatrix {
   std::vector<std::int64_t> row_ptr{0};  // num_rows + 1 offsets
   Buffer<Index> col_idx;                 // nnz column numbers
   Buffer<double> values;                 // nnz values
+  // As CscMatrix::checked_cost.
+  double checked_cost = 0;
 
   std::size_t nnz() const { return values.size(); }
 };

@@ -13,7 +13,7 @@
 // with D_jj != 0 + n) on one thread (X s and X'u over the active rows of the
 // CSR), and on a team X'u over the columns of the CSC, O(#nz), inactive rows
 // included, split among the threads. The Problem needs its rows (and its
-// columns, problem.x) and must outlive the objective.
+// columns, problem.x()) and must outlive the objective.
 //
 // Threads: with threads > 1 (and more than 65,536 nonzeros) each of these
 // passes runs on a team of that many threads, kept for the objective's life.

@@ -84,7 +84,7 @@ SolveResult solve_dcd_adaptive(DualState& state, SelectionRule& rule, const Para
     }
     state.refresh_margins();
     if (state.tracks_margins()) {
-      state.add_nnz_ops(static_cast<std::int64_t>(state.problem().x.nnz()));
+      state.add_nnz_ops(static_cast<std::int64_t>(state.problem().x().nnz()));
     }
     progress.pause();
     info = measure(state, epoch);
@@ -122,7 +122,7 @@ SolveResult solve_dcd_with_rule(const Problem& problem, LossKind loss, const std
   RuleContext context;
   context.num_coordinates = problem.num_rows();
   context.seed = seed;
-  context.x = &problem.x;
+  context.x = &problem.x();
   context.dual = &state;
   std::unique_ptr<SelectionRule> selection = info->make(context);
   return solve_dcd_adaptive(state, *selection, params, reporter, gap_tol, on_epoch);

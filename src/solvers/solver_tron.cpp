@@ -39,7 +39,7 @@
 // Threads: the products, which multi-core LIBLINEAR also runs on threads,
 //   run on thread_count(params) threads (-m): X v over fixed blocks
 //   of the rows of the CSR (problem.rows), X'u over fixed blocks of the
-//   columns of the CSC (problem.x), on a team of threads kept for the solve
+//   columns of the CSC (problem.x()), on a team of threads kept for the solve
 //   (vector_objective.h; data of fewer than 65,536 nonzeros stay on this
 //   thread, where waking the team would cost more than a pass).
 //   The model does not depend on the number of threads, to the bit: every

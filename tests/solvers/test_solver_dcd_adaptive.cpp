@@ -97,7 +97,7 @@ TEST(DcdAdaptive, HeldOutRowsStayAtZero) {
   const Problem problem =
       one_vs_rest(data.file.features, data.classes, 0, 1.0, 1.0, &data.rows, &held);
   DualState state(problem, LossKind::kL1Svm, true);
-  RuleContext context{problem.num_rows(), 3, &problem.x, &state};
+  RuleContext context{problem.num_rows(), 3, &problem.x(), &state};
   auto rule = make_rule("ada-gap", context);
   test::RecordingReporter reporter;
   solve_dcd_adaptive(state, *rule, params_with(1e-6, 500), reporter);
