@@ -21,6 +21,12 @@
 //   margins, the nonzeros of the columns the row touches and O(log n) per
 //   changed row in the rule's sampler (dual_rules.h); O(nnz) to refresh the
 //   margins. Reporting, O(nnz), is off the clock.
+//
+// Matrices: both. The steps walk rows (x_i, w += delta y_i x_i); a rule that
+//   reads all margins (DualNeeds::kMargins) updates the margins of the rows
+//   that share a feature with x_i, which only the columns list, and its
+//   epoch statistics count the CSC's nonzeros. So these runs are not
+//   trains_on_rows() (train.h): train() gives them the columns beside the rows.
 #include "solvers/solver_dcd_adaptive.h"
 
 #include <algorithm>
