@@ -102,7 +102,7 @@ int main(int argc, char** argv) {
     }
     for (int seed = 1; seed <= (info->randomized ? seeds : 1); ++seed) {
       cdl::RuleContext context{problem.num_features(), static_cast<std::uint64_t>(seed),
-                               &problem.x};
+                               &problem.x()};
       context.lasso = &problem;
       NoShrink rule(cdl::make_rule(name, context));
       cdl::RegressionObjective<cdl::SquaredLoss> objective(problem, regularizer,

@@ -25,6 +25,27 @@
 
 namespace {
 
+// The training file as it was read: as columns, or, for a run that trains
+// on rows alone (cdl::trains_on_rows), as rows only, so that no CSC stands
+// beside the CSR.
+struct TrainingData {
+  cdl::LabeledCsc columns;
+  std::optional<cdl::LabeledRows> rows;
+
+  const std::vector<double>& labels() const { return rows ? rows->labels : columns.labels; }
+  const cdl::LineMap& lines() const { return rows ? rows->lines : columns.lines; }
+  double largest_magnitude() const {
+    return rows ? rows->largest_magnitude : columns.largest_magnitude;
+  }
+  cdl::DataMatrix matrix() const {
+    return rows ? cdl::DataMatrix{nullptr, &rows->features}
+                : cdl::DataMatrix{&columns.features, nullptr};
+  }
+  void set_checked_cost(double cost) {
+    (rows ? rows->features.checked_cost : columns.features.checked_cost) = cost;
+  }
+};
+
 // The start of each stdout summary line ("Cross Validation ...", "Best C =
 // ..."): the solver and problem that ran, as the stderr header names them.
 // The value stays the line's last word, so that LIBSVM's grid.py (which
@@ -36,11 +57,11 @@ std::string summary_prefix(const cdl::Params& params) { return cdl::describe_run
 // named by the solver and problem, and a warning when the best is the largest
 // C (the search stopped there).
 void search(const cdl::TrainCommand& command, const cdl::Params& params,
-            const cdl::LabeledCsc& data, const cdl::ClassMap& classes, cdl::Reporter& reporter) {
+            const TrainingData& data, const cdl::ClassMap& classes, cdl::Reporter& reporter) {
   const double start =
-      command.cost_given ? params.C : cdl::search_start_C(data.features, params.loss.value());
+      command.cost_given ? params.C : cdl::search_start_C(data.matrix(), params.loss.value());
   const cdl::CSearch best =
-      cdl::search_C(data.features, classes, params, start, reporter, [](double C, double accuracy) {
+      cdl::search_C(data.matrix(), classes, params, start, reporter, [](double C, double accuracy) {
         std::printf("log2c=%7.2f\trate=%g\n", std::log2(C), 100.0 * accuracy);
         std::fflush(stdout);
       });
@@ -121,7 +142,7 @@ void check_initial_model(const std::string& path, const cdl::LinearModel& model,
 }
 
 void train_and_save(const cdl::TrainCommand& command, const cdl::Params& params,
-                    const cdl::LabeledCsc& data, const cdl::ClassMap& classes,
+                    const TrainingData& data, const cdl::ClassMap& classes,
                     cdl::Reporter& reporter) {
   std::optional<cdl::InitialWeights> initial;
   if (!command.initial_model.empty()) {
@@ -131,7 +152,7 @@ void train_and_save(const cdl::TrainCommand& command, const cdl::Params& params,
                        start.solver_type + "), and this run trains a classifier");
     }
     check_initial_model(command.initial_model, start, classes, params);
-    initial = cdl::initial_weights(start, classes, data.features.num_cols, params.bias);
+    initial = cdl::initial_weights(start, classes, data.matrix().num_cols(), params.bias);
   }
   std::optional<cdl::LabeledCsr> test_data;
   std::optional<cdl::CscMatrix> test_x;
@@ -140,7 +161,7 @@ void train_and_save(const cdl::TrainCommand& command, const cdl::Params& params,
   if (!command.trace_path.empty()) {
     if (!command.test_path.empty()) {
       test_data = cdl::read_libsvm_csr(command.test_path);
-      test_x = test_columns(test_data->features, data, params.bias);
+      test_x = test_columns(test_data->features, data.columns, params.bias);
       test.emplace(cdl::TestSet{*test_x, test_data->labels});
     }
     const cdl::SolverInfo& row = cdl::solver_info(params.solver);
@@ -150,7 +171,7 @@ void train_and_save(const cdl::TrainCommand& command, const cdl::Params& params,
   }
   cdl::Reporter& active = trace ? static_cast<cdl::Reporter&>(*trace) : reporter;
   const cdl::LinearModel model =
-      cdl::train(data.features, classes, params, active, initial ? &*initial : nullptr);
+      cdl::train(data.matrix(), classes, params, active, initial ? &*initial : nullptr);
   if (trace && test && classes.labels.size() > 2) {
     const std::vector<int> predicted = model.predict(*test_x);
     std::size_t correct = 0;
@@ -169,25 +190,26 @@ void train_and_save(const cdl::TrainCommand& command, const cdl::Params& params,
 // may reach. Records that C in the matrix, so that training, its folds and
 // the search do not check again.
 void check_values(const cdl::TrainCommand& command, const cdl::Params& params,
-                  cdl::LabeledCsc& data, const cdl::ClassMap& classes) {
+                  TrainingData& data, const cdl::ClassMap& classes) {
   cdl::Params at = params;
   if (command.find_C) at.C = std::max(params.C, cdl::kLargestSearchC);
   try {
-    cdl::check_magnitudes(data.features, classes, at, data.largest_magnitude);
+    cdl::check_magnitudes(data.matrix(), classes, at, data.largest_magnitude());
   } catch (const cdl::InstanceError& e) {
-    throw cdl::ParseError(cdl::input_name(command.training_path), data.lines.line_of(e.row()),
+    throw cdl::ParseError(cdl::input_name(command.training_path), data.lines().line_of(e.row()),
                           e.reason());
   }
-  data.features.checked_cost = cdl::largest_cost(classes, at);
+  data.set_checked_cost(cdl::largest_cost(classes, at));
 }
 
 // The fixed blocks (--partitions) of one problem on all rows, for a solver
 // that takes them (a fold or a class with fewer rows than blocks has fewer);
 // 0 for the others.
-std::size_t partitions_of(const cdl::Params& params, const cdl::LabeledCsc& data) {
+std::size_t partitions_of(const cdl::Params& params, const TrainingData& data) {
   const cdl::SolverInfo& solver = cdl::solver_info(params.solver);
   if (solver.partitions == nullptr) return 0;
-  return solver.partitions(params, data.features.nnz(), data.features.num_rows);
+  const cdl::DataMatrix matrix = data.matrix();
+  return solver.partitions(params, matrix.nnz(), matrix.num_rows());
 }
 
 // The header's description of the run, with the blocks when they were
@@ -203,9 +225,10 @@ std::string describe_run(const cdl::Params& params, std::size_t parts) {
 
 // A regression run (-l sq, -l svr2): the targets as they are, one problem.
 void run_regression(const cdl::TrainCommand& command, const cdl::Params& params,
-                    cdl::LabeledCsc& data, cdl::Reporter& reporter) {
-  check_values(command, params, data, cdl::ClassMap{});
-  const std::string run = describe_run(params, partitions_of(params, data));
+                    TrainingData& training, cdl::Reporter& reporter) {
+  check_values(command, params, training, cdl::ClassMap{});
+  cdl::LabeledCsc& data = training.columns;
+  const std::string run = describe_run(params, partitions_of(params, training));
   if (params.cv_folds > 0) {
     reporter.info("cdtrain: " + std::to_string(params.cv_folds) + "-fold cross validation, " + run);
     const cdl::RegressionValidation cv =
@@ -326,12 +349,25 @@ double seconds_since(Clock::time_point start) {
 
 // Reads the training data; a model file given as the data (swapped
 // arguments) gets the hint cdpredict gives for the opposite mistake.
-cdl::LabeledCsc read_training_data(const cdl::TrainCommand& command,
-                                   const cdl::ReadOptions& options, const std::string& cache,
-                                   cdl::CacheUse& cache_use) {
+// A run that trains on rows alone (and writes no trace, whose evaluations
+// read columns) reads rows; with --cache, the cache's columns are loaded and
+// train() transposes them (a CSR beside the CSC: the cache saves the parse,
+// not the memory).
+TrainingData read_training_data(const cdl::TrainCommand& command, const cdl::Params& params,
+                                const cdl::ReadOptions& options, const std::string& cache,
+                                cdl::CacheUse& cache_use) {
+  const bool by_rows = cache.empty() && command.trace_path.empty() &&
+                       !cdl::is_regression(params.loss.value()) && cdl::trains_on_rows(params);
   try {
-    return cache.empty() ? cdl::read_libsvm_csc(command.training_path, options)
-                         : cdl::read_with_cache(command.training_path, options, cache, cache_use);
+    TrainingData data;
+    if (by_rows) {
+      data.rows = cdl::read_libsvm_rows(command.training_path, options);
+    } else {
+      data.columns =
+          cache.empty() ? cdl::read_libsvm_csc(command.training_path, options)
+                        : cdl::read_with_cache(command.training_path, options, cache, cache_use);
+    }
+    return data;
   } catch (const cdl::ParseError& e) {
     if (e.line() == 1 && e.reason().find("'solver_type'") != std::string::npos) {
       throw cdl::ParseError(e.path(), e.line(),
@@ -346,8 +382,8 @@ cdl::LabeledCsc read_training_data(const cdl::TrainCommand& command,
 // A classification run: training, -v or -C, with the header that names the
 // solver and problem.
 void run_classification(const cdl::TrainCommand& command, const cdl::Params& params,
-                        cdl::LabeledCsc& data, cdl::Reporter& reporter) {
-  const cdl::ClassMap classes = cdl::map_classes(data.labels);
+                        TrainingData& data, cdl::Reporter& reporter) {
+  const cdl::ClassMap classes = cdl::map_classes(data.labels());
   check_values(command, params, data, classes);
   warn_about_labels(command, params, classes, reporter);
   const cdl::SolverInfo& solver = cdl::solver_info(params.solver);
@@ -368,7 +404,7 @@ void run_classification(const cdl::TrainCommand& command, const cdl::Params& par
   } else if (params.cv_folds > 0) {
     reporter.info("cdtrain: " + std::to_string(params.cv_folds) + "-fold cross validation, " + run);
     const double accuracy =
-        cdl::cross_validate(data.features, classes, params, reporter, nullptr, true, false)
+        cdl::cross_validate(data.matrix(), classes, params, reporter, nullptr, true, false)
             .accuracy;
     std::printf("%sCross Validation Accuracy = %g%%\n", summary_prefix(params).c_str(),
                 100.0 * accuracy);
@@ -406,7 +442,7 @@ int main(int argc, char** argv) {
     cdl::CacheUse cache_use;
     const std::string cache = cache_path(command);
     const Clock::time_point start = Clock::now();
-    cdl::LabeledCsc data = read_training_data(command, options, cache, cache_use);
+    TrainingData data = read_training_data(command, params, options, cache, cache_use);
     const double reading_seconds = seconds_since(start);
     cdl::Reporter reporter(
         std::cerr, params.quiet ? cdl::Reporter::Level::kQuiet : cdl::Reporter::Level::kNormal);

@@ -24,6 +24,7 @@
 #include <new>
 #include <utility>
 
+#include "data/block_reader.h"
 #include "data/entry_stream.h"
 #include "data/input_file.h"
 #include "data/libsvm_line.h"
@@ -40,17 +41,8 @@ using detail::kBucketColumns;
 using detail::kBucketShift;
 using detail::kNoBlock;
 using detail::StreamPages;
-
-constexpr std::uint64_t kMaxBlockBytes = std::uint64_t{4} << 20;
-constexpr std::size_t kReadBytes = std::size_t{64} << 10;  // the least asked of one read(2)
-constexpr unsigned kMaxDefaultThreads = 4;
-
-// What parsing one block found besides its pairs.
-struct BlockInfo {
-  std::vector<double> labels;
-  LineMap lines;  // rows and lines counted from the block's start
-  std::int64_t line_count = 0;
-};
+using detail::BlockInfo;
+using detail::ColumnLimit;
 
 // One parsing thread's share.
 struct Worker {
@@ -60,134 +52,7 @@ struct Worker {
   std::uint64_t rows = 0;
 };
 
-// Hands out the input in blocks of whole lines, in order, to the threads
-// that ask; keeps the first error (in file order) of any thread.
-class BlockReader {
- public:
-  BlockReader(InputStream& in, const ReadOptions& options, std::size_t block_bytes)
-      : in_(in), options_(options), block_bytes_(std::max<std::size_t>(block_bytes, 1)) {}
-
-  // Fills text[0, size) with the next block and sets `index`; returns its
-  // info, or nullptr at the end, after an error in an earlier block, or on a
-  // read error (kept as that block's error).
-  BlockInfo* next(Buffer<char>& text, std::size_t& size, std::uint64_t& index) {
-    const std::lock_guard<std::mutex> lock(mutex_);
-    if (next_ >= stop_) return nullptr;
-    try {
-      std::size_t n = carry_.size();
-      if (text.size() < n + kReadBytes + detail::kLinePadding) {
-        text.resize(n + kReadBytes + detail::kLinePadding);
-      }
-      if (n > 0) std::memcpy(text.data(), carry_.data(), n);
-      std::size_t cut = 0;
-      std::size_t searched = 0;  // no newline in [block_bytes - 1, searched)
-      for (;;) {
-        const std::size_t from = std::max(searched, block_bytes_ - 1);
-        if (from < n) {
-          const void* newline = std::memchr(text.data() + from, '\n', n - from);
-          if (newline != nullptr) {
-            cut = static_cast<std::size_t>(static_cast<const char*>(newline) - text.data()) + 1;
-            break;
-          }
-          searched = n;
-        }
-        if (eof_) {
-          cut = n;
-          break;
-        }
-        const std::size_t want = std::max(kReadBytes, block_bytes_ > n ? block_bytes_ - n : 0);
-        if (text.size() < n + want + detail::kLinePadding) {
-          text.resize(std::max(n + want + detail::kLinePadding, 2 * text.size()));
-        }
-        const std::size_t got = in_.read(text.data() + n, want);
-        if (next_ == 0 && n == 0)
-          detail::check_not_compressed(in_.name(), options_, text.data(), got);
-        n += got;
-        eof_ = got == 0;
-      }
-      if (cut == 0) return nullptr;
-      carry_.assign(text.data() + cut, text.data() + n);
-      // The line parser's padding; at the end of the input, a last line
-      // without a newline ends at a NUL.
-      if (cut == n) std::memset(text.data() + n, 0, detail::kLinePadding);
-      size = cut;
-      index = next_++;
-      return &blocks_.emplace_back();
-    } catch (...) {
-      record(next_, std::current_exception());
-      return nullptr;
-    }
-  }
-
-  // Keeps `error` as block `index`'s if no earlier block has one, and hands
-  // out no block after it.
-  void fail(std::uint64_t index, std::exception_ptr error) {
-    const std::lock_guard<std::mutex> lock(mutex_);
-    record(index, error);
-  }
-
-  // After all threads are done: the blocks, and the first error.
-  std::deque<BlockInfo>& blocks() { return blocks_; }
-  std::uint64_t error_block() const { return stop_; }
-  std::exception_ptr error() const { return error_; }
-
- private:
-  void record(std::uint64_t index, std::exception_ptr error) {
-    if (index < stop_) {
-      stop_ = index;
-      error_ = error;
-    }
-  }
-
-  std::mutex mutex_;
-  InputStream& in_;
-  const ReadOptions& options_;
-  const std::size_t block_bytes_;
-  Buffer<char> carry_;  // read beyond the last block's end
-  bool eof_ = false;
-  std::uint64_t next_ = 0;
-  std::uint64_t stop_ = kNoBlock;
-  std::exception_ptr error_;
-  std::deque<BlockInfo> blocks_;  // references stay valid as it grows
-};
-
-// "2.0 MiB", "64.0 GiB".
-std::string format_bytes(double bytes) {
-  constexpr double kGiB = 1073741824.0;
-  char text[32];
-  if (bytes < kGiB) {
-    std::snprintf(text, sizeof text, "%.1f MiB", bytes / 1048576.0);
-  } else {
-    std::snprintf(text, sizeof text, "%.1f GiB", bytes / kGiB);
-  }
-  return text;
-}
-
-// The limits of the column arrays, checked before a feature index makes
-// them grow.
-struct ColumnLimit {
-  std::uint64_t bytes_per_column;
-  std::uint64_t memory;
-  bool given;  // by ReadOptions rather than available_memory()
-
-  std::uint64_t max_columns() const { return memory / bytes_per_column; }
-  ParseError too_large(const detail::LineContext& context, std::uint64_t index,
-                       const std::string& than) const {
-    return ParseError(
-        context.name, context.line,
-        "feature index " + std::to_string(index) + " is too large: reading " +
-            std::to_string(index) + " columns needs " +
-            format_bytes(static_cast<double>(index) * static_cast<double>(bytes_per_column)) +
-            ", more than " + than);
-  }
-  void check(const detail::LineContext& context, std::uint64_t index) const {
-    if (index > max_columns()) {
-      throw too_large(context, index,
-                      "the " + format_bytes(static_cast<double>(memory)) +
-                          (given ? " allowed" : " of memory here"));
-    }
-  }
-};
+using BlockReader = detail::BlockReader<BlockInfo>;
 
 // Receives one block's pairs from the line parser: each goes to the
 // worker's stream of its bucket.
@@ -263,40 +128,15 @@ void parse_block(const char* text, std::size_t size, std::uint64_t index, const 
       last = feature;
     }
   } pairs{sink};
-  const char* p = text;
-  const char* const end = text + size;
-  while (p != end) {
-    const char* newline =
-        static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
-    const char* last = newline != nullptr ? newline : end;
-    ++context.line;
-    double label = 0;
+  detail::parse_lines(context, text, size, pairs, [&](double label) {
+    if (++worker.rows > kMaxDimension) throw Error(name + ": more than 2^31-1 instances");
+    worker.num_cols = std::max(worker.num_cols, pairs.last);
     pairs.last = 0;
-    if (detail::parse_libsvm_line(context, p, last, label, pairs)) {
-      if (++worker.rows > kMaxDimension) throw Error(name + ": more than 2^31-1 instances");
-      worker.num_cols = std::max(worker.num_cols, pairs.last);
-      info.labels.push_back(label);
-      info.lines.add(sink.row, context.line);
-      ++sink.row;
-    }
-    p = newline != nullptr ? newline + 1 : end;
-  }
+    info.labels.push_back(label);
+    info.lines.add(sink.row, context.line);
+    ++sink.row;
+  });
   info.line_count = context.line;
-}
-
-// Rethrows the reader's first error; a ParseError gets its line counted
-// from the start of the input.
-[[noreturn]] void rethrow_first_error(BlockReader& reader) {
-  std::int64_t lines_before = 0;
-  const std::deque<BlockInfo>& blocks = reader.blocks();
-  for (std::uint64_t k = 0; k < reader.error_block() && k < blocks.size(); ++k) {
-    lines_before += blocks[k].line_count;
-  }
-  try {
-    std::rethrow_exception(reader.error());
-  } catch (const ParseError& e) {
-    throw ParseError(e.path(), e.line() + lines_before, e.reason());
-  }
 }
 
 // Calls read(reader) for each segment of bucket `bucket`'s streams, in block
@@ -370,54 +210,24 @@ std::uint64_t scatter_bucket(std::size_t bucket, std::vector<Worker>& workers,
 LabeledCsc read_libsvm_csc(const std::string& path, const ReadOptions& options) {
   InputStream in(path);
   const std::string& name = in.name();
-  const unsigned threads =
-      options.threads > 0 ? options.threads : std::min(hardware_threads(), kMaxDefaultThreads);
-  std::size_t num_workers = threads;
-  if (in.regular()) {
-    const std::uint64_t per_thread = std::max<std::uint64_t>(options.min_bytes_per_thread, 1);
-    num_workers =
-        static_cast<std::size_t>(std::clamp<std::uint64_t>(in.size() / per_thread, 1, threads));
-  }
-  const auto block_bytes = static_cast<std::size_t>(
-      std::clamp<std::uint64_t>(options.min_bytes_per_thread, 1, kMaxBlockBytes));
-  const ColumnLimit limit{
-      16 * num_workers + 16,
-      options.column_memory_limit > 0 ? options.column_memory_limit : available_memory(),
-      options.column_memory_limit > 0};
+  const detail::ReadPlan plan(in, options);
+  const std::size_t num_workers = plan.num_workers;
+  const ColumnLimit& limit = plan.limit;
 
   // Phase 1: parse every block once.
-  BlockReader reader(in, options, block_bytes);
+  BlockReader reader(in, options, plan.block_bytes);
   std::vector<Worker> workers(num_workers);
-  const std::vector<std::exception_ptr> worker_errors =
-      run_tasks(num_workers, static_cast<unsigned>(num_workers), [&](std::size_t w) {
-        Buffer<char> text;
-        std::size_t size = 0;
-        std::uint64_t index = 0;
-        while (BlockInfo* info = reader.next(text, size, index)) {
-          try {
-            parse_block(text.data(), size, index, name, options, limit, workers[w], *info);
-          } catch (...) {
-            reader.fail(index, std::current_exception());
-            return;
-          }
-        }
-      });
-  if (reader.error()) rethrow_first_error(reader);
-  for (const std::exception_ptr& error : worker_errors) {
-    if (error) std::rethrow_exception(error);
-  }
+  detail::parse_blocks(reader, num_workers, [&](std::size_t w, const char* text, std::size_t size,
+                                                std::uint64_t index, BlockInfo& info) {
+    parse_block(text, size, index, name, options, limit, workers[w], info);
+  });
 
   // The shape, the labels and the lines.
   LabeledCsc out;
   CscMatrix& m = out.features;
   std::deque<BlockInfo>& blocks = reader.blocks();
-  std::vector<std::uint64_t> first_row(blocks.size() + 1, 0);
-  for (std::size_t k = 0; k < blocks.size(); ++k) {
-    first_row[k + 1] = first_row[k] + blocks[k].labels.size();
-  }
+  const std::vector<std::uint64_t> first_row = detail::first_rows(blocks, name);
   m.num_rows = static_cast<std::size_t>(first_row.back());
-  if (m.num_rows == 0) detail::throw_no_instances(name);
-  if (m.num_rows > kMaxDimension) throw Error(name + ": more than 2^31-1 instances");
   for (Worker& worker : workers) {
     m.num_cols = std::max(m.num_cols, static_cast<std::size_t>(worker.num_cols));
     for (std::size_t b = 0; b < worker.streams.size(); ++b)
@@ -427,18 +237,7 @@ LabeledCsc read_libsvm_csc(const std::string& path, const ReadOptions& options) 
   const auto threads_of_phase_2 = static_cast<unsigned>(num_workers);
   std::uint64_t nnz = 0;
   auto allocate = [&] {
-    out.labels.reserve(m.num_rows);
-    std::int64_t lines_before = 0;
-    for (std::size_t k = 0; k < blocks.size(); ++k) {
-      BlockInfo& block = blocks[k];
-      out.labels.insert(out.labels.end(), block.labels.begin(), block.labels.end());
-      for (std::size_t i = 0; i < block.lines.rows.size(); ++i) {
-        out.lines.add(static_cast<std::int64_t>(first_row[k]) + block.lines.rows[i],
-                      lines_before + block.lines.lines[i]);
-      }
-      lines_before += block.line_count;
-      block = BlockInfo();
-    }
+    detail::gather_labels(blocks, first_row, out.labels, out.lines);
     m.col_ptr.assign(m.num_cols + 1, 0);
     run_tasks_or_throw(num_buckets, threads_of_phase_2,
                        [&](std::size_t bucket) { count_bucket(bucket, workers, m); });
@@ -453,11 +252,7 @@ LabeledCsc read_libsvm_csc(const std::string& path, const ReadOptions& options) 
   try {
     allocate();
   } catch (const std::bad_alloc&) {
-    const double bytes = 12.0 * static_cast<double>(nnz) + 8.0 * static_cast<double>(m.num_rows) +
-                         8.0 * static_cast<double>(m.num_cols);
-    throw Error(name + ": out of memory: " + std::to_string(m.num_rows) + " instances, " +
-                std::to_string(m.num_cols) + " features and " + std::to_string(nnz) +
-                " nonzeros need about " + format_bytes(bytes));
+    detail::throw_out_of_memory(name, m.num_rows, m.num_cols, nnz);
   }
 
   // Phase 2: each bucket's part of the matrix, on as many threads.

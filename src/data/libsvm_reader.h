@@ -47,18 +47,18 @@ struct ReadOptions {
   // Reject labels that are not integers (classification labels; LIBLINEAR
   // would silently truncate 1.5 to 1).
   bool integer_labels = false;
-  // read_libsvm_csc only: if >= 0, append a constant feature of this value to
+  // read_libsvm_csc and read_libsvm_rows: if >= 0, append a constant feature of this value to
   // every instance (LIBLINEAR's -B), reserved up front so that no buffer is
   // reallocated.
   double bias = -1;
-  // read_libsvm_csc only: threads that parse blocks of the file at once; 0
+  // read_libsvm_csc and read_libsvm_rows: threads that parse blocks of the file at once; 0
   // means one per core, at most 4. A regular file gets a second thread only
   // if it has at least min_bytes_per_thread bytes per thread; the blocks that
   // threads take in turn hold whole lines, about min(4 MiB,
   // min_bytes_per_thread) bytes each. The result does not depend on either.
   unsigned threads = 0;
   std::uint64_t min_bytes_per_thread = std::uint64_t{8} << 20;
-  // read_libsvm_csc only: the most bytes its per-column arrays may take,
+  // read_libsvm_csc and read_libsvm_rows: the most bytes its per-column arrays may take,
   // counted as 16 per column and thread plus 16 per column (a bound: the
   // one-pass reader holds 4 per column and thread plus 8). A feature index
   // that would need more is a ParseError on its line, before anything that
@@ -141,6 +141,15 @@ struct LabeledCsc {
   double largest_magnitude = std::numeric_limits<double>::infinity();
 };
 
+// A file read into row storage by read_libsvm_rows().
+struct LabeledRows {
+  std::vector<double> labels;
+  CsrMatrix features;  // num_cols = the largest index (+1 with a bias column)
+  LineMap lines;       // the line of each instance in the file
+  // The largest |value| of `features` (NaN if one is), as LabeledCsc's.
+  double largest_magnitude = std::numeric_limits<double>::infinity();
+};
+
 // The memory this process may use, as far as can be told: the least of the
 // physical memory, the cgroup limit (a container's) and RLIMIT_AS.
 std::uint64_t available_memory();
@@ -164,6 +173,16 @@ LabeledCsr read_libsvm_csr(const std::string& path, const ReadOptions& options =
 // numbers of errors are the same for any number of threads; the first error
 // in the file is the one reported.
 LabeledCsc read_libsvm_csc(const std::string& path, const ReadOptions& options = {});
+
+// The same file read into row storage, for the solvers that walk rows: the
+// matrix is exactly to_csr() of read_libsvm_csc()'s (the bias, if any, the
+// last entry of every row), with the same labels, lines, largest magnitude
+// and errors (the column reader's limit on feature indices included), for
+// any number of threads. Threads parse blocks of whole lines into pages of
+// their own (12 bytes a pair), and the blocks are then copied into their
+// rows and freed one by one, so the peak is about the CSR itself, 12 bytes
+// per nonzero, plus O(rows).
+LabeledRows read_libsvm_rows(const std::string& path, const ReadOptions& options = {});
 
 }  // namespace cdl
 

@@ -40,10 +40,18 @@ ClassMap map_classes(const std::vector<double>& labels) {
 Problem one_vs_rest(const CscMatrix& x, const ClassMap& classes, std::size_t positive, double c_pos,
                     double c_neg, const CsrMatrix* rows,
                     const std::vector<std::uint8_t>* held_out) {
-  assert(classes.class_of.size() == x.num_rows);
-  assert(held_out == nullptr || held_out->size() == x.num_rows);
-  Problem p{x, rows, {}, c_pos, c_neg, Task::kClassification, held_out};
-  p.y.reserve(x.num_rows);
+  return one_vs_rest(&x, classes, positive, c_pos, c_neg, rows, held_out);
+}
+
+Problem one_vs_rest(const CscMatrix* x, const ClassMap& classes, std::size_t positive, double c_pos,
+                    double c_neg, const CsrMatrix* rows,
+                    const std::vector<std::uint8_t>* held_out) {
+  assert(x != nullptr || rows != nullptr);
+  Problem p{nullptr, rows, {}, c_pos, c_neg, Task::kClassification, held_out};
+  if (x != nullptr) p.columns = *x;
+  assert(classes.class_of.size() == p.num_rows());
+  assert(held_out == nullptr || held_out->size() == p.num_rows());
+  p.y.reserve(p.num_rows());
   for (std::size_t c : classes.class_of) p.y.push_back(c == positive ? 1.0 : -1.0);
   return p;
 }

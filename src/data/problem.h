@@ -9,6 +9,7 @@
 #ifndef CDL_PROBLEM_H_
 #define CDL_PROBLEM_H_
 
+#include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -18,9 +19,19 @@
 
 namespace cdl {
 
+// The columns of a Problem: a CscMatrix, or none (nullptr).
+struct ColumnsOf {
+  ColumnsOf(const CscMatrix& columns) : matrix(&columns) {}  // NOLINT: implicit by design
+  ColumnsOf(std::nullptr_t) : matrix(nullptr) {}             // NOLINT
+  const CscMatrix* matrix;
+};
+
+// A Problem holds its matrix as columns, as rows or both (at least one):
+// the solvers whose row says needs_rows are given rows only when nothing
+// they run needs columns (train.h), and read only `rows` then.
 struct Problem {
-  const CscMatrix& x;     // l x n, column-major
-  const CsrMatrix* rows;  // the same matrix row-major, for TRON and Pegasos; may be null
+  ColumnsOf columns;      // l x n, column-major; may be null if rows is not
+  const CsrMatrix* rows;  // the same matrix row-major; may be null if columns is not
   std::vector<double> y;  // l targets: labels -1 or +1, or real values for regression
   double cost_pos;        // C_j of the instances with y_j > 0, > 0
   double cost_neg;        // C_j of the others, > 0 (for regression, cost_pos)
@@ -30,8 +41,15 @@ struct Problem {
   // matrix this way instead of copying it. Null: every row counts.
   const std::vector<std::uint8_t>* held_out = nullptr;
 
-  std::size_t num_rows() const { return x.num_rows; }
-  std::size_t num_features() const { return x.num_cols; }
+  bool has_columns() const { return columns.matrix != nullptr; }
+  // The columns; a Problem without them is a bug here (checked by assert).
+  const CscMatrix& x() const {
+    assert(has_columns());
+    return *columns.matrix;
+  }
+  std::size_t num_rows() const { return has_columns() ? x().num_rows : rows->num_rows; }
+  std::size_t num_features() const { return has_columns() ? x().num_cols : rows->num_cols; }
+  std::size_t nnz() const { return has_columns() ? x().nnz() : rows->nnz(); }
   bool counts(std::size_t j) const { return held_out == nullptr || (*held_out)[j] == 0; }
   // 0 for a negative row, 1 for a positive one, 2 for a row held out: the
   // index into a table {C_-, C_+, 0} (or y_j C_j, y_j z), so that the
@@ -40,6 +58,20 @@ struct Problem {
   double cost(std::size_t j) const {
     if (!counts(j)) return 0.0;
     return y[j] > 0 ? cost_pos : cost_neg;
+  }
+};
+
+// A training matrix as columns, rows or both (at least one not null), as
+// train() and cross_validate() take it.
+struct DataMatrix {
+  const CscMatrix* columns = nullptr;
+  const CsrMatrix* rows = nullptr;
+
+  std::size_t num_rows() const { return columns != nullptr ? columns->num_rows : rows->num_rows; }
+  std::size_t num_cols() const { return columns != nullptr ? columns->num_cols : rows->num_cols; }
+  std::size_t nnz() const { return columns != nullptr ? columns->nnz() : rows->nnz(); }
+  double checked_cost() const {
+    return columns != nullptr ? columns->checked_cost : rows->checked_cost;
   }
 };
 
@@ -64,6 +96,10 @@ ClassMap map_classes(const std::vector<double>& labels);
 Problem one_vs_rest(const CscMatrix& x, const ClassMap& classes, std::size_t positive, double c_pos,
                     double c_neg, const CsrMatrix* rows = nullptr,
                     const std::vector<std::uint8_t>* held_out = nullptr);
+// The same on `x` (columns, or null) and `rows` (or null), one not null.
+Problem one_vs_rest(const CscMatrix* x, const ClassMap& classes, std::size_t positive, double c_pos,
+                    double c_neg, const CsrMatrix* rows,
+                    const std::vector<std::uint8_t>* held_out);
 
 }  // namespace cdl
 

@@ -5,9 +5,10 @@
 // converted at the reader). Within a row (CSR) or column (CSC) the indices are
 // strictly increasing.
 //
-// The coordinate-descent solvers walk columns, so training uses CSC; CSR is the
-// natural result of reading a file row by row. to_csc() transposes once with a
-// counting sort in O(nnz + rows + cols).
+// The primal coordinate-descent solvers walk columns, so they train on CSC;
+// TRON, dual CD, Pegasos, PDCD and RCD-pair walk rows and train on CSR alone
+// (train.h, trains_on_rows()). to_csc() transposes once with a counting sort
+// in O(nnz + rows + cols).
 #ifndef CDL_SPARSE_MATRIX_H_
 #define CDL_SPARSE_MATRIX_H_
 
@@ -104,6 +105,8 @@ struct CsrMatrix {
   std::vector<std::int64_t> row_ptr{0};  // num_rows + 1 offsets
   Buffer<Index> col_idx;                 // nnz column numbers
   Buffer<double> values;                 // nnz values
+  // As CscMatrix::checked_cost.
+  double checked_cost = 0;
 
   std::size_t nnz() const { return values.size(); }
 };

@@ -145,6 +145,28 @@ int label_among(const std::vector<int>& labels, std::size_t classes, const doubl
   return labels[best];
 }
 
+// The labels of the decision values of `num_rows` rows of `num_cols` columns:
+// predict()'s end.
+std::vector<int> labels_of(const LinearModel& model, std::vector<double>& decision,
+                           std::size_t num_rows, std::size_t num_cols) {
+  const std::size_t k_max = model.nr_w();
+  if (model.bias >= 0 && num_cols <= model.num_features) {
+    // x has no bias column (a model with an intercept, trained on x as it
+    // is): every row gets the bias weight times bias.
+    const double* weights = &model.w[model.num_features * k_max];
+    for (std::size_t r = 0; r < num_rows; ++r) {
+      for (std::size_t c = 0; c < k_max; ++c) decision[r * k_max + c] += weights[c] * model.bias;
+    }
+  }
+  // nr_class() compares the solver type's name: once, not once a row.
+  const std::size_t classes = model.nr_class();
+  std::vector<int> predicted(num_rows);
+  for (std::size_t r = 0; r < num_rows; ++r) {
+    predicted[r] = label_among(model.labels, classes, &decision[r * k_max], k_max);
+  }
+  return predicted;
+}
+
 }  // namespace
 
 int LinearModel::label_for(const std::vector<double>& decision) const {
@@ -163,22 +185,26 @@ std::vector<int> LinearModel::predict(const CscMatrix& x) const {
       for (std::size_t c = 0; c < k_max; ++c) out[c] += weights[c] * x.values[slot];
     }
   }
-  if (bias >= 0 && x.num_cols <= num_features) {
-    // x has no bias column (a model with an intercept, trained on x as it
-    // is): every row gets the bias weight times bias.
-    const double* weights = &w[num_features * k_max];
-    for (std::size_t r = 0; r < x.num_rows; ++r) {
-      for (std::size_t c = 0; c < k_max; ++c) decision[r * k_max + c] += weights[c] * bias;
+  return labels_of(*this, decision, x.num_rows, x.num_cols);
+}
+
+std::vector<int> LinearModel::predict(const CsrMatrix& x) const {
+  const std::size_t k_max = nr_w();
+  std::vector<double> decision(x.num_rows * k_max, 0.0);
+  const std::size_t columns = std::min(x.num_cols, weight_rows());
+  for (std::size_t r = 0; r < x.num_rows; ++r) {
+    double* out = &decision[r * k_max];
+    for (auto k = x.row_ptr[r]; k < x.row_ptr[r + 1]; ++k) {
+      const auto slot = static_cast<std::size_t>(k);
+      const std::size_t i = x.col_idx[slot];
+      if (i >= columns) continue;
+      const double* weights = &w[i * k_max];
+      for (std::size_t c = 0; c < k_max; ++c) out[c] += weights[c] * x.values[slot];
     }
   }
-  // nr_class() compares the solver type's name: once, not once a row.
-  const std::size_t classes = nr_class();
-  std::vector<int> predicted(x.num_rows);
-  for (std::size_t r = 0; r < x.num_rows; ++r) {
-    predicted[r] = label_among(labels, classes, &decision[r * k_max], k_max);
-  }
-  return predicted;
+  return labels_of(*this, decision, x.num_rows, x.num_cols);
 }
+
 
 bool LinearModel::has_probabilities() const {
   return solver_type == "L2R_LR" || solver_type == "L1R_LR" || solver_type == "L2R_LR_DUAL";

@@ -62,6 +62,9 @@ struct LinearModel {
   // a solver with an intercept, predicting its own training data).
   // Columns beyond the model's are ignored. O(nnz + rows * nr_w).
   std::vector<int> predict(const CscMatrix& x) const;
+  // The same of the rows of `x`: each row's terms in the order of the
+  // columns' scatter, so the same labels.
+  std::vector<int> predict(const CsrMatrix& x) const;
 
   // Whether the model is a logistic regression, whose decision values give
   // probabilities.

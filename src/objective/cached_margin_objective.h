@@ -88,7 +88,7 @@ class CachedMarginObjective final : public CoordinateObjective {
   CachedMarginObjective(const Problem& problem, const Regularizer& regularizer)
       : problem_(problem),
         regularizer_(regularizer),
-        x_(problem.x),
+        x_(problem.x()),
         cost_pos_(problem.cost_pos),
         cost_neg_(problem.cost_neg),
         w_(problem.num_features(), 0.0),

@@ -23,7 +23,7 @@ DualState::DualState(const Problem& problem, LossKind loss, bool track_margins)
   if (problem.rows != nullptr) {
     rows_ = problem.rows;
   } else {
-    own_rows_ = std::make_unique<CsrMatrix>(to_csr(problem.x));
+    own_rows_ = std::make_unique<CsrMatrix>(to_csr(problem.x()));
     rows_ = own_rows_.get();
   }
   const std::size_t n = problem.num_rows();
@@ -141,7 +141,7 @@ double DualState::step(std::size_t i) {
   changed_.push_back(i);
   stamp_[i] = steps_;
   const double yi_delta = problem_.y[i] * delta;
-  const CscMatrix& x = problem_.x;
+  const CscMatrix& x = problem_.x();
   nnz_ops_ += static_cast<std::int64_t>(end - begin);
   for (std::size_t k = begin; k < end; ++k) {
     const std::size_t feature = rows_->col_idx[k];

@@ -42,8 +42,52 @@ std::vector<double> decision_values(const CscMatrix& x, const std::vector<double
   return out;
 }
 
+std::vector<double> decision_values(const CsrMatrix& x, const std::vector<double>& w) {
+  std::vector<double> out(x.num_rows, 0.0);
+  for (std::size_t j = 0; j < x.num_rows; ++j) {
+    double sum = 0;
+    for (auto k = x.row_ptr[j]; k < x.row_ptr[j + 1]; ++k) {
+      const auto t = static_cast<std::size_t>(k);
+      const std::size_t i = x.col_idx[t];
+      if (i < w.size() && w[i] != 0) sum += w[i] * x.values[t];
+    }
+    out[j] = sum;
+  }
+  return out;
+}
+
+std::vector<double> decision_values(const Problem& problem, const std::vector<double>& w) {
+  return problem.has_columns() ? decision_values(problem.x(), w)
+                               : decision_values(*problem.rows, w);
+}
+
+void add_transpose_product(const Problem& problem, const std::vector<double>& u,
+                           std::vector<double>& out) {
+  if (problem.has_columns()) {
+    const CscMatrix& x = problem.x();
+    const std::size_t columns = std::min(x.num_cols, out.size());
+    for (std::size_t i = 0; i < columns; ++i) {
+      double sum = out[i];
+      for (auto k = x.col_ptr[i]; k < x.col_ptr[i + 1]; ++k) {
+        const auto t = static_cast<std::size_t>(k);
+        sum += u[x.row_idx[t]] * x.values[t];
+      }
+      out[i] = sum;
+    }
+    return;
+  }
+  const CsrMatrix& x = *problem.rows;
+  for (std::size_t j = 0; j < x.num_rows; ++j) {
+    for (auto k = x.row_ptr[j]; k < x.row_ptr[j + 1]; ++k) {
+      const auto t = static_cast<std::size_t>(k);
+      const std::size_t i = x.col_idx[t];
+      if (i < out.size()) out[i] += u[j] * x.values[t];
+    }
+  }
+}
+
 std::vector<double> margins(const Problem& problem, const std::vector<double>& w) {
-  std::vector<double> out = decision_values(problem.x, w);
+  std::vector<double> out = decision_values(problem, w);
   for (std::size_t j = 0; j < out.size(); ++j) out[j] *= problem.y[j];
   return out;
 }
@@ -65,22 +109,17 @@ namespace {
 template <class Loss>
 Evaluation evaluate_regression(const Problem& problem, const Loss& loss,
                                const std::vector<double>& w, const Regularizer& regularizer) {
-  const CscMatrix& x = problem.x;
-  std::vector<double> slope = decision_values(x, w);  // becomes C_j loss'(s_j, y_j)
+  std::vector<double> slope = decision_values(problem, w);  // becomes C_j loss'(s_j, y_j)
   double f = regularizer.value(w);
   for (std::size_t j = 0; j < slope.size(); ++j) {
     f += problem.cost(j) * loss.value(slope[j], problem.y[j]);
     slope[j] = problem.cost(j) * loss.d1(slope[j], problem.y[j]);
   }
-  std::vector<double> g(x.num_cols, 0.0);
-  for (std::size_t i = 0; i < x.num_cols; ++i) {
-    const double wi = i < w.size() ? w[i] : 0.0;
-    g[i] = wi * regularizer.l2;
-    for (auto k = x.col_ptr[i]; k < x.col_ptr[i + 1]; ++k) {
-      const auto t = static_cast<std::size_t>(k);
-      g[i] += slope[x.row_idx[t]] * x.values[t];
-    }
-    g[i] = regularizer.min_norm_subgradient(wi, g[i]);
+  std::vector<double> g(problem.num_features(), 0.0);
+  for (std::size_t i = 0; i < std::min(g.size(), w.size()); ++i) g[i] = w[i] * regularizer.l2;
+  add_transpose_product(problem, slope, g);
+  for (std::size_t i = 0; i < g.size(); ++i) {
+    g[i] = regularizer.min_norm_subgradient(i < w.size() ? w[i] : 0.0, g[i]);
   }
   return Evaluation{f, norm2(g)};
 }
@@ -103,20 +142,16 @@ Evaluation evaluate(const Problem& problem, LossKind loss, const std::vector<dou
   }
   return with_margin_loss(loss, [&](auto l) {
     using Loss = decltype(l);
-    const CscMatrix& x = problem.x;
     std::vector<double> slope = margins(problem, w);  // becomes C_j loss'(m_j) y_j
     const double f = objective_value<Loss>(problem, regularizer.value(w), slope);
     for (std::size_t j = 0; j < slope.size(); ++j) {
       slope[j] = problem.cost(j) * Loss::d1(slope[j]) * problem.y[j];
     }
     // g = l2 w + the loss part, then the L1 part's least subgradient.
-    std::vector<double> g(x.num_cols, 0.0);
+    std::vector<double> g(problem.num_features(), 0.0);
     for (std::size_t i = 0; i < std::min(g.size(), w.size()); ++i) g[i] = w[i] * regularizer.l2;
-    for (std::size_t i = 0; i < x.num_cols; ++i) {
-      for (auto k = x.col_ptr[i]; k < x.col_ptr[i + 1]; ++k) {
-        const auto t = static_cast<std::size_t>(k);
-        g[i] += slope[x.row_idx[t]] * x.values[t];
-      }
+    add_transpose_product(problem, slope, g);
+    for (std::size_t i = 0; i < g.size(); ++i) {
       g[i] = regularizer.min_norm_subgradient(i < w.size() ? w[i] : 0.0, g[i]);
     }
     return Evaluation{f, norm2(g)};
@@ -124,7 +159,7 @@ Evaluation evaluate(const Problem& problem, LossKind loss, const std::vector<dou
 }
 
 double lasso_duality_gap(const Problem& problem, const std::vector<double>& w) {
-  const CscMatrix& x = problem.x;
+  const CscMatrix& x = problem.x();
   std::vector<double> slope = decision_values(x, w);  // becomes 2 C_j (w'x_j - y_j)
   double bound = 0;
   for (std::size_t j = 0; j < slope.size(); ++j) {
@@ -156,7 +191,7 @@ double accuracy(const CscMatrix& x, const std::vector<double>& y, const std::vec
 
 double curvature_bound(const Problem& problem, const Regularizer& regularizer, double max_d2,
                        std::size_t i) {
-  const CscMatrix& x = problem.x;
+  const CscMatrix& x = problem.x();
   double curvature = 0;
   for (auto k = static_cast<std::size_t>(x.col_ptr[i]);
        k < static_cast<std::size_t>(x.col_ptr[i + 1]); ++k) {
@@ -176,7 +211,7 @@ double require_finite_bound(double bound, std::size_t i) {
 
 std::vector<double> curvature_bounds(const Problem& problem, const Regularizer& regularizer,
                                      double max_d2) {
-  std::vector<double> bounds(problem.x.num_cols);
+  std::vector<double> bounds(problem.x().num_cols);
   for (std::size_t i = 0; i < bounds.size(); ++i) {
     bounds[i] = curvature_bound(problem, regularizer, max_d2, i);
   }

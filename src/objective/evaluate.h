@@ -22,7 +22,19 @@ namespace cdl {
 // count 0. O(#nz).
 std::vector<double> decision_values(const CscMatrix& x, const std::vector<double>& w);
 
-// m_j = y_j w'x_j of every row. O(#nz + l).
+// The same by the rows' dot products, each in increasing column order: the
+// same terms in the same order as the columns' scatter, so the same bits.
+std::vector<double> decision_values(const CsrMatrix& x, const std::vector<double>& w);
+// The same of the problem's columns if it has them, else of its rows.
+std::vector<double> decision_values(const Problem& problem, const std::vector<double>& w);
+
+// out_i += sum_j u_j x_ji for every feature i < out.size(), each sum's terms
+// added in increasing j: by columns if the problem has them, else by
+// scattering the rows in order, which gives the same bits. O(#nz + n).
+void add_transpose_product(const Problem& problem, const std::vector<double>& u,
+                           std::vector<double>& out);
+
+// m_j = y_j w'x_j of every row (by columns or rows). O(#nz + l).
 std::vector<double> margins(const Problem& problem, const std::vector<double>& w);
 
 // f(w) given r(w) and w's margins: r(w), then + C_j loss(m_j) for each row
@@ -54,12 +66,20 @@ double objective_value(const Problem& problem, LossKind loss, const Regularizer&
 // same products as y_j C_j x_ji). O(#nz + l).
 template <class Loss>
 std::vector<double> gradient_at_zero(const Problem& problem) {
-  const CscMatrix& x = problem.x;
+  const double signed_cost[3] = {-problem.cost_neg, problem.cost_pos, 0.0};
+  const double d1_at_zero = Loss::d1(0.0);
+  if (!problem.has_columns()) {  // the rows' scatter: the same terms in the same order
+    std::vector<double> u(problem.num_rows());
+    for (std::size_t j = 0; j < u.size(); ++j) u[j] = signed_cost[problem.cost_class(j)];
+    std::vector<double> g(problem.num_features(), 0.0);
+    add_transpose_product(problem, u, g);
+    for (double& g_i : g) g_i *= d1_at_zero;
+    return g;
+  }
+  const CscMatrix& x = problem.x();
   std::vector<std::uint8_t> cost_class(x.num_rows);
   for (std::size_t j = 0; j < x.num_rows; ++j) cost_class[j] = problem.cost_class(j);
-  const double signed_cost[3] = {-problem.cost_neg, problem.cost_pos, 0.0};
   std::vector<double> g(x.num_cols);
-  const double d1_at_zero = Loss::d1(0.0);
   for (std::size_t i = 0; i < x.num_cols; ++i) {
     double slope = 0;
     for (auto k = x.col_ptr[i]; k < x.col_ptr[i + 1]; ++k) {

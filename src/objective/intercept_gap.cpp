@@ -70,17 +70,10 @@ double project_to_dual_feasible(const Problem& problem, std::vector<double>& alp
 }
 
 std::vector<double> weights_of(const Problem& problem, const std::vector<double>& alpha) {
-  const CscMatrix& x = problem.x;
-  std::vector<double> w(x.num_cols, 0.0);
-  for (std::size_t i = 0; i < x.num_cols; ++i) {
-    double sum = 0;
-    for (auto k = x.col_ptr[i]; k < x.col_ptr[i + 1]; ++k) {
-      const auto t = static_cast<std::size_t>(k);
-      const std::size_t j = x.row_idx[t];
-      sum += alpha[j] * problem.y[j] * x.values[t];
-    }
-    w[i] = sum;
-  }
+  std::vector<double> u(alpha.size());
+  for (std::size_t j = 0; j < u.size(); ++j) u[j] = alpha[j] * problem.y[j];
+  std::vector<double> w(problem.num_features(), 0.0);
+  add_transpose_product(problem, u, w);
   return w;
 }
 
@@ -115,7 +108,7 @@ double intercept_primal(const Problem& problem, const std::vector<double>& w_and
   const std::size_t n = problem.num_features();
   assert(w_and_intercept.size() == n + 1);
   const double w0 = w_and_intercept[n];
-  const std::vector<double> scores = decision_values(problem.x, w_and_intercept);
+  const std::vector<double> scores = decision_values(problem, w_and_intercept);
   double f = 0;
   for (std::size_t i = 0; i < n; ++i) f += w_and_intercept[i] * w_and_intercept[i];
   f *= 0.5;
@@ -137,7 +130,7 @@ double intercept_subgradient_norm(const Problem& problem,
   const std::size_t n = problem.num_features();
   assert(w_and_intercept.size() == n + 1);
   const double w0 = w_and_intercept[n];
-  const std::vector<double> scores = decision_values(problem.x, w_and_intercept);
+  const std::vector<double> scores = decision_values(problem, w_and_intercept);
   // slope_j = C_j loss'(m_j) y_j with loss' = -1 for m < 1.
   std::vector<double> slope(scores.size(), 0.0);
   double g0 = 0;
@@ -145,17 +138,9 @@ double intercept_subgradient_norm(const Problem& problem,
     if (problem.y[j] * (scores[j] + w0) < 1) slope[j] = -problem.cost(j) * problem.y[j];
     g0 += slope[j];
   }
-  std::vector<double> g(n + 1);
-  const CscMatrix& x = problem.x;
-  for (std::size_t i = 0; i < n; ++i) {
-    double sum = w_and_intercept[i];
-    for (auto k = x.col_ptr[i]; k < x.col_ptr[i + 1]; ++k) {
-      const auto t = static_cast<std::size_t>(k);
-      sum += slope[x.row_idx[t]] * x.values[t];
-    }
-    g[i] = sum;
-  }
-  g[n] = g0;
+  std::vector<double> g(w_and_intercept.begin(), w_and_intercept.end() - 1);
+  add_transpose_product(problem, slope, g);
+  g.push_back(g0);
   return norm2(g);
 }
 
@@ -164,7 +149,7 @@ InterceptGap post_process(const Problem& problem, std::vector<double> alpha) {
   InterceptGap out;
   out.w = weights_of(problem, alpha);
   const double half_norm2 = 0.5 * dot(out.w, out.w);
-  std::vector<double> scores = decision_values(problem.x, out.w);
+  std::vector<double> scores = decision_values(problem, out.w);
   const double w0 = best_intercept(problem, scores);
   out.w.push_back(w0);
   double loss = 0;

@@ -9,7 +9,7 @@
 namespace cdl {
 
 double lasso_rescaled_gap(const Problem& problem, const std::vector<double>& w, double* primal) {
-  const CscMatrix& x = problem.x;
+  const CscMatrix& x = problem.x();
   // The residuals r_j = y_j - w'x_j, from the scores.
   std::vector<double> r(problem.num_rows(), 0.0);
   for (std::size_t i = 0; i < x.num_cols && i < w.size(); ++i) {
@@ -65,7 +65,7 @@ LassoState::LassoState(const Problem& problem, const std::vector<double>* w0, bo
     w_ = *w0;
   }
   for (std::size_t j = 0; j < cost_.size(); ++j) cost_[j] = problem.cost(j);
-  const CscMatrix& x = problem.x;
+  const CscMatrix& x = problem.x();
   for (std::size_t i = 0; i < h_.size(); ++i) {
     for (auto k = x.col_ptr[i]; k < x.col_ptr[i + 1]; ++k) {
       const auto t = static_cast<std::size_t>(k);
@@ -80,7 +80,7 @@ LassoState::LassoState(const Problem& problem, const std::vector<double>* w0, bo
 }
 
 double LassoState::column_norm(std::size_t i) const {
-  const CscMatrix& x = problem_.x;
+  const CscMatrix& x = problem_.x();
   double sq = 0;
   for (auto k = x.col_ptr[i]; k < x.col_ptr[i + 1]; ++k) {
     const double v = x.values[static_cast<std::size_t>(k)];
@@ -145,7 +145,7 @@ void LassoState::step(std::size_t i, double z) {
   if (z == 0) return;
   w_[i] += z;
   ++steps_;
-  const CscMatrix& x = problem_.x;
+  const CscMatrix& x = problem_.x();
   for (auto k = x.col_ptr[i]; k < x.col_ptr[i + 1]; ++k) {
     const auto t = static_cast<std::size_t>(k);
     const std::size_t j = x.row_idx[t];
@@ -170,7 +170,7 @@ void LassoState::step(std::size_t i, double z) {
 }
 
 void LassoState::refresh() {
-  const CscMatrix& x = problem_.x;
+  const CscMatrix& x = problem_.x();
   for (std::size_t j = 0; j < r_.size(); ++j) r_[j] = -problem_.y[j];
   for (std::size_t i = 0; i < w_.size(); ++i) {
     if (w_[i] == 0) continue;

@@ -42,7 +42,7 @@ class MarginObjective final : public CoordinateObjective {
   MarginObjective(const Problem& problem, const Regularizer& regularizer, unsigned threads = 1)
       : problem_(problem),
         regularizer_(regularizer),
-        x_(problem.x),
+        x_(problem.x()),
         cost_pos_(problem.cost_pos),
         cost_neg_(problem.cost_neg),
         w_(problem.num_features(), 0.0),

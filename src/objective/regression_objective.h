@@ -51,7 +51,7 @@ class RegressionObjective final : public CoordinateObjective {
       : problem_(problem),
         regularizer_(regularizer),
         loss_(loss),
-        x_(problem.x),
+        x_(problem.x()),
         w_(problem.num_features(), 0.0),
         score_(problem.num_rows(), 0.0),
         cost_(problem.num_rows()),

@@ -1,5 +1,6 @@
 #include "objective/vector_objective.h"
 
+#include <algorithm>
 #include <cassert>
 #include <cmath>
 #include <cstdint>
@@ -22,6 +23,13 @@ constexpr std::size_t kParallelNonzeros = std::size_t{1} << 16;
 // derivatives of a row), so that the threads share skewed column lengths.
 constexpr std::int64_t kBlockCost = std::int64_t{1} << 16;
 constexpr std::int64_t kLineCost = 16;
+// X'u is summed in at most this many blocks of rows, each into an n-vector
+// of its own, and at most one block per 4n nonzeros, so that the vectors
+// take at most 2 bytes per nonzero beside the matrix's 12.
+constexpr std::size_t kMaxTransposeBlocks = 8;
+constexpr std::size_t kNonzerosPerFeatureAndBlock = 4;
+// The features of one task of the blocks' sum.
+constexpr std::size_t kSumFeatures = std::size_t{1} << 12;
 
 // The bounds 0 = b_0 < b_1 < ... < b_B = #lines of blocks of consecutive
 // lines (rows of a CSR, columns of a CSC, by their offsets `ptr`) of about
@@ -40,14 +48,52 @@ std::vector<std::size_t> blocks_of(const std::vector<std::int64_t>& ptr) {
   return bounds;
 }
 
-// The products z = X v and X'u of the paper's (27) run on two passes: one over
-// the rows of the CSR (z_j = x_j'v, each a dot product), one over the columns
-// of the CSC ((X'u)_i = sum_j x_ji u_j, each a dot product in increasing j).
-// Every element of an output is computed whole by one thread in a fixed order,
-// so the products are the same bits whatever the threads and however the
-// blocks fall on them; and the same bits as the serial scatter of u_j x_j in
-// row order that runs without a team (times_transpose()). The one scalar sum,
-// f, is added on the calling thread in row order.
+// The blocks of rows of X'u: a function of the rows that count (not held
+// out) alone, never of the threads, so that the sums, and the model, are the
+// same bits for any -m, and the same with rows held out (u_j = 0, which adds
+// nothing) as on a copy without them. Their number: one block per
+// kNonzerosPerFeatureAndBlock n counted nonzeros, at most
+// kMaxTransposeBlocks, and one (the serial scatter) below
+// kParallelNonzeros; their bounds: about equal counted nonzeros, a row held
+// out going with the block before it.
+std::vector<std::size_t> transpose_blocks(const Problem& problem) {
+  const CsrMatrix& rows = *problem.rows;
+  std::vector<std::int64_t> counted(rows.num_rows + 1, 0);  // counted nonzeros before row j
+  for (std::size_t j = 0; j < rows.num_rows; ++j) {
+    counted[j + 1] =
+        counted[j] + (problem.counts(j) ? rows.row_ptr[j + 1] - rows.row_ptr[j] : 0);
+  }
+  const auto nnz = static_cast<std::size_t>(counted.back());
+  std::size_t count = 1;
+  if (nnz >= kParallelNonzeros) {
+    const std::size_t by_size =
+        nnz / (kNonzerosPerFeatureAndBlock * std::max<std::size_t>(rows.num_cols, 1));
+    count = std::clamp<std::size_t>(by_size, 1, kMaxTransposeBlocks);
+  }
+  std::vector<std::size_t> bounds{0};
+  std::size_t j = 0;
+  for (std::size_t b = 1; b < count; ++b) {
+    const auto target = static_cast<std::int64_t>(static_cast<double>(nnz) *
+                                                  static_cast<double>(b) /
+                                                  static_cast<double>(count));
+    while (j < rows.num_rows && (counted[j] < target || !problem.counts(j))) ++j;
+    bounds.push_back(j);
+  }
+  bounds.push_back(rows.num_rows);
+  return bounds;
+}
+
+// The products z = X v and X'u of the paper's (27) run on the rows of the
+// CSR alone. X v: z_j = x_j'v, each a dot product computed whole by one
+// thread. X'u: a fixed number B of blocks of consecutive rows (by
+// transpose_blocks(), from l, n and the nonzeros, never from the threads);
+// block 0 scatters u_j x_j in row order into the output, which starts at
+// l2 v, and each other block into an n-vector of its own, which starts at 0;
+// then each component adds the other blocks' vectors in block order,
+// features split among the threads. Every element of an output is thus
+// computed in a fixed order whatever the threads and however the blocks
+// fall on them; with B = 1 it is the serial scatter of LIBLINEAR. The one
+// scalar sum, f, is added on the calling thread in row order.
 template <class Loss>
 class RowObjective final : public VectorObjective {
  public:
@@ -55,14 +101,13 @@ class RowObjective final : public VectorObjective {
       : problem_(problem),
         regularizer_(regularizer),
         rows_(*problem.rows),
-        columns_(problem.x),
         row_blocks_(blocks_of(rows_.row_ptr)),
-        column_blocks_(blocks_of(columns_.col_ptr)),
+        transpose_blocks_(transpose_blocks(problem)),
+        partial_(transpose_blocks_.size() - 2, std::vector<double>(rows_.num_cols)),
         slope_(problem.num_rows()),
         curvature_(problem.num_rows()),
         scratch_(problem.num_rows()) {
-    assert(rows_.num_rows == columns_.num_rows && rows_.num_cols == columns_.num_cols);
-    if (threads > 1 && columns_.nnz() >= kParallelNonzeros) {
+    if (threads > 1 && rows_.nnz() >= kParallelNonzeros) {
       team_ = std::make_unique<ThreadTeam>(threads);
     }
     gradient_norm_at_zero_ = norm2(cdl::gradient_at_zero<Loss>(problem));
@@ -93,33 +138,22 @@ class RowObjective final : public VectorObjective {
   void gradient(std::vector<double>& g) const override {
     assert(evaluated_);
     g.resize(w_.size());
-    times_transpose(w_, slope_, g);
+    times_transpose(w_, [&](std::size_t j) { return slope_[j]; }, g);
   }
 
-  // Hs = l2 s + X'(D (X s)), the rows with D_jj = 0 skipped in X s.
+  // Hs = l2 s + X'(D (X s)), the rows with D_jj = 0 skipped in X s. Each
+  // active row's dot product and then its scatter, while the row is in cache
+  // (LIBLINEAR's loop), one read of the row.
   void hess_vec(const std::vector<double>& s, std::vector<double>& hs) const override {
     assert(evaluated_);
     assert(s.size() == num_features() && &s != &hs);
-    if (team_ == nullptr) {
-      // Alone, each active row's dot product and then its scatter, while the
-      // row is in cache (LIBLINEAR's loop): the terms of times_transpose()'s
-      // scatter in the same order, so the same bits, for one read of the row.
-      hs.resize(s.size());
-      for (std::size_t i = 0; i < s.size(); ++i) hs[i] = regularized(s[i]);
-      for (std::size_t j = 0; j < curvature_.size(); ++j) {
-        if (curvature_[j] == 0) continue;
-        const double u = curvature_[j] * row_dot(rows_, j, s);
-        if (u != 0) add_row(rows_, j, u, hs);
-      }
-      return;
-    }
-    for_blocks(row_blocks_, [&](std::size_t begin, std::size_t end) {
-      for (std::size_t j = begin; j < end; ++j) {
-        scratch_[j] = curvature_[j] != 0 ? curvature_[j] * row_dot(rows_, j, s) : 0.0;
-      }
-    });
     hs.resize(s.size());
-    times_transpose(s, scratch_, hs);
+    times_transpose(
+        s,
+        [&](std::size_t j) {
+          return curvature_[j] != 0 ? curvature_[j] * row_dot(rows_, j, s) : 0.0;
+        },
+        hs);
   }
 
   double gradient_norm_at_zero() const override { return gradient_norm_at_zero_; }
@@ -143,46 +177,57 @@ class RowObjective final : public VectorObjective {
     return (regularizer_.l2 != 1.0 ? v_i * regularizer_.l2 : v_i) + 0.0;
   }
 
-  // out = l2 v + X'u. On the team, column by column: out_i = (l2 v_i + 0)
-  // + u_0 x_0i + u_1 x_1i + ... in row order, each out_i by one thread. Alone,
-  // by scattering u_j x_j in row order over the rows with u_j != 0 only (for
-  // L2-SVM's Hs, the active rows; the serial loop of LIBLINEAR). Both add the
-  // same terms in the same order but for the zeros the scatter skips, from a
-  // start that is not -0 (the "+ 0"); a sum that starts there is never -0, and
-  // adding a zero to it changes no bit. So the two ways give the same bits.
-  // `out` has the size of v; it may be v.
-  void times_transpose(const std::vector<double>& v, const std::vector<double>& u,
-                       std::vector<double>& out) const {
+  // out = l2 v + X'u, u_j = u_of(j), by the blocks of the class comment:
+  // block 0 into out from (l2 v_i + 0), block b > 0 into partial_[b - 1]
+  // from 0, each over its rows with u_j != 0 in row order; then out_i +=
+  // partial_0,i + partial_1,i + ... in block order. Skipping a zero term
+  // changes no bit, as a sum that starts at +0 or at (l2 v_i + 0) is never
+  // -0. `out` has the size of v; it may be v.
+  template <class UOf>
+  void times_transpose(const std::vector<double>& v, UOf u_of, std::vector<double>& out) const {
+    for (std::size_t i = 0; i < v.size(); ++i) out[i] = regularized(v[i]);
+    const std::size_t blocks = transpose_blocks_.size() - 1;
+    const auto scatter_block = [&](std::size_t b) {
+      std::vector<double>& target = b == 0 ? out : partial_[b - 1];
+      if (b > 0) std::fill(target.begin(), target.end(), 0.0);
+      for (std::size_t j = transpose_blocks_[b]; j < transpose_blocks_[b + 1]; ++j) {
+        const double u = u_of(j);
+        if (u != 0) add_row(rows_, j, u, target);
+      }
+    };
     if (team_ == nullptr) {
-      for (std::size_t i = 0; i < v.size(); ++i) out[i] = regularized(v[i]);
-      for (std::size_t j = 0; j < u.size(); ++j) {
-        if (u[j] != 0) add_row(rows_, j, u[j], out);
-      }
-      return;
+      for (std::size_t b = 0; b < blocks; ++b) scatter_block(b);
+    } else {
+      team_->run(blocks, scatter_block);
     }
-    for_blocks(column_blocks_, [&](std::size_t begin, std::size_t end) {
-      for (std::size_t i = begin; i < end; ++i) {
-        double sum = regularized(v[i]);
-        for (auto k = columns_.col_ptr[i]; k < columns_.col_ptr[i + 1]; ++k) {
-          const auto t = static_cast<std::size_t>(k);
-          sum += u[columns_.row_idx[t]] * columns_.values[t];
-        }
-        out[i] = sum;
+    if (blocks == 1) return;
+    const auto sum_features = [&](std::size_t task) {
+      const std::size_t begin = task * kSumFeatures;
+      const std::size_t end = std::min(out.size(), begin + kSumFeatures);
+      for (const std::vector<double>& part : partial_) {
+        for (std::size_t i = begin; i < end; ++i) out[i] += part[i];
       }
-    });
+    };
+    const std::size_t tasks = (out.size() + kSumFeatures - 1) / kSumFeatures;
+    if (team_ == nullptr) {
+      for (std::size_t task = 0; task < tasks; ++task) sum_features(task);
+    } else {
+      team_->run(tasks, sum_features);
+    }
   }
 
   const Problem& problem_;
   const Regularizer regularizer_;
   const CsrMatrix& rows_;
-  const CscMatrix& columns_;
   const std::vector<std::size_t> row_blocks_;
-  const std::vector<std::size_t> column_blocks_;
+  // X'u's blocks of rows, and the n-vectors of all but the first.
+  const std::vector<std::size_t> transpose_blocks_;
+  mutable std::vector<std::vector<double>> partial_;
   std::unique_ptr<ThreadTeam> team_;  // null: every pass on the calling thread
   std::vector<double> w_;
   std::vector<double> slope_;      // y_j C_j loss'(m_j), the gradient's u
   std::vector<double> curvature_;  // D_jj = C_j loss''(m_j)
-  // evaluate(): the terms C_j loss(m_j); hess_vec(): D X s.
+  // evaluate(): the terms C_j loss(m_j).
   mutable std::vector<double> scratch_;
   double gradient_norm_at_zero_ = 0;
   bool evaluated_ = false;

@@ -9,19 +9,21 @@
 // Mangasarian (2002) and is zero for inactive instances (m_j >= 1), which
 // hess_vec() skips, as Lin, Weng & Keerthi (2008) do.
 //
-// Cost: evaluate O(#nz + n); gradient O(#nz + n); hess_vec O(#nz of rows
-// with D_jj != 0 + n) on one thread (X s and X'u over the active rows of the
-// CSR), and on a team X'u over the columns of the CSC, O(#nz), inactive rows
-// included, split among the threads. The Problem needs its rows (and its
-// columns, problem.x) and must outlive the objective.
+// Cost: evaluate O(#nz + n); gradient O(#nz + B n); hess_vec O(#nz of rows
+// with D_jj != 0 + B n): X s and X'u over the active rows of the CSR, X'u in
+// B <= 8 fixed blocks of rows, each into an n-vector of its own (B - 1
+// vectors kept, at most 2 bytes per nonzero), then added in block order. The
+// Problem needs its rows alone (problem.rows) and must outlive the
+// objective.
 //
 // Threads: with threads > 1 (and more than 65,536 nonzeros) each of these
 // passes runs on a team of that many threads, kept for the objective's life.
-// Each element of a product (a margin, a component of g or Hs) is computed
-// whole by one thread, adding the terms in the order one thread would (X'u by
-// columns, in row order, gives the bits of the serial scatter of the rows),
-// and f is summed on the calling thread in row order, so every result is the
-// same bits for any number of threads.
+// Each margin is computed whole by one thread; each block of X'u by one
+// thread, and the blocks are added in block order; B depends on the data
+// alone (the nonzeros of the rows not held out, and n), and f is summed on
+// the calling thread in row order, so every result is the same bits for any
+// number of threads, and with rows held out the same as on a copy without
+// them.
 #ifndef CDL_VECTOR_OBJECTIVE_H_
 #define CDL_VECTOR_OBJECTIVE_H_
 

@@ -26,7 +26,7 @@ class GapPerEpochRule final : public SelectionRule {
     // The gaps at fresh margins, computed here even when the state tracks
     // them, so that the rule's cost is the same in every setting.
     const std::vector<double> m = state_.compute_margins();
-    state_.add_nnz_ops(static_cast<std::int64_t>(state_.problem().x.nnz()));
+    state_.add_nnz_ops(static_cast<std::int64_t>(state_.problem().x().nnz()));
     std::vector<double> gaps(state_.size(), 0.0);
     for (std::size_t i = 0; i < gaps.size(); ++i) gaps[i] = state_.gap_at(i, m[i]);
     draws_.start(gaps);

@@ -62,6 +62,9 @@ class Reporter {
   // call in order; a reporter that only prints lets them run on threads,
   // each printing into a log of its own, which train() passes on in order.
   virtual bool observes_iterations() const { return false; }
+  // Whether begin_problem()'s Problem must hold columns (the trace's
+  // evaluations read them); train() then gives the solver columns too.
+  virtual bool needs_columns() const { return false; }
   virtual void summary(const std::string& solver_name, const SolveResult& result);
   // Warnings are printed at every level.
   virtual void warning(const std::string& message);

@@ -526,7 +526,7 @@ SolveResult solve_cd_partitioned(const SolverInput& input) {
   }
   const auto run = [&](auto& objective) {
     if (input.w0 != nullptr) objective.reset(*input.w0);
-    return partitioned_loop(objective, problem.x, regularizer, params, setup, input.reporter);
+    return partitioned_loop(objective, problem.x(), regularizer, params, setup, input.reporter);
   };
   if (is_regression(loss)) {
     return with_regression_objective(loss, problem, regularizer,

@@ -46,7 +46,7 @@ constexpr double kSmoothingIterations = 50.0;
 
 SolveResult solve_cmls(const Problem& problem, std::vector<double> w, SelectionRule& rule,
                        const Params& params, Reporter& reporter) {
-  const CscMatrix& x = problem.x;
+  const CscMatrix& x = problem.x();
   const std::size_t n = problem.num_features();
   const double eps = params.eps.value();
   const std::int64_t max_iter = params.max_iter.value();

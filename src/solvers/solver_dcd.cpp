@@ -132,7 +132,7 @@ SolveResult dcd_loop(const Problem& problem, const CsrMatrix& x, SelectionRule& 
 SolveResult solve_dcd(const Problem& problem, LossKind loss, SelectionRule& rule,
                       const Params& params, Reporter& reporter) {
   std::optional<CsrMatrix> own_rows;
-  if (problem.rows == nullptr) own_rows = to_csr(problem.x);
+  if (problem.rows == nullptr) own_rows = to_csr(problem.x());
   const CsrMatrix& x = problem.rows != nullptr ? *problem.rows : *own_rows;
   switch (loss) {
     case LossKind::kL1Svm:

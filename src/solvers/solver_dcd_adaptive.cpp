@@ -40,6 +40,12 @@
 //   convergence theory of the paper is for exact gaps, which --exact-gaps
 //   keeps (the experiments use it). cdtrain warns when the form it runs
 //   costs more than kStaleGapsRatio uniform epochs an epoch.
+//
+// Matrices: both. The steps walk rows (x_i, w += delta y_i x_i); a rule that
+//   reads all margins (DualNeeds::kMargins) updates the margins of the rows
+//   that share a feature with x_i, which only the columns list, and its
+//   epoch statistics count the CSC's nonzeros. So these runs are not
+//   trains_on_rows() (train.h): train() gives them the columns beside the rows.
 #include "solvers/solver_dcd_adaptive.h"
 
 #include <algorithm>
@@ -116,12 +122,12 @@ SolveResult solve_dcd_adaptive(DualState& state, SelectionRule& rule, const Para
       if (refresh_every > 0 && ++since_refresh == refresh_every) {
         since_refresh = 0;
         rule.refresh_weights();
-        state.add_nnz_ops(static_cast<std::int64_t>(state.problem().x.nnz()));
+        state.add_nnz_ops(static_cast<std::int64_t>(state.problem().nnz()));
       }
     }
     state.refresh_margins();
     if (state.tracks_margins()) {
-      state.add_nnz_ops(static_cast<std::int64_t>(state.problem().x.nnz()));
+      state.add_nnz_ops(static_cast<std::int64_t>(state.problem().x().nnz()));
     }
     progress.pause();
     info = measure(state, epoch);
@@ -156,7 +162,7 @@ SolveResult solve_dcd_with_rule(const Problem& problem, LossKind loss, const std
                       rule_choices(kDualCoordinates));
   }
   const bool margins = info->dual_needs == DualNeeds::kMargins;
-  const double ratio = margins ? exact_epoch_cost_ratio(problem.x) : 1.0;
+  const double ratio = margins ? exact_epoch_cost_ratio(problem.x()) : 1.0;
   const bool stale = margins && !params.exact_gaps && ratio > kStaleGapsRatio;
   if (margins && !stale && ratio > kStaleGapsRatio) {
     char line[200];
@@ -174,7 +180,7 @@ SolveResult solve_dcd_with_rule(const Problem& problem, LossKind loss, const std
   RuleContext context;
   context.num_coordinates = problem.num_rows();
   context.seed = seed;
-  context.x = &problem.x;
+  context.x = &problem.x();
   context.dual = &state;
   std::unique_ptr<SelectionRule> selection = info->make(context);
   return solve_dcd_adaptive(state, *selection, params, reporter, gap_tol, on_epoch, refresh_every);

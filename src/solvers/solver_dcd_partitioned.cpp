@@ -428,7 +428,7 @@ SolveResult solve_dcd_partitioned(const Problem& problem, LossKind loss, std::si
                                   Reporter& reporter) {
   assert(partitions >= 1);
   std::optional<CsrMatrix> own_rows;
-  if (problem.rows == nullptr) own_rows = to_csr(problem.x);
+  if (problem.rows == nullptr) own_rows = to_csr(problem.x());
   const CsrMatrix& x = problem.rows != nullptr ? *problem.rows : *own_rows;
   switch (loss) {
     case LossKind::kL1Svm:
@@ -458,7 +458,7 @@ std::size_t dcd_partitions(const Params& params, std::size_t nonzeros,
 std::size_t dcd_partitions(const Params& params, const Problem& problem) {
   std::size_t countable = 0;
   for (std::size_t j = 0; j < problem.num_rows(); ++j) countable += problem.cost(j) > 0;
-  return dcd_partitions(params, problem.x.nnz(), countable);
+  return dcd_partitions(params, problem.nnz(), countable);
 }
 
 std::string dcd_partitions_default_text() {

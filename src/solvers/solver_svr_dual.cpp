@@ -65,7 +65,7 @@ SolveResult solve_svr_dual(const SolverInput& input) {
   const bool l1_loss = loss == LossKind::kSvrL1;
   const double epsilon = params.svr_epsilon.value_or(kDefaultSvrEpsilon);
   std::optional<CsrMatrix> own_rows;
-  if (problem.rows == nullptr) own_rows = to_csr(problem.x);
+  if (problem.rows == nullptr) own_rows = to_csr(problem.x());
   const CsrMatrix& x = problem.rows != nullptr ? *problem.rows : *own_rows;
   const std::size_t l = x.num_rows;
 

@@ -32,22 +32,23 @@
 // Cost: one outer iteration is one evaluation of f and grad f, O(#nz), plus
 //   one Hessian-vector product per CG step (paper, equation 27; the Hessian
 //   is never formed): X s and X'(D X s) over the rows with D_jj != 0 (for
-//   L2-SVM the active ones), O(#nz of those rows) on one thread; on threads
-//   X'(D X s) goes over all the columns, O(#nz) split among them; and O(n)
-//   for CG's vector operations.
+//   L2-SVM the active ones), O(#nz of those rows), in B fixed blocks of rows
+//   (B <= 8, from the data, never the threads), plus O(B n) to add the
+//   blocks' sums; and O(n) for CG's vector operations. TRON reads the rows
+//   alone (problem.rows; no CSC is needed).
 //
 // Threads: the products, which multi-core LIBLINEAR also runs on threads,
 //   run on thread_count(params) threads (-m): X v over fixed blocks
-//   of the rows of the CSR (problem.rows), X'u over fixed blocks of the
-//   columns of the CSC (problem.x), on a team of threads kept for the solve
+//   of the rows of the CSR (problem.rows), X'u over the B fixed blocks of
+//   rows, each into an n-vector of its own, then summed in block order over
+//   ranges of features, on a team of threads kept for the solve
 //   (vector_objective.h; data of fewer than 65,536 nonzeros stay on this
 //   thread, where waking the team would cost more than a pass).
 //   The model does not depend on the number of threads, to the bit: every
-//   element of a product (a margin, a component of grad f or of Hs) is one
-//   dot product computed whole by one thread in a fixed order (the
-//   components of X'u in row order, the bits of the serial scatter of the
-//   rows that one thread runs), and every scalar reduction (f, the norms, CG's dot products) is
-//   added on this thread in index order. So -m 1, 2 or 3 write the same
+//   margin is one dot product computed whole by one thread, every block of
+//   X'u is scattered by one thread in row order and the blocks are added in
+//   block order, B being fixed by the data, and every scalar reduction (f,
+//   the norms, CG's dot products) is added on this thread in index order. So -m 1, 2 or 3 write the same
 //   model. One-vs-rest and cross-validation give their classes and folds the
 //   threads instead (train.cpp, cross_validation.cpp): each of those solves
 //   runs on one.

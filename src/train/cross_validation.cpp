@@ -123,7 +123,15 @@ bool starts_from_lead_fold(const Params& params, std::size_t folds) {
 CrossValidation cross_validate(const CscMatrix& x, const ClassMap& classes, const Params& params,
                                Reporter& reporter, const std::vector<LinearModel>* warm,
                                bool fold_lines, bool keep_models) {
-  const std::size_t l = x.num_rows;
+  return cross_validate(DataMatrix{&x, nullptr}, classes, params, reporter, warm, fold_lines,
+                        keep_models);
+}
+
+CrossValidation cross_validate(const DataMatrix& data, const ClassMap& classes,
+                               const Params& params, Reporter& reporter,
+                               const std::vector<LinearModel>* warm, bool fold_lines,
+                               bool keep_models) {
+  const std::size_t l = data.num_rows();
   const std::size_t folds = fold_count(params, l, reporter);
   const std::vector<std::size_t> fold_of =
       assign_folds(classes, folds, params.stratified, derive_seed(params.seed, 0x5eed));
@@ -140,11 +148,27 @@ CrossValidation cross_validate(const CscMatrix& x, const ClassMap& classes, cons
   const bool lead = warm == nullptr && starts_from_lead_fold(params, folds);
   LinearModel lead_model;
   std::vector<int> predicted(l);
-  // The folds share x (and its rows, if the solver needs them): a fold's
-  // training problem holds its test rows out with C_j = 0, which gives the
-  // same model as training on a copy without them, at no copy's memory.
-  std::optional<CsrMatrix> rows;
-  if (solver_info(params.solver).needs_rows) rows = to_csr(x);
+  // The folds share one matrix (the rows alone for a run that trains on
+  // them, else the columns and, if the solver needs them, the rows): a
+  // fold's training problem holds its test rows out with C_j = 0, which
+  // gives the same model as training on a copy without them, at no copy's
+  // memory.
+  std::optional<CsrMatrix> own_rows;
+  std::optional<CscMatrix> own_columns;
+  DataMatrix shared = data;
+  if (trains_on_rows(params)) {
+    if (shared.rows == nullptr) shared.rows = &own_rows.emplace(to_csr(*data.columns));
+    shared.columns = nullptr;
+  } else {
+    if (shared.columns == nullptr) {
+      own_columns.emplace(to_csc(*data.rows));
+      own_columns->checked_cost = data.rows->checked_cost;
+      shared.columns = &*own_columns;
+    }
+    if (solver_info(params.solver).needs_rows && shared.rows == nullptr) {
+      shared.rows = &own_rows.emplace(to_csr(*data.columns));
+    }
+  }
   run_folds(
       fold_of, folds, params, reporter, fold_lines,
       [&](std::size_t f, const std::vector<std::uint8_t>& held_out, const Params& fold_params,
@@ -154,11 +178,12 @@ CrossValidation cross_validate(const CscMatrix& x, const ClassMap& classes, cons
                                                    : nullptr;
         InitialWeights start_w;
         if (start != nullptr) {
-          start_w = initial_weights(*start, classes, x.num_cols, params.bias);
+          start_w = initial_weights(*start, classes, shared.num_cols(), params.bias);
         }
-        LinearModel model = train(x, classes, fold_params, log, start ? &start_w : nullptr,
-                                  &held_out, rows ? &*rows : nullptr);
-        const std::vector<int> fold_predicted = model.predict(x);
+        LinearModel model =
+            train(shared, classes, fold_params, log, start ? &start_w : nullptr, &held_out);
+        const std::vector<int> fold_predicted =
+            shared.columns != nullptr ? model.predict(*shared.columns) : model.predict(*shared.rows);
         if (lead && f == 0) {
           lead_model = std::move(model);  // kept whole until every fold is done
         } else if (keep_models) {
@@ -190,15 +215,37 @@ CrossValidation cross_validate(const CscMatrix& x, const ClassMap& classes, cons
 }
 
 double search_start_C(const CscMatrix& x, LossKind loss) {
-  std::vector<double> row_norm2(x.num_rows, 0.0);
-  for (std::size_t t = 0; t < x.nnz(); ++t) row_norm2[x.row_idx[t]] += x.values[t] * x.values[t];
+  return search_start_C(DataMatrix{&x, nullptr}, loss);
+}
+
+double search_start_C(const DataMatrix& data, LossKind loss) {
+  // ||x_j||^2 of each row, its terms in increasing column order either way.
+  std::vector<double> row_norm2(data.num_rows(), 0.0);
+  if (data.columns != nullptr) {
+    const CscMatrix& x = *data.columns;
+    for (std::size_t t = 0; t < x.nnz(); ++t) row_norm2[x.row_idx[t]] += x.values[t] * x.values[t];
+  } else {
+    for (std::size_t j = 0; j < row_norm2.size(); ++j) {
+      double sum = 0;
+      for (auto k = data.rows->row_ptr[j]; k < data.rows->row_ptr[j + 1]; ++k) {
+        const double v = data.rows->values[static_cast<std::size_t>(k)];
+        sum += v * v;
+      }
+      row_norm2[j] = sum;
+    }
+  }
   const double largest = std::max(*std::max_element(row_norm2.begin(), row_norm2.end()), 1e-300);
-  double min_C = 1.0 / (static_cast<double>(x.num_rows) * largest);
+  double min_C = 1.0 / (static_cast<double>(data.num_rows()) * largest);
   if (loss != LossKind::kLogistic) min_C /= 2;
   return std::pow(2.0, std::floor(std::log2(min_C)));
 }
 
 CSearch search_C(const CscMatrix& x, const ClassMap& classes, const Params& params, double start,
+                 Reporter& reporter, const std::function<void(double, double)>& on_step) {
+  return search_C(DataMatrix{&x, nullptr}, classes, params, start, reporter, on_step);
+}
+
+CSearch search_C(const DataMatrix& data, const ClassMap& classes, const Params& params, double start,
                  Reporter& reporter, const std::function<void(double, double)>& on_step) {
   CSearch best;
   std::vector<LinearModel> warm;
@@ -209,7 +256,7 @@ CSearch search_C(const CscMatrix& x, const ClassMap& classes, const Params& para
     step.C = C;
     const bool can_warm = !warm.empty() && solver_info(params.solver).warm_start;
     CrossValidation cv =
-        cross_validate(x, classes, step, reporter, can_warm ? &warm : nullptr, params.verbose);
+        cross_validate(data, classes, step, reporter, can_warm ? &warm : nullptr, params.verbose);
     on_step(C, cv.accuracy);
     if (cv.accuracy > best.best_accuracy) {
       best.best_C = C;

@@ -77,6 +77,13 @@ bool starts_from_lead_fold(const Params& params, std::size_t folds);
 CrossValidation cross_validate(const CscMatrix& x, const ClassMap& classes, const Params& params,
                                Reporter& reporter, const std::vector<LinearModel>* warm = nullptr,
                                bool fold_lines = true, bool keep_models = true);
+// The same on the matrix as columns, rows or both (train()'s DataMatrix):
+// the folds share the one matrix the solver reads, and each fold's held-out
+// rows are predicted from it.
+CrossValidation cross_validate(const DataMatrix& data, const ClassMap& classes,
+                               const Params& params, Reporter& reporter,
+                               const std::vector<LinearModel>* warm = nullptr,
+                               bool fold_lines = true, bool keep_models = true);
 
 // The largest C of the search.
 constexpr double kMaxSearchC = 1024;
@@ -88,6 +95,7 @@ constexpr double kLargestSearchC = kMaxSearchC * (1 + 1e-12);
 // the power of two at or below 1 / (l max_j ||x_j||^2) (logistic
 // regression) or half that (the SVM losses).
 double search_start_C(const CscMatrix& x, LossKind loss);
+double search_start_C(const DataMatrix& data, LossKind loss);
 
 struct CSearch {
   double best_C = 0;
@@ -116,6 +124,8 @@ constexpr int kSearchUnchangedStop = 3;
 // (kSearchUnchangedStop). `on_step(C, accuracy)` is called after each C.
 // The best C is the first with the highest accuracy.
 CSearch search_C(const CscMatrix& x, const ClassMap& classes, const Params& params, double start,
+                 Reporter& reporter, const std::function<void(double, double)>& on_step);
+CSearch search_C(const DataMatrix& data, const ClassMap& classes, const Params& params, double start,
                  Reporter& reporter, const std::function<void(double, double)>& on_step);
 
 }  // namespace cdl

@@ -69,6 +69,7 @@ class TraceReporter final : public Reporter {
   void set_norm_name(const std::string& name) override;
   bool wants_w() const override { return true; }
   bool observes_iterations() const override { return true; }
+  bool needs_columns() const override { return true; }
 
   // The multi-class model's test accuracy, after training: a last comment
   // line in the file, and a line of progress.

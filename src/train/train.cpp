@@ -11,6 +11,7 @@
 #include "objective/evaluate.h"
 #include "objective/objective.h"
 #include "select/random.h"
+#include "select/selection_rule.h"
 #include "solvers/liblinear_numbers.h"
 #include "util/error.h"
 #include "util/parallel.h"
@@ -47,12 +48,34 @@ double largest_cost(const ClassMap& classes, const Params& params) {
   return c_max;
 }
 
+namespace {
+
+// Headroom for the solvers' products of C sum_j x_ji^2 with weights and
+// second derivatives (at most 4 for these losses).
+double magnitude_limit() { return std::numeric_limits<double>::max() / 1024; }
+
+// check_magnitudes()'s error for feature i, whose running sum reached the
+// limit at instance `row`, value v.
+[[noreturn]] void throw_too_large(std::size_t i, std::size_t row, double v, std::size_t num_cols,
+                                  const Params& params) {
+  char value[32];
+  std::snprintf(value, sizeof value, "%g", v);
+  if (params.bias >= 0 && i + 1 == num_cols) {
+    throw ConfigError(std::string("-B ") + value +
+                      " is too large to train on: C times the sum of its squares over the "
+                      "instances overflows");
+  }
+  throw InstanceError(row, "feature " + std::to_string(i + 1) + " (value " + value +
+                               ") is too large to train on: C times the sum of its squares "
+                               "overflows; scale the data");
+}
+
+}  // namespace
+
 void check_magnitudes(const CscMatrix& x, const ClassMap& classes, const Params& params,
                       double largest_magnitude) {
   const double c_max = largest_cost(classes, params);
-  // Headroom for the solvers' products of these sums with weights and
-  // second derivatives (at most 4 for these losses).
-  const double limit = std::numeric_limits<double>::max() / 1024;
+  const double limit = magnitude_limit();
   // With the largest |value| known, no column's sum can exceed C_max times
   // its square times the longest column's length: below half the limit,
   // every column passes the screen below, and nothing is left to read.
@@ -66,17 +89,7 @@ void check_magnitudes(const CscMatrix& x, const ClassMap& classes, const Params&
       const double v = x.values[static_cast<std::size_t>(k)];
       sum += c_max * v * v;
       if (!(sum < limit)) {
-        char value[32];
-        std::snprintf(value, sizeof value, "%g", v);
-        if (params.bias >= 0 && i + 1 == x.num_cols) {
-          throw ConfigError(std::string("-B ") + value +
-                            " is too large to train on: C times the sum of its squares over the "
-                            "instances overflows");
-        }
-        throw InstanceError(x.row_idx[static_cast<std::size_t>(k)],
-                            "feature " + std::to_string(i + 1) + " (value " + value +
-                                ") is too large to train on: C times the sum of its squares "
-                                "overflows; scale the data");
+        throw_too_large(i, x.row_idx[static_cast<std::size_t>(k)], v, x.num_cols, params);
       }
     }
   };
@@ -101,11 +114,49 @@ void check_magnitudes(const CscMatrix& x, const ClassMap& classes, const Params&
   run_in_blocks_or_throw(x.num_cols, thread_count(params), screen_column);
 }
 
+void check_magnitudes(const CsrMatrix& x, const ClassMap& classes, const Params& params,
+                      double largest_magnitude) {
+  const double c_max = largest_cost(classes, params);
+  const double limit = magnitude_limit();
+  const auto longest = static_cast<double>(x.num_rows);  // no column is longer
+  if (c_max * (largest_magnitude * largest_magnitude) * longest < limit / 2) return;
+  // Every column's running sum, in row order; the first entry at which each
+  // column's sum reaches the limit; then the first such column's error, as
+  // the column test names it.
+  std::vector<double> sum(x.num_cols, 0.0);
+  std::vector<std::int64_t> first_bad(x.num_cols, -1);
+  for (std::size_t j = 0; j < x.num_rows; ++j) {
+    for (auto k = x.row_ptr[j]; k < x.row_ptr[j + 1]; ++k) {
+      const auto t = static_cast<std::size_t>(k);
+      const std::size_t i = x.col_idx[t];
+      const double v = x.values[t];
+      sum[i] += c_max * v * v;
+      if (!(sum[i] < limit) && first_bad[i] < 0) first_bad[i] = k;
+    }
+  }
+  for (std::size_t i = 0; i < x.num_cols; ++i) {
+    if (first_bad[i] < 0) continue;
+    const auto t = static_cast<std::size_t>(first_bad[i]);
+    const auto after = std::upper_bound(x.row_ptr.begin(), x.row_ptr.end(), first_bad[i]);
+    const auto row = static_cast<std::size_t>(after - x.row_ptr.begin()) - 1;
+    throw_too_large(i, row, x.values[t], x.num_cols, params);
+  }
+}
+
+void check_magnitudes(const DataMatrix& x, const ClassMap& classes, const Params& params,
+                      double largest_magnitude) {
+  if (x.columns != nullptr) {
+    check_magnitudes(*x.columns, classes, params, largest_magnitude);
+  } else {
+    check_magnitudes(*x.rows, classes, params, largest_magnitude);
+  }
+}
+
 namespace {
 
 // The model of a classification run without its weights: its solver_type,
 // labels, bias and number of features.
-LinearModel model_header(const CscMatrix& x, const ClassMap& classes, const Params& params,
+LinearModel model_header(std::size_t num_cols, const ClassMap& classes, const Params& params,
                          const SolverInfo& row) {
   LinearModel model;
   model.solver_type = model_solver_type(row, params.loss.value(), params.regularizer);
@@ -116,7 +167,7 @@ LinearModel model_header(const CscMatrix& x, const ClassMap& classes, const Para
   }
   model.labels = classes.labels;
   model.bias = params.bias;
-  model.num_features = x.num_cols - (params.bias >= 0 ? 1 : 0);
+  model.num_features = num_cols - (params.bias >= 0 ? 1 : 0);
   // A solver with an unregularized intercept returns w0 after w; it is
   // written as LIBLINEAR's bias weight with bias 1 (validate() refuses -B).
   if (row.intercept) model.bias = 1;
@@ -198,13 +249,33 @@ std::vector<double> train_all_classes(const SolverInfo& row, const CscMatrix& x,
   return w;
 }
 
+// trains_on_rows() for `row`.
+bool rows_suffice(const SolverInfo& row, const Params& params) {
+  if (!row.needs_rows || row.solve_all_classes != nullptr) return false;
+  const char* rule_name = params.select ? params.select->c_str() : row.rule;
+  if (rule_name == nullptr) return true;
+  const RuleInfo* rule = find_rule(rule_name);
+  return rule != nullptr && rule->dual_needs == DualNeeds::kNone;
+}
+
 }  // namespace
+
+bool trains_on_rows(const Params& params) {
+  return rows_suffice(solver_info(params.solver), params);
+}
 
 LinearModel train(const CscMatrix& x, const ClassMap& classes, const Params& params,
                   Reporter& reporter, const InitialWeights* initial,
                   const std::vector<std::uint8_t>* held_out, const CsrMatrix* shared_rows) {
-  return train_with_row(solver_info(params.solver), x, classes, params, reporter, initial,
-                        held_out, shared_rows);
+  return train_with_row(solver_info(params.solver), DataMatrix{&x, shared_rows}, classes, params,
+                        reporter, initial, held_out);
+}
+
+LinearModel train(const DataMatrix& data, const ClassMap& classes, const Params& params,
+                  Reporter& reporter, const InitialWeights* initial,
+                  const std::vector<std::uint8_t>* held_out) {
+  return train_with_row(solver_info(params.solver), data, classes, params, reporter, initial,
+                        held_out);
 }
 
 LinearModel train_with_row(const SolverInfo& row, const CscMatrix& x, const ClassMap& classes,
@@ -212,23 +283,40 @@ LinearModel train_with_row(const SolverInfo& row, const CscMatrix& x, const Clas
                            const InitialWeights* initial,
                            const std::vector<std::uint8_t>* held_out,
                            const CsrMatrix* shared_rows) {
+  return train_with_row(row, DataMatrix{&x, shared_rows}, classes, params, reporter, initial,
+                        held_out);
+}
+
+LinearModel train_with_row(const SolverInfo& row, const DataMatrix& data, const ClassMap& classes,
+                           const Params& params, Reporter& reporter,
+                           const InitialWeights* initial,
+                           const std::vector<std::uint8_t>* held_out) {
   const std::size_t nr_class = classes.labels.size();
   if (nr_class == 0) throw Error("no training instances");
   if (is_regression(params.loss.value())) {
     throw ConfigError(std::string("loss ") + loss_info(params.loss.value()).name +
                       " is a regression: train it with train_regression()");
   }
-  if (largest_cost(classes, params) > x.checked_cost) check_magnitudes(x, classes, params);
-  LinearModel model = model_header(x, classes, params, row);
+  if (largest_cost(classes, params) > data.checked_cost()) {
+    check_magnitudes(data, classes, params);
+  }
+  const std::size_t num_cols = data.num_cols();
+  LinearModel model = model_header(num_cols, classes, params, row);
+  // The matrices the solver reads (see train.h).
+  const bool rows_only = rows_suffice(row, params) && !reporter.needs_columns();
   std::optional<CsrMatrix> own_rows;
-  if (row.needs_rows && shared_rows == nullptr) own_rows = to_csr(x);
-  const CsrMatrix* rows = shared_rows != nullptr ? shared_rows : own_rows ? &*own_rows : nullptr;
+  const CsrMatrix* rows = data.rows;
+  if ((row.needs_rows || rows_only) && rows == nullptr) rows = &own_rows.emplace(to_csr(*data.columns));
+  std::optional<CscMatrix> own_columns;
+  const CscMatrix* columns = rows_only ? nullptr : data.columns;
+  if (!rows_only && columns == nullptr) columns = &own_columns.emplace(to_csc(*data.rows));
+  if (!row.needs_rows) rows = nullptr;
   if (row.solve_all_classes != nullptr) {
-    model.w = train_all_classes(row, x, rows, classes, params, reporter, held_out,
+    model.w = train_all_classes(row, *columns, rows, classes, params, reporter, held_out,
                                 model.nr_w());
     return model;
   }
-  const std::size_t weights = x.num_cols + (row.intercept ? 1 : 0);
+  const std::size_t weights = num_cols + (row.intercept ? 1 : 0);
   const std::size_t nr_w = model.nr_w();
   // One problem's weights are moved in from its result (no second n-vector
   // beside the solver's state); one-vs-rest fills a column per class.
@@ -248,7 +336,7 @@ LinearModel train_with_row(const SolverInfo& row, const CscMatrix& x, const Clas
     if (nr_w > 1) out.info("class " + std::to_string(classes.labels[k]) + " vs rest");
     const double c_pos = class_cost(params, classes.labels[k]);
     const double c_neg = nr_class == 2 ? class_cost(params, classes.labels[1]) : params.C;
-    const Problem problem = one_vs_rest(x, classes, k, c_pos, c_neg, rows, held_out);
+    const Problem problem = one_vs_rest(columns, classes, k, c_pos, c_neg, rows, held_out);
     out.begin_problem(problem, params.loss.value(), classes.labels[k]);
     SolveResult result = train_binary(problem, class_params, derive_seed(params.seed, k), out,
                                       initial ? &(*initial)[k] : nullptr);

@@ -41,6 +41,15 @@ LinearModel train(const CscMatrix& x, const ClassMap& classes, const Params& par
                   const std::vector<std::uint8_t>* held_out = nullptr,
                   const CsrMatrix* rows = nullptr);
 
+// The same on the matrix as columns, rows or both. The solver gets what it
+// reads: a run of trains_on_rows() the rows alone (made by to_csr() if only
+// columns are given), any other run the columns (made by to_csc() if only
+// rows are given: a transpose, 12 bytes a nonzero more for the run) and, if
+// its row needs_rows, the rows too. The model is the same bits either way.
+LinearModel train(const DataMatrix& data, const ClassMap& classes, const Params& params,
+                  Reporter& reporter, const InitialWeights* initial = nullptr,
+                  const std::vector<std::uint8_t>* held_out = nullptr);
+
 // train() with a given row in place of params.solver's: for tests of rows
 // that are not in the table.
 LinearModel train_with_row(const SolverInfo& row, const CscMatrix& x, const ClassMap& classes,
@@ -48,6 +57,14 @@ LinearModel train_with_row(const SolverInfo& row, const CscMatrix& x, const Clas
                            const InitialWeights* initial = nullptr,
                            const std::vector<std::uint8_t>* held_out = nullptr,
                            const CsrMatrix* rows = nullptr);
+LinearModel train_with_row(const SolverInfo& row, const DataMatrix& data, const ClassMap& classes,
+                           const Params& params, Reporter& reporter,
+                           const InitialWeights* initial, const std::vector<std::uint8_t>* held_out);
+
+// Whether a classification run reads nothing but the rows: its row
+// needs_rows and its selection rule (--select or the row's) reads no dual
+// state and no columns. cdtrain then reads the file into rows alone.
+bool trains_on_rows(const Params& params);
 
 // Throws InstanceError if some feature's values are so large that C_max
 // sum_j x_ji^2, the curvature every solver's steps rest on, is not a finite
@@ -61,6 +78,13 @@ LinearModel train_with_row(const SolverInfo& row, const CscMatrix& x, const Clas
 // largest |value| of x: data far from the limit then pass without a pass
 // over the values.
 void check_magnitudes(const CscMatrix& x, const ClassMap& classes, const Params& params,
+                      double largest_magnitude = std::numeric_limits<double>::infinity());
+// The same test on rows, with the same errors: the screen bounds a column's
+// length by l; past it, the running sums of all columns are kept at once in
+// row order (each column's in its own order, so the same sums), O(nnz + n).
+void check_magnitudes(const CsrMatrix& x, const ClassMap& classes, const Params& params,
+                      double largest_magnitude = std::numeric_limits<double>::infinity());
+void check_magnitudes(const DataMatrix& x, const ClassMap& classes, const Params& params,
                       double largest_magnitude = std::numeric_limits<double>::infinity());
 
 // The largest C of any instance: C, or C times a class's -wi weight.

@@ -44,6 +44,46 @@ void expect_same_matrix(const CscMatrix& actual, const CscMatrix& expected) {
   EXPECT_EQ(actual.values, expected.values);
 }
 
+void expect_same_rows(const CsrMatrix& actual, const CsrMatrix& expected) {
+  EXPECT_EQ(actual.num_rows, expected.num_rows);
+  EXPECT_EQ(actual.num_cols, expected.num_cols);
+  EXPECT_EQ(actual.row_ptr, expected.row_ptr);
+  EXPECT_EQ(actual.col_idx, expected.col_idx);
+  EXPECT_EQ(actual.values, expected.values);
+}
+
+// read_libsvm_rows gives to_csr() of read_libsvm_csc's matrix, with its
+// labels, lines and largest magnitude, or the same error.
+void expect_rows_read_as_columns(const std::string& path, const ReadOptions& options = {}) {
+  std::optional<LabeledCsc> csc;
+  const std::string csc_error = error_message([&] { csc = read_libsvm_csc(path, options); });
+  std::optional<LabeledRows> rows;
+  const std::string rows_error = error_message([&] { rows = read_libsvm_rows(path, options); });
+  EXPECT_EQ(rows_error, csc_error);
+  ASSERT_EQ(rows.has_value(), csc.has_value());
+  if (!csc) return;
+  EXPECT_EQ(rows->labels, csc->labels);
+  EXPECT_EQ(rows->lines.rows, csc->lines.rows);
+  EXPECT_EQ(rows->lines.lines, csc->lines.lines);
+  EXPECT_EQ(magnitude_bits(rows->largest_magnitude), magnitude_bits(csc->largest_magnitude));
+  expect_same_rows(rows->features, to_csr(csc->features));
+}
+
+// The same with and without a bias, on 1, 2 and 5 threads cutting even a
+// small file.
+void expect_rows_read_as_columns_for_any_options(const std::string& path) {
+  for (const double bias : {-1.0, 0.0, 1.5}) {
+    for (const unsigned threads : {1u, 2u, 5u}) {
+      SCOPED_TRACE("bias " + std::to_string(bias) + ", threads " + std::to_string(threads));
+      ReadOptions options;
+      options.bias = bias;
+      options.threads = threads;
+      options.min_bytes_per_thread = 1;
+      expect_rows_read_as_columns(path, options);
+    }
+  }
+}
+
 // ---------------------------------------------------------------------------
 // Accepted forms: the parsed CSR must match exactly, and read_libsvm_csc must
 // give its transpose.
@@ -77,6 +117,7 @@ TEST_P(Accepts, ParsesExactly) {
   const LabeledCsc csc = read_libsvm_csc(path);
   EXPECT_EQ(csc.labels, c.labels);
   expect_same_matrix(csc.features, to_csc(csr.features));
+  expect_rows_read_as_columns_for_any_options(path);
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -209,6 +250,12 @@ TEST_P(Rejects, WithExactMessage) {
   EXPECT_EQ(error->line(), c.line);
   EXPECT_EQ(error->reason(), c.reason);
   EXPECT_EQ(error_message([&] { read_libsvm_csc(path, options); }), error->what());
+  EXPECT_EQ(error_message([&] { read_libsvm_rows(path, options); }), error->what());
+  for (const unsigned threads : {1u, 3u}) {
+    options.threads = threads;
+    options.min_bytes_per_thread = 1;
+    expect_rows_read_as_columns(path, options);
+  }
 }
 
 std::string with_nul(const std::string& before, const std::string& after) {
@@ -671,6 +718,10 @@ TEST_P(DataSet, CsrAndCscAgree) {
   expect_same_matrix(csc.features, to_csc(csr.features));
 }
 
+TEST_P(DataSet, RowReaderGivesTheColumnReadersRows) {
+  expect_rows_read_as_columns_for_any_options(test::data_path(GetParam()));
+}
+
 INSTANTIATE_TEST_SUITE_P(LibsvmReader, DataSet,
                          ::testing::Values("heart_scale", "rcv1_small", "svmlight_example1.test"),
                          [](const ::testing::TestParamInfo<const char*>& param_info) {
@@ -811,6 +862,7 @@ TEST(LibsvmReaderThreads, RangesCutAtCommentsLabelOnlyLinesAndCrlf) {
     SCOPED_TRACE(threads);
     expect_same_csc(one, read_with_threads(path, threads));
   }
+  expect_rows_read_as_columns_for_any_options(path);
 }
 
 // Reading `path` with each thread count fails at `line` with `reason`.
@@ -826,6 +878,7 @@ void expect_error_for_any_thread_count(const std::string& path, std::int64_t lin
       EXPECT_EQ(e.reason(), reason);
     }
   }
+  expect_rows_read_as_columns_for_any_options(path);
 }
 
 TEST(LibsvmReaderThreads, TheFirstErrorInTheFileIsReportedWithItsLine) {
@@ -871,7 +924,14 @@ TEST(LibsvmReaderMemory, AnIndexTooLargeForTheColumnArraysNamesItsLine) {
             huge +
                 ":1: feature index 2147483647 is too large: reading 2147483647 columns needs "
                 "64.0 GiB, more than the 32.0 GiB allowed");
-  // The row reader holds no per-column arrays and reads it.
+  // The rows of training refuse the same indices, with the same message;
+  // the plain row reader holds no per-column arrays and reads it.
+  options.column_memory_limit = 2 << 20;
+  expect_rows_read_as_columns(path, options);
+  options.column_memory_limit = 3 << 20;
+  expect_rows_read_as_columns(path, options);
+  options.column_memory_limit = std::uint64_t{32} << 30;
+  expect_rows_read_as_columns(huge, options);
   EXPECT_EQ(read_libsvm_csr(huge).features.num_cols, 2147483647u);
 }
 

@@ -185,7 +185,7 @@ TEST(LassoState, BoundIsTheObjectiveAtTheStart) {
 }
 
 RuleContext lasso_context(const Problem& problem, std::uint64_t seed = 1) {
-  RuleContext context{problem.num_features(), seed, &problem.x};
+  RuleContext context{problem.num_features(), seed, &problem.x()};
   context.lasso = &problem;
   return context;
 }
@@ -304,7 +304,7 @@ TEST(LassoRules, GreedyRulesPickTheBruteForceArgmax) {
 TEST(LassoRules, RefuseWithoutTheLasso) {
   const Design d = design(4, 3, 8);
   const Problem problem = regression_problem(d.x, d.y, 1.0);
-  const RuleContext plain{problem.num_features(), 1, &problem.x};
+  const RuleContext plain{problem.num_features(), 1, &problem.x()};
   EXPECT_THROW(make_lasso_ada_gap_rule(plain), ConfigError);
   EXPECT_THROW(make_lasso_gs_q_rule(plain), ConfigError);
   // make_rule dispatches to the Lasso's rule only with the Lasso's context.

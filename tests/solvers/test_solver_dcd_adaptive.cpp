@@ -47,7 +47,7 @@ class DcdAdaptiveTest : public ::testing::TestWithParam<std::tuple<LossKind, std
 TEST_P(DcdAdaptiveTest, ReachesTheCyclicOptimum) {
   const auto [loss, rule] = GetParam();
   const Problem problem = test::problem_of("heart_scale", 0.1);
-  EXPECT_GT(exact_epoch_cost_ratio(problem.x), kStaleGapsRatio);
+  EXPECT_GT(exact_epoch_cost_ratio(problem.x()), kStaleGapsRatio);
   static std::map<LossKind, Optimum> optima;
   if (!optima.count(loss)) optima[loss] = cyclic_optimum(problem, loss);
   const Optimum best = optima[loss];
@@ -111,7 +111,7 @@ TEST(DcdAdaptive, HeldOutRowsStayAtZero) {
   const Problem problem =
       one_vs_rest(data.file.features, data.classes, 0, 1.0, 1.0, &data.rows, &held);
   DualState state(problem, LossKind::kL1Svm, true);
-  RuleContext context{problem.num_rows(), 3, &problem.x, &state};
+  RuleContext context{problem.num_rows(), 3, &problem.x(), &state};
   auto rule = make_rule("ada-gap", context);
   test::RecordingReporter reporter;
   solve_dcd_adaptive(state, *rule, params_with(1e-6, 500), reporter);

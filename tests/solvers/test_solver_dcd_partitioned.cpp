@@ -162,7 +162,7 @@ INSTANTIATE_TEST_SUITE_P(Losses, PartitionedDcd,
 // than 65,536 nonzeros, so the parts run on the team.
 TEST(PartitionedDcd, SameBitsForAnyThreadCount) {
   const Problem problem = test::problem_of("rcv1_small");
-  ASSERT_GT(problem.x.nnz(), 1u << 16);
+  ASSERT_GT(problem.nnz(), 1u << 16);
   for (LossKind loss : {LossKind::kL1Svm, LossKind::kL2Svm}) {
     Params params = dcd_params(loss, 0.01, 4);
     params.threads = 1;

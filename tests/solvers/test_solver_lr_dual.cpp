@@ -33,7 +33,7 @@ SolveResult solve_dual(const Problem& problem, double eps) {
 // D(alpha) of the solver's header (the value minimized; min P = -min D), with
 // w = sum_j y_j alpha_j x_j recomputed here from the columns.
 double dual_objective(const Problem& problem, const std::vector<double>& alpha) {
-  const CscMatrix& x = problem.x;
+  const CscMatrix& x = problem.x();
   double d = 0;
   for (std::size_t i = 0; i < x.num_cols; ++i) {
     double wi = 0;

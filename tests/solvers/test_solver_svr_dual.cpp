@@ -42,7 +42,7 @@ SolveResult solve(const Problem& problem, const Params& params) {
 // recomputed here from the columns (not the solver's w).
 double dual_value(const Problem& problem, LossKind loss, double p,
                   const std::vector<double>& beta) {
-  const CscMatrix& x = problem.x;
+  const CscMatrix& x = problem.x();
   std::vector<double> w(x.num_cols, 0.0);
   for (std::size_t i = 0; i < x.num_cols; ++i) {
     for (auto k = x.col_ptr[i]; k < x.col_ptr[i + 1]; ++k) {
