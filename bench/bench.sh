@@ -52,7 +52,9 @@
 #                                    2.3 on a wide and a tall file: medians and
 #                                    ranges of CDL_CORES_ROUNDS (default 5) rounds
 #                                    that alternate the tools, peak memory, f;
-#                                    CDL_BENCH_HUGE=1 adds the 200M-nonzero file.
+#                                    CDL_BENCH_HUGE=1 adds the 200M-nonzero file;
+#                                    CDL_CORES_NUMBERS="default 1" runs only
+#                                    those, CDL_CORES_FILES="tall" one file.
 #                                    The peers are built from ../shared/peers by
 #                                    its build.sh into $CDL_BENCH_DIR/peers.
 #                                    (~40 minutes; hours with the huge file)
@@ -769,7 +771,14 @@ cores_row() {
 cores() {
   make_cores
   build_peers
-  local rounds=${CDL_CORES_ROUNDS:-5} files=("$cores_wide" "$cores_tall") file number
+  local rounds=${CDL_CORES_ROUNDS:-5} files=() file number name
+  for name in ${CDL_CORES_FILES:-wide tall}; do
+    case $name in
+      wide) files+=("$cores_wide") ;;
+      tall) files+=("$cores_tall") ;;
+      *) echo "bench: CDL_CORES_FILES: wide or tall, not $name" >&2; exit 2 ;;
+    esac
+  done
   if [ "${CDL_BENCH_HUGE:-0}" = 1 ]; then huge >/dev/null; files+=("$huge_file"); fi
   echo "### Every core: cdtrain -m 2 against multi-core LIBLINEAR and LIBLINEAR 2.50 (\`bash bench/bench.sh cores\`)"
   echo
@@ -785,7 +794,7 @@ cores() {
   echo "| file | -s | cdtrain -m 2 | -m 1 | multi-core -n 2 | 2.50 | 2.3 | / multi-core | / 2.50 | -m 1 / -m 2 | same | MB: ours / 2.50 / 2.3 | (f - f_2.50)/f_2.50 |"
   echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
   for file in "${files[@]}"; do
-    for number in default 0 1 2 3 5 6 11; do
+    for number in ${CDL_CORES_NUMBERS:-default 0 1 2 3 5 6 11}; do
       cores_row "$file" "$number" "$rounds"
     done
   done

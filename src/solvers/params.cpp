@@ -42,6 +42,7 @@ const char* option_purpose(const char* flag) {
   if (name == option::kGapTol) return "stops on the duality gap";
   if (name == option::kPdSteps) return "sets pdcd's step sizes";
   if (name == option::kPartitions) return "splits one solve into fixed blocks";
+  if (name == option::kExactGaps) return "re-weighs the dual rules' rows every step";
   return "is a solver's own option";
 }
 
@@ -163,6 +164,7 @@ const std::vector<SolverOptionFlag>& solver_option_flags() {
       {"--gap-tol", option::kGapTol, [](const Params& p) { return p.gap_tol.has_value(); }},
       {"--partitions", option::kPartitions,
        [](const Params& p) { return p.partitions.has_value(); }},
+      {"--exact-gaps", option::kExactGaps, [](const Params& p) { return p.exact_gaps; }},
       {"--pd-sigma", option::kPdSteps, [](const Params& p) { return p.pd_sigma.has_value(); }},
       {"--tau-factor", option::kPdSteps,
        [](const Params& p) { return p.tau_factor != defaults.tau_factor; }},

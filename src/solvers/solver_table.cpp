@@ -119,7 +119,8 @@ SolverInfo dcd_row() {
   row.coordinates = kDualCoordinates;
   row.losses = {L::kL2Svm, L::kL1Svm};
   row.liblinear = {{1, L::kL2Svm, R::kL2}, {3, L::kL1Svm, R::kL2}};
-  row.options = {option::kSelect, option::kShrink, option::kGapTol, option::kPartitions};
+  row.options = {option::kSelect, option::kShrink, option::kGapTol, option::kPartitions,
+                 option::kExactGaps};
   row.partitions = dcd_partitions;
   row.default_eps = 0.1;
   row.stopping = "max - min of the projected gradient over an epoch <= eps";

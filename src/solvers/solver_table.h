@@ -84,13 +84,14 @@ struct LiblinearProblem {
 // SolverInfo::options; giving another is a usage error that names the
 // solvers taking it (check_solver_option() in params.h).
 namespace option {
-inline constexpr const char* kSelect = "--select";      // the coordinate selection rule
-inline constexpr const char* kLineSearch = "--sigma";   // and --beta: CD's line search
-inline constexpr const char* kBatch = "-k";             // Pegasos's instances per update
-inline constexpr const char* kShrink = "--shrink";      // and --no-shrink: dual shrinking
-inline constexpr const char* kGapTol = "--gap-tol";     // stop on a duality gap
-inline constexpr const char* kPdSteps = "--pd-sigma";   // and --tau-factor: pdcd's steps
+inline constexpr const char* kSelect = "--select";          // the coordinate selection rule
+inline constexpr const char* kLineSearch = "--sigma";       // and --beta: CD's line search
+inline constexpr const char* kBatch = "-k";                 // Pegasos's instances per update
+inline constexpr const char* kShrink = "--shrink";          // and --no-shrink: dual shrinking
+inline constexpr const char* kGapTol = "--gap-tol";         // stop on a duality gap
+inline constexpr const char* kPdSteps = "--pd-sigma";       // and --tau-factor: pdcd's steps
 inline constexpr const char* kPartitions = "--partitions";  // fixed blocks of one parallel solve
+inline constexpr const char* kExactGaps = "--exact-gaps";   // per-step gaps of the dual rules
 }  // namespace option
 
 // One row. Every field has a default, and each row sets the ones that
@@ -147,8 +148,7 @@ struct SolverInfo {
   bool solve_on_threads = false;
   // The fixed blocks one solve runs in (--partitions), for a row that takes
   // them: from the params and the data's nonzeros and rows; null: one.
-  std::size_t (*partitions)(const Params& params, std::size_t nonzeros, std::size_t rows) =
-      nullptr;
+  std::size_t (*partitions)(const Params& params, std::size_t nonzeros, std::size_t rows) = nullptr;
   // Solves the dual (one variable per instance): its primal f need not
   // decrease from one iteration to the next, and a start from a model's w
   // is not defined (-i is refused with that reason).

@@ -22,10 +22,9 @@
 namespace cdl {
 namespace {
 
-const std::vector<const char*> kOwnOptions = {option::kSelect, option::kLineSearch,
-                                              option::kBatch,  option::kShrink,
-                                              option::kGapTol, option::kPdSteps,
-                                              option::kPartitions};
+const std::vector<const char*> kOwnOptions = {
+    option::kSelect, option::kLineSearch, option::kBatch,      option::kShrink,
+    option::kGapTol, option::kPdSteps,    option::kPartitions, option::kExactGaps};
 
 template <class T>
 bool contains(const std::vector<T>& list, const T& value) {
@@ -106,6 +105,7 @@ Params with_option(SolverKind solver, const char* flag) {
   if (name == option::kGapTol) params.gap_tol = 1e-3;
   if (name == option::kPdSteps) params.pd_sigma = 2.0;
   if (name == option::kPartitions) params.partitions = 2;
+  if (name == option::kExactGaps) params.exact_gaps = true;
   return resolve_defaults(params);
 }
 
@@ -234,12 +234,10 @@ TEST(TrainThreads, ObservingReportersSeeTheClassesInOrder) {
   const LinearModel observed = train(data.file.features, data.classes, params, recorder);
   EXPECT_EQ(recorder.labels, data.classes.labels);
   ASSERT_FALSE(recorder.steps.empty());
-  EXPECT_TRUE(std::is_sorted(recorder.steps.begin(), recorder.steps.end(),
-                             [&](int a, int b) {
-                               const auto& l = data.classes.labels;
-                               return std::find(l.begin(), l.end(), a) <
-                                      std::find(l.begin(), l.end(), b);
-                             }));
+  EXPECT_TRUE(std::is_sorted(recorder.steps.begin(), recorder.steps.end(), [&](int a, int b) {
+    const auto& l = data.classes.labels;
+    return std::find(l.begin(), l.end(), a) < std::find(l.begin(), l.end(), b);
+  }));
   std::ostringstream threaded_log;
   std::ostringstream serial_log;
   Reporter threaded(threaded_log, Reporter::Level::kNormal);
