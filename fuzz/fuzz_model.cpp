@@ -39,9 +39,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::vector<double> decision;
   model.decision_values(indices.data(), values.data(), count, decision);
   if (decision.size() != model.nr_w()) cdl::fuzz::fail("wrong number of decision values");
-  const int label = model.label_for(decision);
-  if (std::find(model.labels.begin(), model.labels.end(), label) == model.labels.end()) {
-    cdl::fuzz::fail("predicted a label the model does not have");
+  // A regression model's decision value is its prediction: it has no labels.
+  if (model.task() == cdl::Task::kClassification) {
+    const int label = model.label_for(decision);
+    if (std::find(model.labels.begin(), model.labels.end(), label) == model.labels.end()) {
+      cdl::fuzz::fail("predicted a label the model does not have");
+    }
   }
   if (model.has_probabilities()) {
     std::vector<double> probabilities;
