@@ -22,7 +22,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     const cdl::TrainCommand command = cdl::parse_train_args(args);
     if (!command.help) {
-      if (command.training_path.empty() || command.model_path.empty()) {
+      // -v and -C write no model: from standard input they have no model path.
+      if (command.training_path.empty() ||
+          (command.model_path.empty() && command.params.cv_folds == 0)) {
         cdl::fuzz::fail("a train command without a training or model path");
       }
       cdl::validate(cdl::resolve_defaults(command.params));
