@@ -83,6 +83,38 @@ void search(const cdl::TrainCommand& command, const cdl::Params& params,
               100.0 * best.best_accuracy);
 }
 
+// -C for a regression: one "log2c=... p=... Mean squared error=..." line per
+// (C, p), as LIBLINEAR 2.50, then the best, named by the solver and problem.
+void search_C_and_p(const cdl::TrainCommand& command, const cdl::Params& params,
+                       const cdl::LabeledCsc& data, cdl::Reporter& reporter) {
+  const bool with_p = cdl::is_svr(params.loss.value());
+  const std::optional<double> start =
+      command.cost_given ? std::optional<double>(params.C) : std::nullopt;
+  const cdl::RegressionSearch best = cdl::search_regression(
+      data.features, data.labels, params, start, reporter, [&](double C, double p, double mse) {
+        if (with_p) {
+          std::printf("log2c=%7.2f\tp=%7.2f\tMean squared error=%g\n", std::log2(C), p, mse);
+        } else {
+          std::printf("log2c=%7.2f\tMean squared error=%g\n", std::log2(C), mse);
+        }
+        std::fflush(stdout);
+      });
+  if (best.best_at_max_C) {
+    std::fflush(stdout);
+    reporter.warning("the best C is the largest the search tries (" +
+                     std::to_string(static_cast<long>(cdl::kMaxRegressionSearchC)) +
+                     "); the search stopped there, and a larger C might do better");
+  }
+  const std::string prefix = summary_prefix(params);
+  if (with_p) {
+    std::printf("%sBest C = %g Best p = %g  CV MSE = %g\n", prefix.c_str(), best.best_C,
+                best.best_p, best.best_mean_squared_error);
+  } else {
+    std::printf("%sBest C = %g  CV MSE = %g\n", prefix.c_str(), best.best_C,
+                best.best_mean_squared_error);
+  }
+}
+
 // The -t test set in the training data's columns: features the training data
 // lacks are dropped, and the bias column is appended.
 cdl::CscMatrix test_columns(const cdl::CsrMatrix& rows, const cdl::LabeledCsc& data, double bias) {
@@ -192,7 +224,11 @@ void train_and_save(const cdl::TrainCommand& command, const cdl::Params& params,
 void check_values(const cdl::TrainCommand& command, const cdl::Params& params,
                   TrainingData& data, const cdl::ClassMap& classes) {
   cdl::Params at = params;
-  if (command.find_C) at.C = std::max(params.C, cdl::kLargestSearchC);
+  if (command.find_C) {
+    const bool regression = cdl::is_regression(params.loss.value());
+    at.C = std::max(params.C,
+                    regression ? cdl::kLargestRegressionSearchC : cdl::kLargestSearchC);
+  }
   try {
     cdl::check_magnitudes(data.matrix(), classes, at, data.largest_magnitude());
   } catch (const cdl::InstanceError& e) {
@@ -229,6 +265,13 @@ void run_regression(const cdl::TrainCommand& command, const cdl::Params& params,
   check_values(command, params, training, cdl::ClassMap{});
   cdl::LabeledCsc& data = training.columns;
   const std::string run = describe_run(params, partitions_of(params, training));
+  if (command.find_C) {
+    reporter.info("cdtrain: searching C" +
+                  std::string(cdl::is_svr(params.loss.value()) ? " and p" : "") + " by " +
+                  std::to_string(params.cv_folds) + "-fold cross validation, " + run);
+    search_C_and_p(command, params, data, reporter);
+    return;
+  }
   if (params.cv_folds > 0) {
     reporter.info("cdtrain: " + std::to_string(params.cv_folds) + "-fold cross validation, " + run);
     const cdl::RegressionValidation cv =
@@ -263,10 +306,6 @@ void run_regression(const cdl::TrainCommand& command, const cdl::Params& params,
 // Usage errors of a regression run: the options that need classes.
 void check_regression_options(const cdl::TrainCommand& command, const cdl::Params& params) {
   const std::string loss = cdl::loss_info(params.loss.value()).name;
-  if (command.find_C) {
-    throw cdl::ConfigError("-C searches C by classification accuracy; -l " + loss +
-                           " is a regression (use -v to compare values of -c)");
-  }
   if (!params.class_weights.empty()) {
     throw cdl::ConfigError("-wi weighs classes; -l " + loss + " is a regression, with none");
   }

@@ -192,7 +192,8 @@ const std::vector<Flag<TrainCommand>>& train_flags() {
       {"-C", nullptr,
        "find C by cross validation (-v folds, 5 by default) from a small C, or -c, doubling up "
        "to 1024, each fold warm-started from the previous C (cold-started for solvers that do "
-       "not take -i, such as dcd)",
+       "not take -i, such as dcd); for a regression, C up to 2^20 by mean squared error, and "
+       "with -l svr2 or svr1 also p over 20 steps of max|y| (from -p down, if given)",
        [](TrainCommand& c, const std::string&, const std::string&) { c.find_C = true; }},
       {"-w", "weight",
        "-wi weight: multiply C of class i by weight, as LIBLINEAR (e.g. -w1 2 -w-1 0.5)",

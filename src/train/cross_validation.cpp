@@ -214,11 +214,41 @@ CrossValidation cross_validate(const DataMatrix& data, const ClassMap& classes,
   return out;
 }
 
+Reporter& SearchLog::step() {
+  text_.str("");
+  step_.emplace(text_, out_.level());
+  return *step_;
+}
+
+void SearchLog::end_step() {
+  std::istringstream lines(text_.str());
+  for (std::string line; std::getline(lines, line);) {
+    if (verbose_ || seen_.insert(line).second) {
+      out_.stream() << line << '\n';
+    } else {
+      ++repeated_;
+    }
+  }
+  out_.stream() << std::flush;
+}
+
+void SearchLog::finish() {
+  if (repeated_ == 0) return;
+  out_.info("cdtrain: " + std::to_string(repeated_) +
+            " lines of the folds repeated an earlier C's and are not shown (-V shows them)");
+}
+
 double search_start_C(const CscMatrix& x, LossKind loss) {
   return search_start_C(DataMatrix{&x, nullptr}, loss);
 }
 
 double search_start_C(const DataMatrix& data, LossKind loss) {
+  double min_C = 1.0 / (static_cast<double>(data.num_rows()) * largest_row_norm2(data));
+  if (loss != LossKind::kLogistic) min_C /= 2;
+  return std::pow(2.0, std::floor(std::log2(min_C)));
+}
+
+double largest_row_norm2(const DataMatrix& data) {
   // ||x_j||^2 of each row, its terms in increasing column order either way.
   std::vector<double> row_norm2(data.num_rows(), 0.0);
   if (data.columns != nullptr) {
@@ -234,10 +264,20 @@ double search_start_C(const DataMatrix& data, LossKind loss) {
       row_norm2[j] = sum;
     }
   }
-  const double largest = std::max(*std::max_element(row_norm2.begin(), row_norm2.end()), 1e-300);
-  double min_C = 1.0 / (static_cast<double>(data.num_rows()) * largest);
-  if (loss != LossKind::kLogistic) min_C /= 2;
-  return std::pow(2.0, std::floor(std::log2(min_C)));
+  return std::max(*std::max_element(row_norm2.begin(), row_norm2.end()), 1e-300);
+}
+
+bool fold_models_moved(const std::vector<const std::vector<double>*>& before,
+                       const std::vector<const std::vector<double>*>& after) {
+  for (std::size_t f = 0; f < before.size() && f < after.size(); ++f) {
+    const std::vector<double>& a = *before[f];
+    const std::vector<double>& b = *after[f];
+    if (a.size() != b.size()) return true;
+    double squares = 0;
+    for (std::size_t k = 0; k < a.size(); ++k) squares += (b[k] - a[k]) * (b[k] - a[k]);
+    if (std::sqrt(squares) > 1e-15) return true;
+  }
+  return false;
 }
 
 CSearch search_C(const CscMatrix& x, const ClassMap& classes, const Params& params, double start,
@@ -248,6 +288,7 @@ CSearch search_C(const CscMatrix& x, const ClassMap& classes, const Params& para
 CSearch search_C(const DataMatrix& data, const ClassMap& classes, const Params& params, double start,
                  Reporter& reporter, const std::function<void(double, double)>& on_step) {
   CSearch best;
+  SearchLog log(reporter, params.verbose);
   std::vector<LinearModel> warm;
   int unchanged = 0;  // consecutive values of C at which no fold's model moved
   // As LIBLINEAR: a start above the largest C searches that C alone.
@@ -255,24 +296,19 @@ CSearch search_C(const DataMatrix& data, const ClassMap& classes, const Params& 
     Params step = params;
     step.C = C;
     const bool can_warm = !warm.empty() && solver_info(params.solver).warm_start;
-    CrossValidation cv =
-        cross_validate(data, classes, step, reporter, can_warm ? &warm : nullptr, params.verbose);
+    CrossValidation cv = cross_validate(data, classes, step, log.step(),
+                                        can_warm ? &warm : nullptr, params.verbose);
+    log.end_step();
     on_step(C, cv.accuracy);
     if (cv.accuracy > best.best_accuracy) {
       best.best_C = C;
       best.best_accuracy = cv.accuracy;
     }
     best.last_C = C;
-    bool moved = false;
-    for (std::size_t f = 0; f < warm.size() && !moved; ++f) {
-      const std::vector<double>& before = warm[f].w;
-      const std::vector<double>& after = cv.models[f].w;
-      double squares = 0;
-      for (std::size_t k = 0; k < before.size() && k < after.size(); ++k) {
-        squares += (after[k] - before[k]) * (after[k] - before[k]);
-      }
-      moved = before.size() != after.size() || std::sqrt(squares) > 1e-15;
-    }
+    std::vector<const std::vector<double>*> before, after;
+    for (const LinearModel& model : warm) before.push_back(&model.w);
+    for (const LinearModel& model : cv.models) after.push_back(&model.w);
+    const bool moved = fold_models_moved(before, after);
     // Models that are all zero do not count: with an L1 regularizer w = 0
     // below a threshold C, and the solves start to move once C passes it.
     bool all_zero = true;
@@ -286,6 +322,7 @@ CSearch search_C(const DataMatrix& data, const ClassMap& classes, const Params& 
       break;
     }
   }
+  log.finish();
   return best;
 }
 

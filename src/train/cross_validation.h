@@ -5,6 +5,9 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <optional>
+#include <set>
+#include <sstream>
 #include <vector>
 
 #include "data/problem.h"
@@ -85,6 +88,27 @@ CrossValidation cross_validate(const DataMatrix& data, const ClassMap& classes,
                                const std::vector<LinearModel>* warm = nullptr,
                                bool fold_lines = true, bool keep_models = true);
 
+// The output of a search's cross validations, one step (one C) at a time:
+// a line printed at an earlier step (the same warning at every C, such as a
+// solver's iteration limit at large C) is counted rather than printed again,
+// unless `verbose` (-V). finish() says how many were left out.
+class SearchLog {
+ public:
+  SearchLog(Reporter& out, bool verbose) : out_(out), verbose_(verbose) {}
+  // The reporter of the next step; its lines go out at end_step().
+  Reporter& step();
+  void end_step();
+  void finish();
+
+ private:
+  Reporter& out_;
+  bool verbose_;
+  std::ostringstream text_;
+  std::optional<Reporter> step_;
+  std::set<std::string> seen_;
+  std::size_t repeated_ = 0;
+};
+
 // The largest C of the search.
 constexpr double kMaxSearchC = 1024;
 // The largest C at which the search trains: kMaxSearchC, allowing for the
@@ -96,6 +120,15 @@ constexpr double kLargestSearchC = kMaxSearchC * (1 + 1e-12);
 // regression) or half that (the SVM losses).
 double search_start_C(const CscMatrix& x, LossKind loss);
 double search_start_C(const DataMatrix& data, LossKind loss);
+
+// The largest ||x_j||^2 of the rows of `data` (the bias column included).
+double largest_row_norm2(const DataMatrix& data);
+
+// Whether a search's fold models moved from `before` (the previous C's) to
+// `after`: a fold's weights differ by more than 1e-15 in Euclidean norm.
+// (Pointers: the search keeps the models, and these only read them.)
+bool fold_models_moved(const std::vector<const std::vector<double>*>& before,
+                       const std::vector<const std::vector<double>*>& after);
 
 struct CSearch {
   double best_C = 0;

@@ -61,7 +61,9 @@ std::vector<double> initial_regression_weights(const LinearModel& model, std::si
 
 RegressionValidation cross_validate_regression(const CscMatrix& x,
                                                const std::vector<double>& targets,
-                                               const Params& params, Reporter& reporter) {
+                                               const Params& params, Reporter& reporter,
+                                               const std::vector<std::vector<double>>* warm,
+                                               bool keep_weights, bool fold_lines) {
   const std::size_t l = x.num_rows;
   const std::size_t folds = fold_count(params, l, reporter);
   // One class: the folds are equal slices of the shuffle, as for classes.
@@ -71,17 +73,20 @@ RegressionValidation cross_validate_regression(const CscMatrix& x,
   const std::vector<std::size_t> fold_of =
       assign_folds(single, folds, false, derive_seed(params.seed, 0x5eed));
   std::vector<double> predicted(l, 0.0);
+  RegressionValidation out;
+  if (keep_weights) out.fold_weights.resize(folds);
   // Later folds start from the lead fold's weights, as cross_validate()'s.
-  const bool lead = starts_from_lead_fold(params, folds);
+  const bool lead = warm == nullptr && starts_from_lead_fold(params, folds);
   std::vector<double> lead_w;
   run_folds(
-      fold_of, folds, params, reporter, true,
+      fold_of, folds, params, reporter, fold_lines,
       [&](std::size_t f, const std::vector<std::uint8_t>& held_out, const Params& fold_params,
           Reporter& log) {
-        LinearModel model = train_regression(x, targets, fold_params, log,
-                                             lead && f > 0 ? &lead_w : nullptr, &held_out);
+        const std::vector<double>* start = warm != nullptr      ? &(*warm)[f]
+                                           : lead && f > 0 ? &lead_w
+                                                           : nullptr;
+        LinearModel model = train_regression(x, targets, fold_params, log, start, &held_out);
         const std::vector<double> values = decision_values(x, model.w);
-        if (lead && f == 0) lead_w = std::move(model.w);
         RegressionScore fold_score;
         std::size_t held = 0;
         for (std::size_t r = 0; r < l; ++r) {
@@ -90,6 +95,8 @@ RegressionValidation cross_validate_regression(const CscMatrix& x,
           fold_score.add(values[r], targets[r]);
           ++held;
         }
+        if (lead && f == 0) lead_w = model.w;
+        if (keep_weights) out.fold_weights[f] = std::move(model.w);
         char line[96];
         std::snprintf(line, sizeof line, "mean squared error %.6g (%zu instances)",
                       fold_score.mean_squared_error(), held);
@@ -98,7 +105,99 @@ RegressionValidation cross_validate_regression(const CscMatrix& x,
       lead);
   RegressionScore score;
   for (std::size_t r = 0; r < l; ++r) score.add(predicted[r], targets[r]);
-  return {score.mean_squared_error(), score.squared_correlation()};
+  out.mean_squared_error = score.mean_squared_error();
+  out.squared_correlation = score.squared_correlation();
+  return out;
+}
+
+double regression_search_start_C(const CscMatrix& x, const std::vector<double>& targets,
+                                 double p) {
+  constexpr double kDelta = 0.1;
+  double sum_y = 0, loss = 0;
+  for (double y : targets) {
+    sum_y += std::fabs(y);
+    const double excess = std::max(std::fabs(y) - p, 0.0);
+    loss += excess * excess;
+  }
+  if (!(loss > 0)) return kMaxRegressionSearchC;
+  const double min_C = kDelta * kDelta * loss /
+                       (8 * sum_y * sum_y * largest_row_norm2(DataMatrix{&x, nullptr}));
+  return std::pow(2.0, std::floor(std::log2(min_C)));
+}
+
+namespace {
+
+// The search over C at one p (params.svr_epsilon), into `best`.
+void search_C_at(const CscMatrix& x, const std::vector<double>& targets, const Params& params,
+                 double start,
+                 const std::function<void(double, double, double)>& on_step,
+                 SearchLog& log, RegressionSearch& best) {
+  const double p = params.svr_epsilon.value_or(-1);
+  std::vector<std::vector<double>> warm;
+  int unchanged = 0;  // consecutive values of C at which no fold's model moved
+  for (double C = std::min(start, kMaxRegressionSearchC); C <= kLargestRegressionSearchC;
+       C *= 2) {
+    Params step = params;
+    step.C = C;
+    RegressionValidation cv = cross_validate_regression(
+        x, targets, step, log.step(), warm.empty() ? nullptr : &warm, true, params.verbose);
+    log.end_step();
+    on_step(C, p, cv.mean_squared_error);
+    if (best.best_C == 0 || cv.mean_squared_error < best.best_mean_squared_error) {
+      best.best_C = C;
+      best.best_p = p;
+      best.best_mean_squared_error = cv.mean_squared_error;
+      best.best_at_max_C = C >= kMaxRegressionSearchC * (1 - 1e-12);
+    }
+    std::vector<const std::vector<double>*> before, after;
+    for (const std::vector<double>& w : warm) before.push_back(&w);
+    for (const std::vector<double>& w : cv.fold_weights) after.push_back(&w);
+    // Models that are all zero do not count, as in search_C(): with an L1
+    // regularizer w = 0 below a threshold C.
+    bool all_zero = true;
+    for (const std::vector<double>& w : cv.fold_weights) {
+      for (double v : w) all_zero = all_zero && v == 0;
+    }
+    const bool moved = !warm.empty() && fold_models_moved(before, after);
+    unchanged = moved || all_zero ? 0 : unchanged + 1;
+    warm = std::move(cv.fold_weights);
+    if (unchanged == kRegressionSearchUnchangedStop) break;
+  }
+}
+
+}  // namespace
+
+RegressionSearch search_regression(const CscMatrix& x, const std::vector<double>& targets,
+                                   const Params& params, std::optional<double> start_C,
+                                   Reporter& reporter,
+                                   const std::function<void(double, double, double)>& on_step) {
+  if (x.num_rows == 0) throw Error("no training instances");
+  RegressionSearch best;
+  SearchLog log(reporter, params.verbose);
+  if (!is_svr(params.loss.value())) {
+    Params run = params;
+    run.svr_epsilon.reset();
+    search_C_at(x, targets, run, start_C.value_or(regression_search_start_C(x, targets, 0)),
+                on_step, log, best);
+    log.finish();
+    return best;
+  }
+  double max_p = 0;
+  for (double y : targets) max_p = std::max(max_p, std::fabs(y));
+  const double step_p = max_p / kRegressionSearchPSteps;
+  int first = step_p > 0 ? kRegressionSearchPSteps - 1 : 0;
+  if (params.svr_epsilon && step_p > 0) {
+    first = std::min(static_cast<int>(*params.svr_epsilon / step_p), first);
+  }
+  for (int i = first; i >= 0; --i) {
+    Params run = params;
+    const double p = i * max_p / kRegressionSearchPSteps;  // as LIBLINEAR rounds it
+    run.svr_epsilon = p;
+    search_C_at(x, targets, run, start_C.value_or(regression_search_start_C(x, targets, p)),
+                on_step, log, best);
+  }
+  log.finish();
+  return best;
 }
 
 }  // namespace cdl

@@ -4,6 +4,8 @@
 #define CDL_TRAIN_REGRESSION_H_
 
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <vector>
 
 #include "data/sparse_matrix.h"
@@ -32,15 +34,54 @@ std::vector<double> initial_regression_weights(const LinearModel& model, std::si
 struct RegressionValidation {
   double mean_squared_error = 0;
   double squared_correlation = 0;
+  // The weights trained without each fold, when asked for.
+  std::vector<std::vector<double>> fold_weights;
 };
 
 // params.cv_folds-fold cross validation of a regression: each row predicted
 // by the model trained without its fold, scored as LIBLINEAR's -v does
 // (RegressionScore). Folds as cross_validate()'s, on params.threads threads,
 // with output in fold order; the result does not depend on the threads.
-RegressionValidation cross_validate_regression(const CscMatrix& x,
-                                               const std::vector<double>& targets,
-                                               const Params& params, Reporter& reporter);
+// With `warm`, fold f starts from (*warm)[f]; with `keep_weights` the folds'
+// weights are returned; `fold_lines` as cross_validate()'s.
+RegressionValidation cross_validate_regression(
+    const CscMatrix& x, const std::vector<double>& targets, const Params& params,
+    Reporter& reporter, const std::vector<std::vector<double>>* warm = nullptr,
+    bool keep_weights = false, bool fold_lines = true);
+
+// -C for a regression, as LIBLINEAR 2.50 searches for -s 11: for each p of
+// the grid p_i = i max_j |y_j| / kRegressionSearchPSteps, from i = steps - 1
+// (or from the grid point at or below -p when it is given) down to 0,
+// cross validation at C = start, 2 start, 4 start, ... up to
+// kMaxRegressionSearchC, each fold warm-started from its weights at the
+// previous C, stopping once no fold's model has moved (fold_models_moved)
+// at kRegressionSearchUnchangedStop consecutive values of C, the first
+// counting as unchanged. The squared loss has no p: one pass over C. The
+// start is `start_C` when given, else regression_search_start_C() at each
+// p. `on_step(C, p, mse)` is called after each C (p = -1 without p). The
+// best is the first (C, p) with the lowest CV mean squared error.
+constexpr double kMaxRegressionSearchC = 1048576;  // 2^20
+// The largest C at which the search trains (the doublings' rounding).
+constexpr double kLargestRegressionSearchC = kMaxRegressionSearchC * (1 + 1e-12);
+constexpr int kRegressionSearchPSteps = 20;
+constexpr int kRegressionSearchUnchangedStop = 5;
+
+struct RegressionSearch {
+  double best_C = 0;
+  double best_p = -1;  // -1: a loss without p
+  double best_mean_squared_error = 0;
+  bool best_at_max_C = false;  // the best C is the largest the search tries
+};
+
+// LIBLINEAR's first C for the L2-loss SVR at p: the power of two at or below
+// 0.01 sum_j max(|y_j| - p, 0)^2 / (8 (sum_j |y_j|)^2 max_j ||x_j||^2),
+// or kMaxRegressionSearchC when every |y_j| <= p.
+double regression_search_start_C(const CscMatrix& x, const std::vector<double>& targets, double p);
+
+RegressionSearch search_regression(const CscMatrix& x, const std::vector<double>& targets,
+                                   const Params& params, std::optional<double> start_C,
+                                   Reporter& reporter,
+                                   const std::function<void(double, double, double)>& on_step);
 
 }  // namespace cdl
 

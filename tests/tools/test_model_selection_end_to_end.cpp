@@ -483,6 +483,46 @@ TEST(ModelSelectionEndToEnd, ClassWeightsApplyToCrossValidation) {
 
 // ---- usage errors: exit 2 with the usage, before any training ----
 
+// -C for -s 11 walks LIBLINEAR 2.50's grid of p (20 steps of max|y|, down
+// to 0) and ends with its line. LIBLINEAR 2.50 on the same file:
+// `train -s 11 -C diabetes.svm` (../shared/peers, built by build.sh) printed
+// "Best C = 4 Best p = 155.7  CV MSE = 26437"; its folds are not ours, so the
+// best (C, p) may differ, but the CV MSE is within 2% of its.
+TEST(ModelSelectionEndToEnd, SearchCAndPForRegressionEndsWithLiblinearsLine) {
+  test::ScratchDir dir;
+  const std::string diabetes = test::fixture_path("diabetes.svm");
+  const auto r = cdtrain_in(dir, "-q -s 11 -C " + diabetes);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::vector<std::string> lines = lines_of(r.out);
+  ASSERT_GE(lines.size(), 21u);
+  // diabetes.svm's largest target is 346: p = i 346 / 20 = 17.3 i.
+  const std::regex step(R"(log2c= *(-?[0-9.]+)\tp= *([0-9.]+)\tMean squared error=(\S+))");
+  std::set<std::string> ps;
+  for (std::size_t k = 0; k + 1 < lines.size(); ++k) {
+    std::smatch m;
+    ASSERT_TRUE(std::regex_match(lines[k], m, step)) << lines[k];
+    ps.insert(m[2]);
+  }
+  EXPECT_EQ(ps.size(), 20u);
+  EXPECT_EQ(ps.count("328.70"), 1u);  // i = 19
+  EXPECT_EQ(ps.count("0.00"), 1u);
+  std::smatch best;
+  const std::regex last(R"(.*: Best C = (\S+) Best p = (\S+)  CV MSE = (\S+))");
+  ASSERT_TRUE(std::regex_match(lines.back(), best, last)) << lines.back();
+  EXPECT_LE(std::stod(best[3]), 1.02 * 26437);
+  EXPECT_TRUE(entries(dir).empty());
+
+  // -p starts the grid at the point at or below it: 40 / 17.3 -> i = 2.
+  const auto from_p = cdtrain_in(dir, "-q -s 11 -p 40 -C " + diabetes);
+  ASSERT_EQ(from_p.status, 0) << from_p.err;
+  std::set<std::string> from_ps;
+  for (const std::string& line : lines_of(from_p.out)) {
+    std::smatch m;
+    if (std::regex_match(line, m, step)) from_ps.insert(m[2]);
+  }
+  EXPECT_EQ(from_ps, (std::set<std::string>{"34.60", "17.30", "0.00"}));
+}
+
 TEST(ModelSelectionEndToEnd, RefusedCombinationsExitTwo) {
   test::ScratchDir dir;
   dir.write("some.model", "");

@@ -554,6 +554,113 @@ TEST(SearchC, FindsTheBestCOfAPlainLoopWithoutWarmStarts) {
   }
 }
 
+// ---- search_regression ----
+
+// heart_scale's labels (+1/-1) as real targets, the L2-loss SVR by primal CD.
+Params svr_search_params() {
+  Params params;
+  params.solver = SolverKind::kCdPer;
+  params.loss = LossKind::kSvrL2;
+  params.cv_folds = 5;
+  params.threads = 2;
+  params = resolve_defaults(params);
+  validate(params);
+  return params;
+}
+
+struct RegressionStep {
+  double C, p, mse;
+};
+
+TEST(SearchRegression, StartCIsLiblinearsBoundForTheSvr) {
+  const test::Data& data = load("heart_scale");
+  const std::vector<double>& y = data.file.labels;  // |y| = 1
+  const double l = static_cast<double>(y.size());
+  for (double p : {0.0, 0.3, 0.95}) {
+    // 0.01 sum (|y| - p)^2 / (8 (sum |y|)^2 max ||x||^2)
+    const double bound = 0.01 * l * (1 - p) * (1 - p) / (8 * l * l * largest_row_norm2(data.rows));
+    const double start = regression_search_start_C(data.file.features, y, p);
+    int exponent = 0;
+    EXPECT_EQ(std::frexp(start, &exponent), 0.5) << p;
+    EXPECT_LE(start, bound) << p;
+    EXPECT_GT(2 * start, bound) << p;
+  }
+  EXPECT_EQ(regression_search_start_C(data.file.features, y, 1.0), kMaxRegressionSearchC);
+}
+
+TEST(SearchRegression, WalksTheGridOfPAndDoublesCFromEachStart) {
+  const test::Data& data = load("heart_scale");
+  const CscMatrix& x = data.file.features;
+  const std::vector<double>& y = data.file.labels;
+  Params params = svr_search_params();
+  std::vector<RegressionStep> steps;
+  CountingReporter reporter;
+  const RegressionSearch best =
+      search_regression(x, y, params, std::nullopt, reporter,
+                        [&](double C, double p, double mse) { steps.push_back({C, p, mse}); });
+  ASSERT_FALSE(steps.empty());
+  // p = 19/20, 18/20, ..., 0, each from its own start C, doubling.
+  std::vector<double> ps;
+  for (std::size_t k = 0; k < steps.size(); ++k) {
+    if (k == 0 || steps[k].p != steps[k - 1].p) {
+      ps.push_back(steps[k].p);
+      EXPECT_EQ(steps[k].C, regression_search_start_C(x, y, steps[k].p)) << steps[k].p;
+      // Nothing is warm at a p's first C: a cold cross validation.
+      Params at = params;
+      at.C = steps[k].C;
+      at.svr_epsilon = steps[k].p;
+      CountingReporter quiet;
+      EXPECT_EQ(steps[k].mse, cross_validate_regression(x, y, at, quiet).mean_squared_error);
+    } else {
+      EXPECT_EQ(steps[k].C, 2 * steps[k - 1].C);
+    }
+    EXPECT_LE(steps[k].C, kMaxRegressionSearchC);
+  }
+  ASSERT_EQ(ps.size(), 20u);
+  for (std::size_t i = 0; i < 20; ++i) EXPECT_EQ(ps[i], static_cast<double>(19 - i) / 20);
+  // The best is the first step with the lowest error.
+  const auto lowest = std::min_element(steps.begin(), steps.end(), [](const auto& a, const auto& b) {
+    return a.mse < b.mse;
+  });
+  EXPECT_EQ(best.best_C, lowest->C);
+  EXPECT_EQ(best.best_p, lowest->p);
+  EXPECT_EQ(best.best_mean_squared_error, lowest->mse);
+  // Warm starts end each fold elsewhere in the eps-neighbourhood of its
+  // optimum: the best error is a cold cross validation's within 1%.
+  Params at = params;
+  at.C = best.best_C;
+  at.svr_epsilon = best.best_p;
+  at.eps = 1e-6;
+  CountingReporter quiet;
+  EXPECT_NEAR(best.best_mean_squared_error,
+              cross_validate_regression(x, y, at, quiet).mean_squared_error,
+              0.01 * best.best_mean_squared_error);
+}
+
+TEST(SearchRegression, StartsAtTheGridPointBelowPAndTheSquaredLossHasNoP) {
+  const test::Data& data = load("heart_scale");
+  const CscMatrix& x = data.file.features;
+  const std::vector<double>& y = data.file.labels;
+  Params params = svr_search_params();
+  params.svr_epsilon = 0.33;  // the grid point at or below: 6/20
+  std::set<double> ps;
+  CountingReporter reporter;
+  search_regression(x, y, params, 0.5, reporter,
+                    [&](double C, double p, double) {
+                      ps.insert(p);
+                      EXPECT_GE(C, 0.5);
+                    });
+  EXPECT_EQ(ps, (std::set<double>{0.0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3}));
+
+  params.loss = LossKind::kSquared;
+  params.svr_epsilon.reset();
+  ps.clear();
+  const RegressionSearch best = search_regression(
+      x, y, params, std::nullopt, reporter, [&](double, double p, double) { ps.insert(p); });
+  EXPECT_EQ(ps, std::set<double>{-1.0});
+  EXPECT_EQ(best.best_p, -1.0);
+}
+
 TEST(SearchC, TheFirstStepIsAColdCrossValidation) {
   // At the first C nothing is warm yet: its accuracy is cross_validate's.
   const test::Data& data = load("heart_scale");
