@@ -21,7 +21,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   try {
     const cdl::TrainCommand command = cdl::parse_train_args(args);
-    if (!command.help) {
+    if (!command.help && !command.version) {
       // -v and -C write no model: from standard input they have no model path.
       if (command.training_path.empty() ||
           (command.model_path.empty() && command.params.cv_folds == 0)) {
@@ -33,7 +33,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   try {
     const cdl::PredictCommand command = cdl::parse_predict_args(args);
-    if (!command.help &&
+    // --info MODEL describes a model: it has that path alone.
+    if (!command.help && !command.version && command.info_model.empty() &&
         (command.test_path.empty() || command.model_path.empty() || command.output_path.empty())) {
       cdl::fuzz::fail("a predict command without its three paths");
     }
