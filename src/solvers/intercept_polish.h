@@ -8,32 +8,36 @@
 // intercept w0 settles (intercept_epoch.h): P is flat along w0, and w0, the
 // weighted median of y_j - w'x_j, moves with every score until the support
 // vectors with 0 < alpha_j < C_j are found exactly. Their number is small
-// (13 of heart_scale's 270 rows, about 400 of a9a's 32,561), so once the
+// (13 in pdcd's late iterates on heart_scale's 270 rows, about 400 on a9a's
+// 32,561), so once the
 // iterate has roughly found them the rest of the problem is a small dense QP
-// that a pairwise method with greedy pairs solves to 1e-9 in milliseconds,
-// where the random steps of pdcd and rcd-pair need thousands of epochs.
+// that a pairwise method with greedy pairs solves to LIBSVM's tolerance in
+// milliseconds, where the random steps of pdcd and rcd-pair need thousands of
+// epochs.
 //
 // The method: alpha is first projected onto the feasible set
-// (project_to_dual_feasible) and w0 taken at its exact value for that w
-// (best_intercept). S is the rows with 0 < alpha_j < C_j and the rows at a
-// bound whose margin y_j (w'x_j + w0) is within kPolishBand of 1, nearest
-// first, at most kPolishRows of them. On S, with g_j = w'x_j - y_j and the
-// kernel K_ij = x_i'x_j stored densely, each step moves a pair
+// (project_to_dual_feasible). Each round takes w, the scores and the exact w0
+// for that w (best_intercept), and builds S: the rows with 0 < alpha_j < C_j
+// and the rows on the wrong side of the margin (alpha_j = 0 with margin
+// y_j (w'x_j + w0) < 1, alpha_j = C_j with margin > 1), the farthest from it
+// first, then the rows at a bound within kPolishBand of the margin, the
+// nearest first; at most kPolishRows in all. On S, with g_j = w'x_j - y_j
+// and the kernel K_ij = x_i'x_j stored densely, each step moves a pair
 //   alpha_i += y_i t, alpha_j -= y_j t   (y'alpha unchanged, w += t (x_i - x_j))
 // chosen as Fan, Chen & Lin (2005, JMLR 6, "Working set selection using
 // second order information", WSS 2 in our signs): i minimizes g over the
 // rows that can move up, j maximizes (g_j - g_i)^2 / ||x_i - x_j||^2 over
 // the rows that can move down with g_j > g_i, and t = (g_j - g_i) / ||x_i -
-// x_j||^2 clipped to the boxes; then g_k += t (K_ki - K_kj) on S. It stops
-// when max g (down) - min g (up) <= kPolishTol, the KKT conditions on S
-// (Keerthi et al.'s maximal violating pair). The rows outside S that the new
-// w and w0 put on the wrong side of the margin (alpha_j = 0 with margin < 1,
-// alpha_j = C_j with margin > 1) then join S and the loop repeats, at most
-// kPolishRounds times. Nothing here is certified: the caller post-processes
-// the result (post_process) and trusts it only for a small duality gap.
+// x_j||^2 clipped to the boxes; then g_k += t (K_ki - K_kj) on S. The steps
+// stop when max g (down) - min g (up) <= kPolishTol on S (Keerthi et al.'s
+// maximal violating pair, LIBSVM's test), or after 20 |S| + 1000 steps. The
+// rounds stop when that violation over all rows is at most kPolishTol, or
+// after kPolishRounds. Nothing here is certified: the caller post-processes
+// the result (post_process) and trusts it only for a small violation and
+// duality gap.
 //
-// Cost: O(#nz + l log l) for the scores and the set, O(|S|^2) row products
-// for K, O(|S|) per pair step, O(#nz) per round for the violators.
+// Cost per round: O(#nz + l log l) for the scores, w0 and S, O(|S|^2) row
+// products for K, O(|S|) per pair step.
 #ifndef CDL_SOLVERS_INTERCEPT_POLISH_H_
 #define CDL_SOLVERS_INTERCEPT_POLISH_H_
 
@@ -50,7 +54,7 @@ constexpr double kPolishBand = 0.1;
 constexpr std::size_t kPolishRows = 2000;
 // The largest KKT violation on S that ends the pair steps.
 constexpr double kPolishTol = 1e-5;
-// The rounds of "solve on S, add the violators".
+// The most rounds (S rebuilt, then solved).
 constexpr int kPolishRounds = 20;
 
 // max g_j over the rows that can move down - min g_j over those that can move

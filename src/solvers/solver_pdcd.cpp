@@ -67,7 +67,9 @@
 // Cost: O(nonzeros of row i) per step (two passes over the row), so
 //   O(#nz) per epoch, as SDCA; the post-processing adds O(#nz + l log l)
 //   per epoch, which the clock does not count (like the other solvers'
-//   f(w) for their reports).
+//   f(w) for their reports). A polish (intercept_polish.h) costs O(#nz + l
+//   log l) per round, O(|S|^2) row products and O(|S|) per pair step, and
+//   the clock counts it.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
