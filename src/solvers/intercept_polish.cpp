@@ -128,10 +128,18 @@ PolishedDual polish_intercept_dual(const Problem& problem, std::vector<double> a
     }
     if (candidates.empty()) return {std::move(alpha), violation};
     std::sort(candidates.begin(), candidates.end());
-    candidates.resize(std::min(candidates.size(), kPolishRows));
     std::vector<std::size_t> set;
-    set.reserve(candidates.size());
-    for (const auto& entry : candidates) set.push_back(entry.second);
+    double nonzeros = 0;  // of the rows in the set
+    for (const auto& entry : candidates) {
+      const std::size_t row = entry.second;
+      nonzeros += static_cast<double>(problem.rows->row_ptr[row + 1] - problem.rows->row_ptr[row]);
+      if (set.size() == kPolishRows ||
+          static_cast<double>(set.size() + 1) * nonzeros > kPolishKernelWork) {
+        break;
+      }
+      set.push_back(row);
+    }
+    if (set.size() < 2) return {std::move(alpha), violation};
     solve_on_set(problem, set, scores, alpha);
   }
 }

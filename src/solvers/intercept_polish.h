@@ -21,7 +21,8 @@
 // and the rows on the wrong side of the margin (alpha_j = 0 with margin
 // y_j (w'x_j + w0) < 1, alpha_j = C_j with margin > 1), the farthest from it
 // first, then the rows at a bound within kPolishBand of the margin, the
-// nearest first; at most kPolishRows in all. On S, with g_j = w'x_j - y_j
+// nearest first; at most kPolishRows in all, and fewer if building K would
+// take more than kPolishKernelWork multiply-adds. On S, with g_j = w'x_j - y_j
 // and the kernel K_ij = x_i'x_j stored densely, each step moves a pair
 //   alpha_i += y_i t, alpha_j -= y_j t   (y'alpha unchanged, w += t (x_i - x_j))
 // chosen as Fan, Chen & Lin (2005, JMLR 6, "Working set selection using
@@ -52,6 +53,9 @@ namespace cdl {
 constexpr double kPolishBand = 0.1;
 // The most rows S holds (K takes 8 |S|^2 bytes: 32 MB).
 constexpr std::size_t kPolishRows = 2000;
+// The most multiply-adds K may take, |S| times the nonzeros of S's rows
+// (a9a: 6e7, rcv1_small: 7e7): on dense rows S is cut shorter.
+constexpr double kPolishKernelWork = 2e8;
 // The largest KKT violation on S that ends the pair steps.
 constexpr double kPolishTol = 1e-5;
 // The most rounds (S rebuilt, then solved).
