@@ -35,7 +35,8 @@
 // last attempt has doubled, and at the last epoch, the iterate is also
 // polished: a small dense QP on its free and near-margin rows, solved by
 // greedy pairs to LIBSVM's KKT violation kPolishTol (= the -e of the
-// fixture's svm-train), over rounds that add the violators. The run stops
+// fixture's svm-train), over rounds that rebuild the set from the free
+// rows and the worst violators. The run stops
 // with the polished point when its KKT violation over all rows is at most
 // kPolishTol and its gap at most eps P; otherwise the polished point is
 // dropped and the epochs go on from the iterate. An attempt costs a few
