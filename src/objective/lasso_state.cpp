@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "objective/regularizer.h"
 #include "util/error.h"
@@ -49,6 +50,123 @@ double lasso_rescaled_gap(const Problem& problem, const std::vector<double>& w, 
   }
   if (primal != nullptr) *primal = norm1 + loss;
   return gap;
+}
+
+double lasso_line_search(const Problem& problem, const std::vector<double>& w,
+                         const std::vector<double>& d) {
+  const CscMatrix& x = problem.x();
+  // Xw and Xd over the columns.
+  std::vector<double> xw(problem.num_rows(), 0.0);
+  std::vector<double> xd(problem.num_rows(), 0.0);
+  for (std::size_t i = 0; i < x.num_cols && i < w.size(); ++i) {
+    if (w[i] == 0 && d[i] == 0) continue;
+    for (auto k = x.col_ptr[i]; k < x.col_ptr[i + 1]; ++k) {
+      const auto t = static_cast<std::size_t>(k);
+      xw[x.row_idx[t]] += w[i] * x.values[t];
+      xd[x.row_idx[t]] += d[i] * x.values[t];
+    }
+  }
+  // phi'(t) = slope + curvature t on a piece.
+  double curvature = 0;
+  double slope = 0;
+  for (std::size_t j = 0; j < xw.size(); ++j) {
+    const double c = problem.cost(j);
+    curvature += 2.0 * c * xd[j] * xd[j];
+    slope -= 2.0 * c * (problem.y[j] - xw[j]) * xd[j];
+  }
+  // (breakpoint, 2 |d_i|) for the weights that d moves through 0 at t > 0.
+  std::vector<std::pair<double, double>> breaks;
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    if (d[i] == 0) continue;
+    // The sign of w_i + t d_i just after t = 0.
+    const double sign = w[i] != 0 ? (w[i] > 0 ? 1.0 : -1.0) : (d[i] > 0 ? 1.0 : -1.0);
+    slope += d[i] * sign;
+    if (w[i] != 0 && (w[i] > 0) != (d[i] > 0)) breaks.emplace_back(-w[i] / d[i], 2.0 * std::fabs(d[i]));
+  }
+  if (slope >= 0) return 0.0;
+  std::sort(breaks.begin(), breaks.end());
+  double start = 0;
+  for (const auto& [at, jump] : breaks) {
+    // phi' < 0 at start; the root of this piece, if before the breakpoint.
+    if (curvature > 0 && -slope / curvature <= at - start) return start - slope / curvature;
+    slope += curvature * (at - start);
+    start = at;
+    slope += jump;
+    if (slope >= 0) return at;
+  }
+  // The last piece: phi' rises with the curvature (none: phi is unbounded
+  // below along d, which a Lasso with C > 0 and this d cannot be unless
+  // Xd = 0 and the l1 part falls; stay).
+  return curvature > 0 ? start - slope / curvature : start;
+}
+
+std::vector<double> lasso_support_point(const Problem& problem, const std::vector<double>& w) {
+  const CscMatrix& x = problem.x();
+  std::vector<std::size_t> support;
+  for (std::size_t i = 0; i < w.size() && i < x.num_cols; ++i) {
+    if (w[i] != 0) support.push_back(i);
+  }
+  const std::size_t k = support.size();
+  if (k == 0 || k > kSupportPointMax) return {};
+  // Column a of X_S scattered as a dense l-vector scaled by C_j, dotted
+  // with the columns b >= a.
+  std::vector<double> gram(k * k, 0.0);
+  std::vector<double> rhs(k, 0.0);
+  std::vector<double> dense(problem.num_rows(), 0.0);
+  for (std::size_t a = 0; a < k; ++a) {
+    const std::size_t i = support[a];
+    for (auto p = x.col_ptr[i]; p < x.col_ptr[i + 1]; ++p) {
+      const auto t = static_cast<std::size_t>(p);
+      dense[x.row_idx[t]] = problem.cost(x.row_idx[t]) * x.values[t];
+    }
+    for (auto p = x.col_ptr[i]; p < x.col_ptr[i + 1]; ++p) {
+      const auto t = static_cast<std::size_t>(p);
+      rhs[a] += dense[x.row_idx[t]] * problem.y[x.row_idx[t]];
+    }
+    rhs[a] -= (w[i] > 0 ? 0.5 : -0.5);
+    for (std::size_t b = a; b < k; ++b) {
+      double sum = 0;
+      const std::size_t m = support[b];
+      for (auto p = x.col_ptr[m]; p < x.col_ptr[m + 1]; ++p) {
+        const auto t = static_cast<std::size_t>(p);
+        sum += dense[x.row_idx[t]] * x.values[t];
+      }
+      gram[a * k + b] = gram[b * k + a] = sum;
+    }
+    for (auto p = x.col_ptr[i]; p < x.col_ptr[i + 1]; ++p) {
+      dense[x.row_idx[static_cast<std::size_t>(p)]] = 0;
+    }
+  }
+  double trace = 0;
+  for (std::size_t a = 0; a < k; ++a) trace += gram[a * k + a];
+  if (!(trace > 0)) return {};
+  for (std::size_t a = 0; a < k; ++a) gram[a * k + a] += 1e-12 * trace;
+  // Cholesky, lower triangle in place, then the two triangular solves.
+  for (std::size_t j = 0; j < k; ++j) {
+    double pivot = gram[j * k + j];
+    for (std::size_t p = 0; p < j; ++p) pivot -= gram[j * k + p] * gram[j * k + p];
+    if (!(pivot > 0)) return {};
+    const double root = std::sqrt(pivot);
+    gram[j * k + j] = root;
+    for (std::size_t i = j + 1; i < k; ++i) {
+      double sum = gram[i * k + j];
+      for (std::size_t p = 0; p < j; ++p) sum -= gram[i * k + p] * gram[j * k + p];
+      gram[i * k + j] = sum / root;
+    }
+  }
+  for (std::size_t i = 0; i < k; ++i) {
+    double sum = rhs[i];
+    for (std::size_t p = 0; p < i; ++p) sum -= gram[i * k + p] * rhs[p];
+    rhs[i] = sum / gram[i * k + i];
+  }
+  for (std::size_t i = k; i-- > 0;) {
+    double sum = rhs[i];
+    for (std::size_t p = i + 1; p < k; ++p) sum -= gram[p * k + i] * rhs[p];
+    rhs[i] = sum / gram[i * k + i];
+  }
+  std::vector<double> point(w.size(), 0.0);
+  for (std::size_t a = 0; a < k; ++a) point[support[a]] = rhs[a];
+  return point;
 }
 
 LassoState::LassoState(const Problem& problem, const std::vector<double>* w0, bool track_gradients)

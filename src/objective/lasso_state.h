@@ -58,6 +58,33 @@ namespace cdl {
 double lasso_rescaled_gap(const Problem& problem, const std::vector<double>& w,
                           double* primal = nullptr);
 
+// The exact minimizer t >= 0 of phi(t) = f(w + t d), f the Lasso's
+// objective above: phi is convex and piecewise quadratic, with
+//   phi'(t) = sum_i d_i sign(w_i + t d_i) - 2 sum_j C_j (r_j - t (Xd)_j) (Xd)_j,
+// r = y - Xw, which rises by 2 |d_i| where w_i + t d_i crosses 0. The
+// breakpoints -w_i/d_i > 0 are walked in increasing order until phi'
+// changes sign, inside a quadratic piece (its root) or at a breakpoint
+// (that t: a weight lands exactly on 0). 0 when phi'(0+) >= 0 (d is no
+// descent direction). The line search of the Lasso's support steps
+// (solver_cd_l1.cpp). O(#nz + l + n log n).
+double lasso_line_search(const Problem& problem, const std::vector<double>& w,
+                         const std::vector<double>& d);
+
+// The most nonzero weights lasso_support_point() works with (its Gram
+// matrix takes 8 k^2 bytes and k^3/3 flops to factor).
+constexpr std::size_t kSupportPointMax = 500;
+
+// The minimizer of f over the weights' current sign pattern s (the support
+// S = {i : w_i != 0}): with those signs fixed, f restricted to S is the
+// quadratic s'w_S + sum_j C_j (y_j - x_jS'w_S)^2, whose stationary point
+// solves (X_S' C X_S) w_S = X_S' C y - s / 2; zero off S. The system is
+// solved by Cholesky with a ridge of 1e-12 times its trace (duplicated or
+// collinear columns make it singular; the point then runs far along their
+// null space, where only the l1 part changes, and the line search stops
+// where a weight reaches 0). Empty when S is empty or larger than
+// kSupportPointMax. O(|S| #nz of S's columns + |S|^3).
+std::vector<double> lasso_support_point(const Problem& problem, const std::vector<double>& w);
+
 class LassoState {
  public:
   // Keeps a reference to `problem` (which must outlive the state) and makes

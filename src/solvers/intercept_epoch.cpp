@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "solvers/intercept_polish.h"
+
 namespace cdl {
 
 double weight_distance_bound(const InterceptGap& point) {
@@ -37,6 +39,46 @@ bool InterceptStop::converged(std::int64_t epoch, const InterceptGap& last) {
   for (std::size_t i = 0; i + 1 < last.w.size(); ++i) norm2 += last.w[i] * last.w[i];
   const bool w_close = weight_distance_bound(last) <= kInterceptSettle * std::sqrt(norm2);
   return gap_passed && w_close && spread() <= kInterceptSettle;
+}
+
+bool InterceptStop::polish_due(std::int64_t epoch, const InterceptGap& last,
+                               bool last_epoch) const {
+  if (gap_tol_ || polished_) return false;
+  if (last_epoch) return true;
+  return last.gap <= kPolishStart * eps_ * last.primal && epoch >= 2 * polish_epoch_;
+}
+
+bool InterceptStop::polish_accepted(std::int64_t epoch, const InterceptGap& polished,
+                                    double violation) {
+  polish_epoch_ = epoch;
+  polished_ = violation <= kPolishTol && polished.gap <= eps_ * polished.primal;
+  return polished_;
+}
+
+bool check_intercept_epoch(const Problem& problem, const std::vector<double>& alpha,
+                           std::int64_t epoch, bool last_epoch, Progress& progress,
+                           InterceptStop& stop, InterceptGap& last) {
+  progress.pause();
+  last = post_process(problem, alpha);
+  bool stops = false;
+  if (stop.polish_due(epoch, last, last_epoch)) {
+    progress.resume();
+    PolishedDual polished = polish_intercept_dual(problem, alpha);
+    progress.pause();
+    InterceptGap point = post_process(problem, std::move(polished.alpha));
+    if (stop.polish_accepted(epoch, point, polished.violation)) {
+      last = std::move(point);
+      stops = true;
+    }
+  }
+  IterationInfo info{epoch, last.primal, last.gap, 0.0, &last.w};
+  info.intercept = true;
+  info.primal = last.primal;
+  info.dual = last.dual;
+  info.gap = last.gap;
+  progress.report(info);
+  // The rule's record of the checks is kept for a polished stop too.
+  return stop.converged(epoch, last) || stops;
 }
 
 bool InterceptStop::may_continue(std::int64_t epoch) const {

@@ -33,6 +33,12 @@ class Progress {
     if (running_) seconds_ += std::chrono::duration<double>(Clock::now() - start_).count();
     running_ = false;
   }
+  // Restarts the clock after pause() (idempotent): for solver work done
+  // between a pause and the report.
+  void resume() {
+    if (!running_) start_ = Clock::now();
+    running_ = true;
+  }
   // Reports an outer iteration with the time so far, then restarts the clock.
   void report(std::int64_t iteration, double objective, double grad_norm,
               const std::vector<double>* w) {

@@ -53,6 +53,29 @@
 //   changes by exactly g d + H_i/2 d^2 <= Delta/2 <= sigma Delta, so the
 //   shortcut always accepts lambda = 1: every Lasso step is the exact one.
 //
+//   Support steps, the Lasso with a rule that keeps no state of its own
+//   (cyclic, perm, uniform; the default): plain CD crawls when the design
+//   is ill-conditioned and the regularization weak (30,000 epochs leave the
+//   50 x 100 Gaussian design at C = 500 18% above f*, agaricus' one-hot
+//   columns at C = 20 3%, docs/checks.md), zigzagging along directions
+//   in which Xw hardly moves. So after every kSupportStepEvery-th outer
+//   iteration whose gap fails, w takes a round of support steps
+//   (lasso_state.h): the point that minimizes f with the signs of w fixed
+//   (a linear system on the support, (X_S' C X_S) w_S = X_S' C y - s/2),
+//   and the exact line search of f along the segment to it, which stops
+//   where a weight reaches 0; repeated (at most kSupportSteps times) until a
+//   step reaches the point. f never increases, and once CD has found the
+//   optimum's signs one step lands on the optimum, where the gap test then
+//   stops the run. This is the active-set Newton step of homotopy/LARS-type
+//   Lasso solvers (Osborne, Presnell & Turlach 2000, "A new approach to
+//   variable selection in least squares problems") placed between CD
+//   epochs; it replaces no CD step, so the iterates between the rounds are
+//   CD's. Skipped when the support has more than kSupportPointMax = 500
+//   features. Anderson extrapolation (Bertrand & Massias 2021) was measured
+//   first and kept f 108% (Gaussian) and 31% (agaricus) above f* after 1000
+//   epochs: the iterates drift at a constant rate, which an affine
+//   combination of them cannot extrapolate.
+//
 //   Shrinking, as LIBLINEAR's L1 solvers: with M the largest violation of
 //   the previous outer iteration, a coordinate with w_i = 0 and
 //   |g| < 1 - M/l is left out of the next ones; when the stopping test passes
@@ -95,7 +118,8 @@
 //
 // Cost: an outer iteration is O(#nz of the active columns) when the steps
 //   pass the shortcut, plus O(nonzeros of column i) per evaluation of D_i;
-//   the Lasso's gap and its recomputed scores add O(#nz + l + n).
+//   the Lasso's gap and its recomputed scores add O(#nz + l + n), and a
+//   support step O(|S| #nz of S's columns + |S|^3 + #nz + n log n).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -127,10 +151,40 @@ constexpr double kMinLambda = 1e-18;
 // 4 with the restore. A full visit costs two multiply-adds per nonzero with cached terms.
 constexpr std::int64_t kClassificationRestoreEvery = 10;
 
+// The Lasso's support steps (the header): the outer iterations between two
+// rounds of them, and the most steps in a round.
+constexpr std::int64_t kSupportStepEvery = 5;
+constexpr int kSupportSteps = 20;
+
 // The smallest relative duality gap the Lasso's test asks for: the
 // rounding of the residuals and of CD's steps leaves the gap at a few 1e-11
 // of f (measured on a 50 x 100 Gaussian design).
 constexpr double kMinRelativeGap = 1e-10;
+
+// A round of the Lasso's support steps from w (the header): the step to
+// lasso_support_point() with the exact line search along it, repeated
+// while a step ends early at a weight that reaches 0, at most
+// kSupportSteps times. Returns the steps that moved w. O(per step: |S|
+// #nz of S's columns + |S|^3 + #nz + n log n).
+int support_steps(const Problem& problem, std::vector<double>& w) {
+  int moved = 0;
+  for (int step_count = 0; step_count < kSupportSteps; ++step_count) {
+    const std::vector<double> target = lasso_support_point(problem, w);
+    if (target.empty()) break;
+    std::vector<double> direction(w.size());
+    for (std::size_t i = 0; i < w.size(); ++i) direction[i] = target[i] - w[i];
+    const double step = lasso_line_search(problem, w, direction);
+    if (!(step > 0)) break;
+    for (std::size_t i = 0; i < w.size(); ++i) {
+      // The weight the step was stopped at lands on 0 exactly.
+      const double next = w[i] + step * direction[i];
+      w[i] = std::fabs(next) <= 1e-12 * std::fabs(w[i]) ? 0.0 : next;
+    }
+    ++moved;
+    if (step >= 1) break;  // the stationary point of the sign pattern
+  }
+  return moved;
+}
 
 double l1_norm(const std::vector<double>& v) {
   double out = 0;
@@ -348,6 +402,10 @@ SolveResult cd_l1_loop(Objective& objective, const Regularizer& regularizer, Sel
                        std::int64_t restore_every = 0, StopBase stop_base = StopBase::kStart,
                        const Problem* problem = nullptr) {
   const std::int64_t max_iter = params.max_iter.value();
+  const bool gap_stop = stop_base == StopBase::kLassoGap;
+  // The Lasso's support steps (the header), with the rules that keep no
+  // state of their own about w.
+  const bool support_stepping = gap_stop && !rule.wants_feedback();
   const L1Settings settings{params.sigma, params.beta, rule.wants_feedback(),
                             rule.solver_may_shrink()};
   const double rows = static_cast<double>(std::max<std::size_t>(num_rows, 1));
@@ -357,7 +415,6 @@ SolveResult cd_l1_loop(Objective& objective, const Regularizer& regularizer, Sel
   double stop_norm = eps * l1_norm(violation);
   const bool first_sweep_base = stop_base == StopBase::kFirstSweep && rule.visits_all();
   result.grad_norm = l1_norm(violation);
-  const bool gap_stop = stop_base == StopBase::kLassoGap;
   double gap = 0;
   double gap_primal = 0;
   // The relative gap test: gap <= eps f(w), both from lasso_rescaled_gap,
@@ -369,6 +426,7 @@ SolveResult cd_l1_loop(Objective& objective, const Regularizer& regularizer, Sel
   bool converged = gap_stop ? gap_passes() : result.grad_norm <= stop_norm;
   bool failed = false;
   L1Shrinking shrinking(objective.num_features());
+  std::int64_t support_moves = 0;  // support steps that moved w
 
   Progress progress(reporter);
   while (!converged && !failed && result.iterations < max_iter) {
@@ -396,7 +454,10 @@ SolveResult cd_l1_loop(Objective& objective, const Regularizer& regularizer, Sel
         // The kept scores drift by rounding over many steps, and CD's fixed
         // point on them is not the optimum the gap measures: recompute them
         // from w (O(nnz), as the gap).
-        const std::vector<double> w = objective.w();
+        std::vector<double> w = objective.w();
+        if (support_stepping && result.iterations % kSupportStepEvery == 0) {
+          support_moves += support_steps(*problem, w);
+        }
         objective.reset(w);
         shrinking.restore_if_due(result.grad_norm <= stop_norm, kClassificationRestoreEvery);
       }
@@ -408,9 +469,10 @@ SolveResult cd_l1_loop(Objective& objective, const Regularizer& regularizer, Sel
     if (shrinking.restore_if_due(converged, restore_every)) converged = false;
   }
   if (gap_stop) {
-    char line[120];
-    std::snprintf(line, sizeof line, "duality gap %.6e (relative %.3e)", gap,
-                  gap_primal > 0 ? gap / gap_primal : 0.0);
+    char line[160];
+    std::snprintf(line, sizeof line, "duality gap %.6e (relative %.3e), %lld support steps",
+                  gap, gap_primal > 0 ? gap / gap_primal : 0.0,
+                  static_cast<long long>(support_moves));
     reporter.info(line);
   }
   result.status = failed      ? Status::kLineSearchFailed

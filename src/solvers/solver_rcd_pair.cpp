@@ -26,8 +26,10 @@
 //
 // Stopping rule: as pdcd (solver_pdcd.cpp, intercept_epoch.h): the
 //   post-processed point's gap P - D <= eps P with w close and w0 settled,
-//   or P - D <= --gap-tol, or the epoch limit. The model is the
-//   post-processed primal point (w, exact w0).
+//   or P - D <= --gap-tol, or the epoch limit; without --gap-tol, the
+//   polished iterate (intercept_polish.h) once its KKT violation is at most
+//   1e-5 and its gap at most eps P. The model is the post-processed primal
+//   point (w, exact w0).
 //
 // Cost: O(nonzeros of rows i and j) per step (x_i'w, x_j'w, the sparse
 //   merge for x_i'x_j, the update), O(#nz) per epoch; the post-processing,
@@ -148,9 +150,7 @@ SolveResult solve_rcd_pair(const SolverInput& input) {
     result.iterations = epoch;
     const bool last_epoch = !stop.may_continue(epoch);
     if (!stop.due(epoch) && !last_epoch) continue;
-    progress.pause();
-    last = post_process(problem, alpha);
-    if (report_intercept_epoch(progress, epoch, last, stop)) {
+    if (check_intercept_epoch(problem, alpha, epoch, last_epoch, progress, stop, last)) {
       result.status = Status::kConverged;
       break;
     }
@@ -158,8 +158,9 @@ SolveResult solve_rcd_pair(const SolverInput& input) {
   }
   result.seconds = progress.seconds();
   char line[200];
-  std::snprintf(line, sizeof line, "duality gap %.6e (primal %.10e, dual %.10e), w0 spread %.3e",
-                last.gap, last.primal, last.dual, stop.spread());
+  std::snprintf(line, sizeof line, "duality gap %.6e (primal %.10e, dual %.10e), w0 spread %.3e%s",
+                last.gap, last.primal, last.dual, stop.spread(),
+                stop.polished() ? ", polished" : "");
   take_intercept_point(result, problem, std::move(last));
   input.reporter.info(line);
   return result;
