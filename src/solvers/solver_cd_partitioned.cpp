@@ -70,6 +70,7 @@
 #include "objective/cd_math.h"
 #include "objective/vector_math.h"
 #include "select/random.h"
+#include "solvers/cd_l1_step.h"
 #include "solvers/progress.h"
 #include "solvers/solver.h"
 #include "util/parallel.h"
@@ -79,11 +80,6 @@ namespace {
 
 // The line search on d gives up below this eta.
 constexpr double kMinEta = 1e-12;
-// The smallest lambda a coordinate's L1 line search tries (solver_cd_l1.cpp).
-constexpr double kMinLambda = 1e-18;
-// With r = ||w||_1 in classification, shrunk features come back after this
-// many rounds (solver_cd_l1.cpp's kClassificationRestoreEvery).
-constexpr std::int64_t kClassificationRestoreEvery = 10;
 // Rows per task when the blocks' l-vectors are summed.
 constexpr std::size_t kRowChunk = 16384;
 
@@ -108,45 +104,6 @@ std::vector<std::vector<std::uint32_t>> make_blocks(const CscMatrix& x, std::siz
   // memory forwards (its epochs draw their own permutations).
   for (auto& block : blocks) std::sort(block.begin(), block.end());
   return blocks;
-}
-
-// max(min(#positive, #negative), 1) / l over the counted rows (as
-// solver_cd_l1.cpp), and the counted rows.
-struct RowCounts {
-  double minority_share;
-  std::size_t counted;
-};
-RowCounts row_counts(const Problem& problem) {
-  std::size_t positive = 0;
-  std::size_t counted = 0;
-  for (std::size_t j = 0; j < problem.num_rows(); ++j) {
-    if (!problem.counts(j)) continue;
-    ++counted;
-    positive += problem.y[j] > 0;
-  }
-  if (counted == 0) return {1.0, 0};
-  const std::size_t smaller = std::min(positive, counted - positive);
-  return {static_cast<double>(std::max<std::size_t>(smaller, 1)) / static_cast<double>(counted),
-          counted};
-}
-
-template <class Objective, class = void>
-struct HasCurvatureBound : std::false_type {};
-template <class Objective>
-struct HasCurvatureBound<
-    Objective, std::void_t<decltype(std::declval<const Objective&>().curvature_bound(0, 0.0, 0.0))>>
-    : std::true_type {};
-
-template <class Objective>
-double curvature_bound(const Objective& objective, std::size_t i, const BoundedDerivs& derivs,
-                       double z) {
-  if constexpr (HasCurvatureBound<Objective>::value) {
-    return objective.curvature_bound(i, derivs.d2, z);
-  } else {
-    (void)i;
-    (void)z;
-    return derivs.bound;
-  }
 }
 
 template <class Objective, class = void>
@@ -259,47 +216,10 @@ void l1_step(Objective& objective, std::size_t i, const Settings& settings, doub
   }
   const double model = g * d + r.delta(wi, d);
   if (!(model < 0)) return;
-  for (double lambda = 1.0; lambda >= kMinLambda; lambda *= settings.beta) {
-    const double z = lambda * d;
-    const double bound = curvature_bound(objective, i, derivs, z);
-    const double upper = g * z + 0.5 * (bound - r.l2) * z * z + r.delta(wi, z);
-    const double allowed = settings.sigma * lambda * model;
-    bool accepted = upper <= allowed;
-    if (accepted) {
-      objective.apply(i, z);
-    } else {
-      ++stats.function_evaluations;
-      accepted = objective.apply_with_delta(i, z) <= allowed;
-      if (!accepted) objective.undo();
-    }
-    if (accepted) {
-      if (lambda == 1.0) ++stats.full_newton_steps;
-      return;
-    }
-  }
+  const double lambda = l1_line_search(objective, r, i, derivs, wi, g, d, model, settings.sigma,
+                                       settings.beta, stats.function_evaluations);
+  if (lambda == 1.0) ++stats.full_newton_steps;
 }
-
-// LIBLINEAR's shrinking of the L1 rows, over the whole w (solver_cd_l1.cpp).
-struct Shrinking {
-  std::vector<char> active;
-  std::size_t inactive = 0;
-  double max_violation_old = std::numeric_limits<double>::infinity();
-  std::int64_t since_restore = 0;
-
-  explicit Shrinking(std::size_t n) : active(n, 1) {}
-
-  bool restore_if_due(bool converged, std::int64_t restore_every) {
-    ++since_restore;
-    if (inactive == 0 || !(converged || (restore_every > 0 && since_restore >= restore_every))) {
-      return false;
-    }
-    since_restore = 0;
-    std::fill(active.begin(), active.end(), 1);
-    inactive = 0;
-    max_violation_old = std::numeric_limits<double>::infinity();
-    return true;
-  }
-};
 
 // The objective copies that the threads share: a block takes one, loads
 // (w, m) into it, and gives it back.
@@ -379,7 +299,7 @@ SolveResult partitioned_loop(Objective& objective, const CscMatrix& x,
   }
   const Settings settings{regularizer, l1, params.sigma, params.beta, inv_scale};
   const double rows = static_cast<double>(std::max<std::size_t>(setup.counted_rows, 1));
-  Shrinking shrinking(l1 ? n : 0);
+  L1Shrinking shrinking(l1 ? n : 0);
   bool converged = result.grad_norm <= stop_norm;
   bool failed = false;
   double loss = objective.loss_sum(m);
@@ -516,7 +436,7 @@ SolveResult solve_cd_partitioned(const SolverInput& input) {
   RunSetup setup{static_cast<std::size_t>(cd_partitions(params)), input.seed,
                  params.eps.value(), problem.num_rows(), 0, false};
   if (!regularizer.smooth()) {
-    const RowCounts counts = row_counts(problem);
+    const L1RowCounts counts = l1_row_counts(problem);
     setup.counted_rows = counts.counted;
     if (problem.task == Task::kClassification) {
       setup.eps *= counts.minority_share;
