@@ -309,7 +309,7 @@ const std::vector<Flag<TrainCommand>>& train_flags() {
        }},
       {"--partitions", "P",
        "split one solve into P fixed blocks that run at once on -m's threads: cdper's features "
-       "(default " + std::to_string(kDefaultCdPartitions) + "), dcd's rows (default " +
+       "(default " + cd_partitions_default_text() + "), dcd's rows (default " +
            dcd_partitions_default_text() + "); 1 to " + std::to_string(kMaxPartitions) +
            ", 1 is the serial algorithm; the model depends on P, never on -m",
        [](TrainCommand& c, const std::string& flag, const std::string& v) {

@@ -216,11 +216,17 @@ unsigned thread_count(const Params& params) {
   return params.threads > 0 ? params.threads : hardware_threads();
 }
 
-std::int64_t cd_partitions(const Params& params) {
+std::int64_t cd_partitions(const Params& params, std::size_t nonzeros) {
   if (!solver_info(params.solver).takes_option(option::kPartitions)) return 1;
   if (params.partitions) return *params.partitions;
   const bool own_rule = !params.select || *params.select == "perm";
-  return own_rule ? kDefaultCdPartitions : 1;
+  const bool large = nonzeros >= static_cast<std::size_t>(kCdPartitionedNonzeros);
+  return own_rule && large ? kDefaultCdPartitions : 1;
+}
+
+std::string cd_partitions_default_text() {
+  return "1 below " + std::to_string(kCdPartitionedNonzeros) + " nonzeros, else " +
+         std::to_string(kDefaultCdPartitions);
 }
 
 double class_cost(const Params& params, int label) {

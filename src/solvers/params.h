@@ -34,10 +34,14 @@ constexpr double kLassoGapEps = 1e-3;
 constexpr unsigned kMaxThreads = 1024;
 // Default -p, the SVR tube width, as LIBLINEAR's.
 constexpr double kDefaultSvrEpsilon = 0.1;
-// Default --partitions of cdper (docs/solvers.md gives the measurements),
-// and the most --partitions may be (each block holds a vector as long as
-// the data's other side).
-constexpr std::int64_t kDefaultCdPartitions = 1;
+// Default --partitions of cdper (solver_cd_partitioned.cpp's header and
+// docs/checks.md give the measurements): the serial algorithm below
+// kCdPartitionedNonzeros nonzeros, where two threads do not pay for the
+// merges (and small data keep the serial solver's model), else
+// kDefaultCdPartitions blocks. And the most --partitions may be (each block
+// holds a vector as long as the data's other side).
+constexpr std::int64_t kDefaultCdPartitions = 2;
+constexpr std::int64_t kCdPartitionedNonzeros = 1000000;
 constexpr std::int64_t kMaxPartitions = 4096;
 
 struct Params {
@@ -97,10 +101,13 @@ Params resolve_defaults(Params params);
 // The threads that -m gives a run: Params::threads, or one per core for 0.
 unsigned thread_count(const Params& params);
 
-// The blocks of features that cdper's solve uses: --partitions, or
-// kDefaultCdPartitions when the run keeps the row's `perm` rule; 1 (the
-// serial algorithm) for the rows that do not take --partitions.
-std::int64_t cd_partitions(const Params& params);
+// The blocks of features that cdper's solve uses on a matrix of `nonzeros`:
+// --partitions, or when the run keeps the row's `perm` rule the default
+// (1 below kCdPartitionedNonzeros, else kDefaultCdPartitions); 1 (the serial
+// algorithm) for the rows that do not take --partitions.
+std::int64_t cd_partitions(const Params& params, std::size_t nonzeros);
+// The default of cdper's --partitions in words, for -h.
+std::string cd_partitions_default_text();
 
 // The C of class `label`: C times its -wi weight.
 double class_cost(const Params& params, int label);

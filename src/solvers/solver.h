@@ -61,7 +61,7 @@ std::vector<double> starting_w(const SolverInput& input);
 // (solver_cd_l1.cpp).
 SolveResult solve_cd(const SolverInput& input);
 SolveResult solve_cd_general(const SolverInput& input);
-// The CD rows with cd_partitions(params) > 1: fixed blocks of features on
+// The CD rows with cd_partitions(params, nnz) > 1: fixed blocks of features on
 // -m's threads (solver_cd_partitioned.cpp).
 SolveResult solve_cd_partitioned(const SolverInput& input);
 SolveResult solve_cmls(const SolverInput& input);

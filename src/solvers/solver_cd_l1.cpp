@@ -133,23 +133,12 @@
 #include "objective/margin_objective.h"
 #include "objective/regression_objective.h"
 #include "objective/vector_math.h"
+#include "solvers/cd_l1_step.h"
 #include "solvers/progress.h"
 #include "solvers/solver.h"
 
 namespace cdl {
 namespace {
-
-// The smallest lambda the line search tries before it leaves a coordinate
-// as it is.
-constexpr double kMinLambda = 1e-18;
-
-// For L1-LR and L1-L2SVM, and for the Lasso while its gap has not passed,
-// shrunk coordinates come back after this many outer iterations even if the
-// stopping test has not passed on the active ones. On a9a at -e 1e-4 the active set alone never
-// meets the test (the one-hot groups make CD crawl), and coordinates shrunk in the first iterations
-// stayed at 0 with |g| up to 12.6 for all 1,000 iterations: 21 features off the optimum's pattern,
-// 4 with the restore. A full visit costs two multiply-adds per nonzero with cached terms.
-constexpr std::int64_t kClassificationRestoreEvery = 10;
 
 // The Lasso's support steps (the header): the outer iterations between two
 // rounds of them, and the most steps in a round.
@@ -192,21 +181,6 @@ double l1_norm(const std::vector<double>& v) {
   return out;
 }
 
-// max(min(#positive, #negative), 1) / l over the counted rows, LIBLINEAR's
-// scale of its primal tolerances.
-double minority_share(const Problem& problem) {
-  std::size_t positive = 0;
-  std::size_t counted = 0;
-  for (std::size_t j = 0; j < problem.num_rows(); ++j) {
-    if (!problem.counts(j)) continue;
-    ++counted;
-    positive += problem.y[j] > 0;
-  }
-  if (counted == 0) return 1.0;
-  const std::size_t smaller = std::min(positive, counted - positive);
-  return static_cast<double>(std::max<std::size_t>(smaller, 1)) / static_cast<double>(counted);
-}
-
 // The minimum-norm subgradients of f at the objective's w.
 template <class Objective>
 std::vector<double> min_norm_subgradients(const Objective& objective,
@@ -215,28 +189,6 @@ std::vector<double> min_norm_subgradients(const Objective& objective,
   const std::vector<double>& w = objective.w();
   for (std::size_t i = 0; i < v.size(); ++i) v[i] = regularizer.min_norm_subgradient(w[i], v[i]);
   return v;
-}
-
-template <class Objective, class = void>
-struct HasCurvatureBound : std::false_type {};
-template <class Objective>
-struct HasCurvatureBound<
-    Objective, std::void_t<decltype(std::declval<const Objective&>().curvature_bound(0, 0.0, 0.0))>>
-    : std::true_type {};
-
-// An upper bound of D''_i(t) over |t| <= |z|, given coordinate i's
-// bounded_derivs(): the objective's own if it has one that depends on z
-// (CachedMarginObjective<LogisticLoss>::curvature_bound), else H_i.
-template <class Objective>
-double curvature_bound(const Objective& objective, std::size_t i, const BoundedDerivs& derivs,
-                       double z) {
-  if constexpr (HasCurvatureBound<Objective>::value) {
-    return objective.curvature_bound(i, derivs.d2, z);
-  } else {
-    (void)i;
-    (void)z;
-    return derivs.bound;
-  }
 }
 
 // What eps multiplies in the stopping test (see the header); kLassoGap:
@@ -251,32 +203,6 @@ struct L1Settings {
   bool may_shrink;  // rule.solver_may_shrink()
 };
 
-// LIBLINEAR's shrinking of its L1 solvers (the header): the active set, and
-// M, the largest violation of the previous outer iteration.
-struct L1Shrinking {
-  std::vector<char> active;
-  std::size_t inactive = 0;
-  double max_violation_old = std::numeric_limits<double>::infinity();
-  std::int64_t since_restore = 0;
-
-  explicit L1Shrinking(std::size_t n) : active(n, 1) {}
-
-  // After an outer iteration: restores every coordinate when some are
-  // shrunk and the test passed on the active ones (or they have had
-  // restore_every outer iterations), and says whether it did.
-  bool restore_if_due(bool converged, std::int64_t restore_every) {
-    ++since_restore;
-    if (inactive == 0 || !(converged || (restore_every > 0 && since_restore >= restore_every))) {
-      return false;
-    }
-    since_restore = 0;
-    std::fill(active.begin(), active.end(), 1);
-    inactive = 0;
-    max_violation_old = std::numeric_limits<double>::infinity();
-    return true;
-  }
-};
-
 // What an outer iteration measured and did.
 struct L1EpochStats {
   double violation_sum = 0;  // ||v||_1 over the coordinates visited
@@ -287,36 +213,6 @@ struct L1EpochStats {
   std::int64_t full_newton_steps = 0;
   std::int64_t function_evaluations = 0;
 };
-
-// The backtracking search along coordinate i's direction d (the header's
-// Armijo-type rule), lambda = 1, beta, beta^2, ...: each lambda is tried on
-// the curvature bound first (O(1)), then on D_i itself. Takes the step and
-// returns lambda, or 0 when lambda falls below kMinLambda and the
-// coordinate stays: in exact arithmetic the bound's test passes once
-// lambda <= 2 (1 - sigma) |Delta| / (H_i d^2), so a search that ends before
-// is rounding at the optimum.
-template <class Objective>
-inline double line_search(Objective& objective, const Regularizer& regularizer, std::size_t i,
-                          const BoundedDerivs& derivs, double wi, double g, double d, double model,
-                          const L1Settings& settings, std::int64_t& function_evaluations) {
-  double lambda = 1.0;
-  while (lambda >= kMinLambda) {
-    const double z = lambda * d;
-    // The loss part changes by at most g z + bound/2 z^2 (bound
-    // includes r's l2, which delta() counts too: subtract it).
-    const double bound = curvature_bound(objective, i, derivs, z);
-    const double upper = g * z + 0.5 * (bound - regularizer.l2) * z * z + regularizer.delta(wi, z);
-    if (upper <= settings.sigma * lambda * model) {
-      objective.apply(i, z);
-      return lambda;
-    }
-    ++function_evaluations;
-    if (objective.apply_with_delta(i, z) <= settings.sigma * lambda * model) return lambda;
-    objective.undo();
-    lambda *= settings.beta;
-  }
-  return 0.0;
-}
 
 // One outer iteration in the rule's order: for each active i, the
 // derivatives, the shrinking test, v_i, the direction (36) and the line
@@ -367,8 +263,9 @@ L1EpochStats cd_l1_epoch(Objective& objective, const Regularizer& regularizer, S
         if (settings.feedback) rule.feedback({i, derivs.d1, derivs.d2, 0.0});
         continue;
       }
-      const double lambda = line_search(objective, regularizer, i, derivs, wi, g, d, model,
-                                        settings, stats.function_evaluations);
+      const double lambda =
+          l1_line_search(objective, regularizer, i, derivs, wi, g, d, model, settings.sigma,
+                         settings.beta, stats.function_evaluations);
       if (lambda == 1.0) ++stats.full_newton_steps;
       if (settings.feedback) rule.feedback({i, derivs.d1, derivs.d2, lambda * d});
     }
@@ -490,16 +387,15 @@ SolveResult run(Objective& objective, const SolverInput& input, const Regularize
   auto rule = make_selection_rule(input);
   if (regularizer.smooth()) return solve_cd(objective, *rule, input.params, input.reporter);
   double eps = input.params.eps.value();
-  if (input.problem.task == Task::kClassification) eps *= minority_share(input.problem);
-  std::size_t counted = 0;
-  for (std::size_t j = 0; j < input.problem.num_rows(); ++j) counted += input.problem.counts(j);
+  const L1RowCounts counts = l1_row_counts(input.problem);
+  if (input.problem.task == Task::kClassification) eps *= counts.minority_share;
   const std::int64_t restore_every =
       input.problem.task == Task::kClassification ? kClassificationRestoreEvery : 0;
   const LossKind loss = input.params.loss.value();
   const StopBase stop_base = loss == LossKind::kL2Svm     ? StopBase::kFirstSweep
                              : loss == LossKind::kSquared ? StopBase::kLassoGap
                                                           : StopBase::kStart;
-  return cd_l1_loop(objective, regularizer, *rule, input.params, eps, counted, input.reporter,
+  return cd_l1_loop(objective, regularizer, *rule, input.params, eps, counts.counted, input.reporter,
                     restore_every, stop_base, &input.problem);
 }
 

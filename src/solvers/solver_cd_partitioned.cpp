@@ -1,48 +1,66 @@
 // Feature-partitioned primal coordinate descent: the CD rows' algorithm
-// (solver_cd.cpp, solver_cd_l1.cpp) on -m's threads, for --partitions P > 1.
+// (solver_cd.cpp, solver_cd_l1.cpp) on -m's threads, for --partitions P > 1
+// (the default P = 2 from 10^6 nonzeros, params.h).
 //
 // Problem: as the CD rows, min_w f(w) = r(w) + sum_j C_j loss_j(w) with
 //   r(w) = 1/2 w'w (L2-SVM, logistic regression, the L2-loss SVR, ridge) or
 //   ||w||_1 (LIBLINEAR's -s 5, -s 6, the Lasso and the L1 SVR).
 //
 // Algorithm: Gauss-Seidel inside a block, Jacobi across blocks, with a line
-//   search on the combined direction (the scheme of PCDN, Bian, Li, Cao, Li
+//   search on the combined direction: the scheme of PCDN (Bian, Li, Cao, Li
 //   & Yin, "Parallel Coordinate Descent Newton Method for Efficient
-//   L1-Regularized Minimization", Algorithm 1, with today's CD inside each
-//   block instead of one Newton step per coordinate; Shotgun, Bradley et al.
-//   2011, is the variant without the line search).
-//   - The features are split once into P fixed blocks: shuffled by a
+//   L1-Regularized Minimization", Algorithm 1: P bundles of coordinates,
+//   one Newton direction each, an Armijo search on their sum), with today's
+//   serial CD steps inside each block instead of one Newton step per
+//   coordinate. Shotgun (Bradley, Kyrola, Bickson & Guestrin 2011) adds P
+//   coordinates' steps without a search, safe for P up to about n / rho (rho
+//   the spectral radius of X'X); Richtarik & Takac's distributed CD (Hydra)
+//   damps each step by a factor beta >= 1 that grows with how many blocks a
+//   row touches. Here every row has nonzeros in every block (60-110 a row on
+//   the measured files), so both would shrink the steps on every round; the
+//   search shrinks the combined step only when it overshoots.
+//   - The features are split once into P fixed blocks B_1..B_P: shuffled by a
 //     generator seeded with the run's seed, then cut into P runs of
 //     consecutive shuffled features with about equal nonzeros (each feature
 //     counts its column's nonzeros plus one). The blocks depend on the seed
 //     and P only, never on the threads.
-//   - Round k, from (w, m), m the cached per-row margins (scores for
-//     regression): every block b starts from (w, m) and runs one epoch of
-//     the serial CD over its own features, in a permutation drawn from
-//     derive_seed(derive_seed(seed, k), b): Chang, Hsieh & Lin (2008)
-//     Algorithm 2 for r = 1/2 w'w (Newton step (13), line search (12),
-//     Theorem 1's lambda_bar (15)), or the CDN step of solver_cd_l1.cpp
-//     (the primer's (36), its Armijo-type rule and curvature bound) for
-//     ||w||_1. A block sees only its own margin changes: it ends with its
-//     own w_B and its own l-vector m_b.
-//   - The blocks' changes are disjoint in w: d = (w_1 - w, ..., w_P - w) over
-//     the blocks' features; in the margins they add:
-//     dm_j = sum_b (m_b,j - m_j), summed in block order for every row.
+//   - Round k: each block b draws a permutation pi_b of its active features
+//     from derive_seed(derive_seed(seed, k), b) and cuts it into
+//     M = kMergesPerRound consecutive runs pi_b^1..pi_b^M of about equal
+//     length. Merge t = 1..M, from (w, m), m the cached per-row margins
+//     (scores for regression): every block starts from (w, m) and takes the
+//     serial step on each coordinate of its run pi_b^t in order: Chang,
+//     Hsieh & Lin (2008) Algorithm 2 for r = 1/2 w'w (Newton step (13),
+//     line search (12), Theorem 1's lambda_bar (15)), or the CDN step of
+//     solver_cd_l1.cpp (the primer's (36), its Armijo-type rule and curvature
+//     bound, cd_l1_step.h) for ||w||_1. A block sees only its own margin
+//     changes, and ends the run with w_b and its own l-vector m_b.
+//   - The runs' changes are disjoint in w: d_i = w_b,i - w_i for i in run
+//     pi_b^t; in the margins they add: dm_j = sum_b (m_b,j - m_j), summed in
+//     block order for every row.
 //   - Line search along d: eta = 1, beta, beta^2, ... (--beta) until
-//     f(w + eta d) - f(w) <= -sigma eta^2 ||d||^2 (--sigma), the combined
-//     analogue of (12), each trial O(l + |d|) from m + eta dm and the
-//     changed coordinates' r. d is a descent direction (each block's step
-//     decreases f, f is convex, and f'(w; d) is the sum of the blocks'
-//     directional derivatives), so the search ends unless rounding hides
-//     the decrease (eta below 1e-12: the run stops, status
-//     kLineSearchFailed, unless the round's test passed).
-//   Every block's epoch depends only on (w, m), its features and its
+//       f(w + eta d) - f(w) <= -sigma eta^2 ||d||^2      (--sigma),
+//     the combined analogue of (12), each trial O(l + |d|) from m + eta dm
+//     and the changed coordinates' r; then w += eta d, m += eta dm. d is a
+//     descent direction (each block's steps decrease f from (w, m), f is
+//     convex, and f'(w; d) is the sum of the blocks' directional
+//     derivatives), so the search ends unless rounding hides the decrease
+//     (eta below 1e-12: that merge's changes are dropped, and the run stops,
+//     status kLineSearchFailed, unless the round's test passes).
+//   M merges a round instead of one: a block's steps are stale for the
+//   others only until the next merge, so a round of P = 2 blocks gets about
+//   as far as a serial epoch (kMergesPerRound gives the rounds; with M = 1
+//   the tall file's default problem took 13 rounds for the serial solver's
+//   12, the wide file's 24 for 18, and -s 6 8 and 7 for 5 and 4). A merge
+//   costs O(P l + |d|); a round's M merges are O(M P l), small beside the
+//   epoch's O(#nz) when #nz / l is large (60-110 on the measured files).
+//   Every block's run depends only on (w, m), its features and its
 //   permutation, and the sums run in block order, so the model is the same
 //   for any number of threads: the threads (a ThreadTeam of
 //   thread_count(params)) take whole blocks; a block's state lives in one
-//   of min(threads, P) objective copies loaded from (w, m) at its start. A
+//   of min(threads, P) objective copies loaded from (w, m) at each merge. A
 //   distributed version would give each rank whole blocks and exchange one
-//   l-vector (its dm) per round.
+//   l-vector (its dm) per merge.
 //
 // Stopping rule: as the serial rows, with each coordinate's D'_i(0) (or
 //   minimum-norm subgradient v_i) taken when its block visits it:
@@ -52,12 +70,15 @@
 //   the first round's for L2-SVM), and its shrinking (M from the previous
 //   round, every block shrinks its own features by |g| < 1 - M/l; all come
 //   back when the test passes on the active ones, and for classification
-//   every 10 rounds). A round is one outer iteration; max_iter bounds them.
+//   every 10 rounds). A round (every feature visited once) is one outer
+//   iteration; max_iter bounds them.
 //
-// Cost per round: O(#nz) for the blocks' epochs (as one serial epoch, split
-//   over the threads), O(P l) to load the P blocks' l-vectors and sum them,
-//   O(l + n) per line-search trial (one trial when eta = 1 passes), and
-//   O(n) for the new w and r(w).
+// Cost per round: O(#nz) for the blocks' runs (as one serial epoch, split
+//   over the threads), and per merge O(P l) to load the blocks' l-vectors
+//   and sum them, O(l + |d|) per line-search trial (one trial when eta = 1
+//   passes); O(n) for the permutations and r(w). On two threads the merges
+//   and the search run on one thread: 8-15% of a round's CPU on the
+//   measured files (docs/checks.md).
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -70,6 +91,7 @@
 #include "objective/cd_math.h"
 #include "objective/vector_math.h"
 #include "select/random.h"
+#include "solvers/cd_l1_step.h"
 #include "solvers/progress.h"
 #include "solvers/solver.h"
 #include "util/parallel.h"
@@ -79,13 +101,15 @@ namespace {
 
 // The line search on d gives up below this eta.
 constexpr double kMinEta = 1e-12;
-// The smallest lambda a coordinate's L1 line search tries (solver_cd_l1.cpp).
-constexpr double kMinLambda = 1e-18;
-// With r = ||w||_1 in classification, shrunk features come back after this
-// many rounds (solver_cd_l1.cpp's kClassificationRestoreEvery).
-constexpr std::int64_t kClassificationRestoreEvery = 10;
 // Rows per task when the blocks' l-vectors are summed.
 constexpr std::size_t kRowChunk = 16384;
+// Merges per round (the header): each block's permutation is cut into this
+// many runs, and the blocks' changes are combined after each. Rounds to -e's
+// test at P = 2 on the tall and the wide file (serial epochs in brackets):
+// default problem 10 (12) and 17 (18); -s 5 13 (14) and 18 (20); -s 6 5 (5)
+// and 5 (4). With 4 merges: 12, 21; 14, 20; 6, 5. With 1: 13, 24; 14, 19;
+// 8, 7. With 16: 10, 17; 13, 20; 5, 5, at twice the merges' cost.
+constexpr std::size_t kMergesPerRound = 8;
 
 // The P fixed blocks of features (the header): seeded shuffle, then runs of
 // about equal weight (nonzeros + 1). Blocks may be empty when P > n.
@@ -110,45 +134,6 @@ std::vector<std::vector<std::uint32_t>> make_blocks(const CscMatrix& x, std::siz
   return blocks;
 }
 
-// max(min(#positive, #negative), 1) / l over the counted rows (as
-// solver_cd_l1.cpp), and the counted rows.
-struct RowCounts {
-  double minority_share;
-  std::size_t counted;
-};
-RowCounts row_counts(const Problem& problem) {
-  std::size_t positive = 0;
-  std::size_t counted = 0;
-  for (std::size_t j = 0; j < problem.num_rows(); ++j) {
-    if (!problem.counts(j)) continue;
-    ++counted;
-    positive += problem.y[j] > 0;
-  }
-  if (counted == 0) return {1.0, 0};
-  const std::size_t smaller = std::min(positive, counted - positive);
-  return {static_cast<double>(std::max<std::size_t>(smaller, 1)) / static_cast<double>(counted),
-          counted};
-}
-
-template <class Objective, class = void>
-struct HasCurvatureBound : std::false_type {};
-template <class Objective>
-struct HasCurvatureBound<
-    Objective, std::void_t<decltype(std::declval<const Objective&>().curvature_bound(0, 0.0, 0.0))>>
-    : std::true_type {};
-
-template <class Objective>
-double curvature_bound(const Objective& objective, std::size_t i, const BoundedDerivs& derivs,
-                       double z) {
-  if constexpr (HasCurvatureBound<Objective>::value) {
-    return objective.curvature_bound(i, derivs.d2, z);
-  } else {
-    (void)i;
-    (void)z;
-    return derivs.bound;
-  }
-}
-
 template <class Objective, class = void>
 struct HasPrefetch : std::false_type {};
 template <class Objective>
@@ -157,23 +142,11 @@ struct HasPrefetch<Objective,
     : std::true_type {};
 
 // Coordinates are prefetched this far ahead along a block's permutation, as
-// solver_cd.cpp does along its batches (its kPrefetchDistance).
+// solver_cd.cpp does along its batches (its kPrefetchDistance). The hints
+// are written in the epoch's loop itself: from a helper function GCC 12
+// dropped them (the helper has no effect it must keep), and the epochs ran
+// 1.4 times as long as the serial ones.
 constexpr std::size_t kPrefetchDistance = 8;
-
-template <class Objective>
-void prefetch_ahead(const Objective& objective, const std::vector<std::uint32_t>& order,
-                    std::size_t k) {
-  if constexpr (HasPrefetch<Objective>::value) {
-    constexpr std::size_t d = kPrefetchDistance;
-    if (k + 3 * d < order.size()) objective.prefetch_coordinate(order[k + 3 * d]);
-    if (k + 2 * d < order.size()) objective.prefetch_column(order[k + 2 * d]);
-    if (k + d < order.size()) objective.prefetch_rows(order[k + d]);
-  } else {
-    (void)objective;
-    (void)order;
-    (void)k;
-  }
-}
 
 // What the rounds read and never change.
 struct Settings {
@@ -259,47 +232,10 @@ void l1_step(Objective& objective, std::size_t i, const Settings& settings, doub
   }
   const double model = g * d + r.delta(wi, d);
   if (!(model < 0)) return;
-  for (double lambda = 1.0; lambda >= kMinLambda; lambda *= settings.beta) {
-    const double z = lambda * d;
-    const double bound = curvature_bound(objective, i, derivs, z);
-    const double upper = g * z + 0.5 * (bound - r.l2) * z * z + r.delta(wi, z);
-    const double allowed = settings.sigma * lambda * model;
-    bool accepted = upper <= allowed;
-    if (accepted) {
-      objective.apply(i, z);
-    } else {
-      ++stats.function_evaluations;
-      accepted = objective.apply_with_delta(i, z) <= allowed;
-      if (!accepted) objective.undo();
-    }
-    if (accepted) {
-      if (lambda == 1.0) ++stats.full_newton_steps;
-      return;
-    }
-  }
+  const double lambda = l1_line_search(objective, r, i, derivs, wi, g, d, model, settings.sigma,
+                                       settings.beta, stats.function_evaluations);
+  if (lambda == 1.0) ++stats.full_newton_steps;
 }
-
-// LIBLINEAR's shrinking of the L1 rows, over the whole w (solver_cd_l1.cpp).
-struct Shrinking {
-  std::vector<char> active;
-  std::size_t inactive = 0;
-  double max_violation_old = std::numeric_limits<double>::infinity();
-  std::int64_t since_restore = 0;
-
-  explicit Shrinking(std::size_t n) : active(n, 1) {}
-
-  bool restore_if_due(bool converged, std::int64_t restore_every) {
-    ++since_restore;
-    if (inactive == 0 || !(converged || (restore_every > 0 && since_restore >= restore_every))) {
-      return false;
-    }
-    since_restore = 0;
-    std::fill(active.begin(), active.end(), 1);
-    inactive = 0;
-    max_violation_old = std::numeric_limits<double>::infinity();
-    return true;
-  }
-};
 
 // The objective copies that the threads share: a block takes one, loads
 // (w, m) into it, and gives it back.
@@ -353,8 +289,11 @@ SolveResult partitioned_loop(Objective& objective, const CscMatrix& x,
   const std::size_t l = m.size();
   std::vector<double> w_next = w;
   std::vector<std::vector<double>> block_state(parts);
-  std::vector<std::vector<double>> block_w(parts);
-  for (std::size_t b = 0; b < parts; ++b) block_w[b].resize(blocks[b].size());
+  std::size_t longest_block = 0;
+  for (const auto& block : blocks) longest_block = std::max(longest_block, block.size());
+  // Each block's new w over its current run: its own buffer, not w_next (the
+  // threads' blocks interleave in w, and one array would share cache lines).
+  std::vector<std::vector<double>> block_w(parts, std::vector<double>(longest_block));
   std::vector<BlockStats> block_stats(parts);
   std::vector<double> dm(l);
   std::vector<double> trial(l);
@@ -379,67 +318,122 @@ SolveResult partitioned_loop(Objective& objective, const CscMatrix& x,
   }
   const Settings settings{regularizer, l1, params.sigma, params.beta, inv_scale};
   const double rows = static_cast<double>(std::max<std::size_t>(setup.counted_rows, 1));
-  Shrinking shrinking(l1 ? n : 0);
+  L1Shrinking shrinking(l1 ? n : 0);
   bool converged = result.grad_norm <= stop_norm;
   bool failed = false;
   double loss = objective.loss_sum(m);
   double f = regularizer.value(w) + loss;
 
   Progress progress(reporter);
+  std::vector<std::vector<std::uint32_t>> orders(parts);
+  std::vector<std::size_t> changed;
+  // Run `merge` of block b's permutation: [first, stop).
+  const auto run_of = [&](std::size_t b, std::size_t merge) {
+    const std::size_t size = orders[b].size();
+    return std::make_pair(size * merge / kMergesPerRound, size * (merge + 1) / kMergesPerRound);
+  };
   while (!converged && !failed && result.iterations < params.max_iter.value()) {
-    const std::uint64_t round_seed = derive_seed(setup.seed, static_cast<std::uint64_t>(result.iterations));
-    const double shrink_below =
-        l1 ? regularizer.l1 - shrinking.max_violation_old / rows : -1.0;
+    const std::uint64_t round_seed =
+        derive_seed(setup.seed, static_cast<std::uint64_t>(result.iterations));
+    const double shrink_below = l1 ? regularizer.l1 - shrinking.max_violation_old / rows : -1.0;
     team.run(parts, [&](std::size_t b) {
-      Objective* copy = pool.take();
-      copy->load_row_state(m);
-      std::vector<std::uint32_t> order;
-      order.reserve(blocks[b].size());
+      orders[b].clear();
       for (std::uint32_t i : blocks[b]) {
-        copy->set_weight(i, w[i]);
-        if (!l1 || shrinking.active[i]) order.push_back(i);
+        if (!l1 || shrinking.active[i]) orders[b].push_back(i);
       }
       std::mt19937_64 rng(derive_seed(round_seed, b));
-      shuffle(order, rng);
-      BlockStats stats;
-      for (std::size_t k = 0; k < order.size(); ++k) {
-        prefetch_ahead(*copy, order, k);
-        const std::size_t i = order[k];
-        if (l1) {
-          l1_step(*copy, i, settings, shrink_below, shrinking.active[i], stats);
-        } else {
-          newton_step(*copy, i, settings, stats);
-        }
-        if (stats.failed) break;
-      }
-      block_state[b] = copy->row_state();
-      // The block's own buffer, not w_next: the threads' blocks interleave
-      // in w, and writing one array would share its cache lines.
-      for (std::size_t k = 0; k < blocks[b].size(); ++k) block_w[b][k] = copy->w()[blocks[b][k]];
-      block_stats[b] = stats;
-      pool.give_back(copy);
-    });
-    for (std::size_t b = 0; b < parts; ++b) {
-      for (std::size_t k = 0; k < blocks[b].size(); ++k) w_next[blocks[b][k]] = block_w[b][k];
-    }
-    // The margins' change, summed in block order for every row.
-    team.run((l + kRowChunk - 1) / kRowChunk, [&](std::size_t c) {
-      for (std::size_t j = c * kRowChunk, stop = std::min(l, j + kRowChunk); j < stop; ++j) {
-        double sum = 0;
-        for (std::size_t b = 0; b < parts; ++b) sum += block_state[b][j] - m[j];
-        dm[j] = sum;
-      }
+      shuffle(orders[b], rng);
     });
     BlockStats round;
-    for (const BlockStats& stats : block_stats) {
-      round.squares += stats.squares;
-      round.violation_sum += stats.violation_sum;
-      round.max_violation = std::max(round.max_violation, stats.max_violation);
-      round.failed = round.failed || stats.failed;
-      round.shrunk += stats.shrunk;
-      result.inner_iterations += stats.visits;
-      result.full_newton_steps += stats.full_newton_steps;
-      result.function_evaluations += stats.function_evaluations;
+    bool search_failed = false;
+    for (std::size_t merge = 0; merge < kMergesPerRound && !round.failed; ++merge) {
+      team.run(parts, [&](std::size_t b) {
+        Objective* copy = pool.take();
+        copy->load_row_state(m);
+        const std::vector<std::uint32_t>& order = orders[b];
+        const auto [first, stop] = run_of(b, merge);
+        for (std::size_t k = first; k < stop; ++k) copy->set_weight(order[k], w[order[k]]);
+        BlockStats stats;
+        for (std::size_t k = first; k < stop; ++k) {
+          if constexpr (HasPrefetch<Objective>::value) {
+            constexpr std::size_t d = kPrefetchDistance;
+            if (k + 3 * d < stop) copy->prefetch_coordinate(order[k + 3 * d]);
+            if (k + 2 * d < stop) copy->prefetch_column(order[k + 2 * d]);
+            if (k + d < stop) copy->prefetch_rows(order[k + d]);
+          }
+          const std::size_t i = order[k];
+          if (l1) {
+            l1_step(*copy, i, settings, shrink_below, shrinking.active[i], stats);
+          } else {
+            newton_step(*copy, i, settings, stats);
+          }
+          if (stats.failed) break;
+        }
+        block_state[b] = copy->row_state();
+        for (std::size_t k = first; k < stop; ++k) block_w[b][k - first] = copy->w()[order[k]];
+        block_stats[b] = stats;
+        pool.give_back(copy);
+      });
+      for (const BlockStats& stats : block_stats) {
+        round.squares += stats.squares;
+        round.violation_sum += stats.violation_sum;
+        round.max_violation = std::max(round.max_violation, stats.max_violation);
+        round.failed = round.failed || stats.failed;
+        round.shrunk += stats.shrunk;
+        result.inner_iterations += stats.visits;
+        result.full_newton_steps += stats.full_newton_steps;
+        result.function_evaluations += stats.function_evaluations;
+      }
+      if (round.failed) break;
+      // d: the runs' changes of w, in block order; dm: the margins' change,
+      // summed in block order for every row.
+      changed.clear();
+      double d_squares = 0;
+      for (std::size_t b = 0; b < parts; ++b) {
+        const auto [first, stop] = run_of(b, merge);
+        for (std::size_t k = first; k < stop; ++k) {
+          const std::size_t i = orders[b][k];
+          const double di = block_w[b][k - first] - w[i];
+          if (di == 0) continue;
+          changed.push_back(i);
+          w_next[i] = block_w[b][k - first];
+          d_squares += di * di;
+        }
+      }
+      team.run((l + kRowChunk - 1) / kRowChunk, [&](std::size_t c) {
+        for (std::size_t j = c * kRowChunk, end = std::min(l, j + kRowChunk); j < end; ++j) {
+          double sum = 0;
+          for (std::size_t b = 0; b < parts; ++b) sum += block_state[b][j] - m[j];
+          dm[j] = sum;
+        }
+      });
+      // The line search on d.
+      double eta = 1.0;
+      bool accepted = false;
+      double trial_loss = loss;
+      while (eta >= kMinEta) {
+        for (std::size_t j = 0; j < l; ++j) trial[j] = m[j] + (eta == 1.0 ? dm[j] : eta * dm[j]);
+        trial_loss = objective.loss_sum(trial);
+        double change = trial_loss - loss;
+        for (std::size_t i : changed) change += regularizer.delta(w[i], eta * (w_next[i] - w[i]));
+        if (change <= -settings.sigma * eta * eta * d_squares) {
+          accepted = true;
+          break;
+        }
+        ++result.function_evaluations;
+        eta *= settings.beta;
+      }
+      if (accepted) {
+        for (std::size_t i : changed) {
+          w[i] = eta == 1.0 ? w_next[i] : w[i] + eta * (w_next[i] - w[i]);
+          w_next[i] = w[i];
+        }
+        m.swap(trial);
+        loss = trial_loss;
+      } else {
+        for (std::size_t i : changed) w_next[i] = w[i];
+        search_failed = true;
+      }
     }
     failed = round.failed;
     shrinking.inactive += round.shrunk;
@@ -453,43 +447,10 @@ SolveResult partitioned_loop(Objective& objective, const CscMatrix& x,
       result.grad_norm = std::sqrt(round.squares) / inv_scale;
     }
     converged = result.grad_norm <= stop_norm;
-
-    // The line search on d = w_next - w.
-    std::vector<std::size_t> changed;
-    double d_squares = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-      if (w_next[i] == w[i]) continue;
-      changed.push_back(i);
-      const double di = w_next[i] - w[i];
-      d_squares += di * di;
-    }
-    double eta = 1.0;
-    bool accepted = false;
-    double trial_loss = loss;
-    while (!failed && eta >= kMinEta) {
-      for (std::size_t j = 0; j < l; ++j) trial[j] = m[j] + (eta == 1.0 ? dm[j] : eta * dm[j]);
-      trial_loss = objective.loss_sum(trial);
-      double change = trial_loss - loss;
-      for (std::size_t i : changed) change += regularizer.delta(w[i], eta * (w_next[i] - w[i]));
-      if (change <= -settings.sigma * eta * eta * d_squares) {
-        accepted = true;
-        break;
-      }
-      ++result.function_evaluations;
-      eta *= settings.beta;
-    }
-    if (accepted) {
-      for (std::size_t i : changed) {
-        w[i] = eta == 1.0 ? w_next[i] : w[i] + eta * (w_next[i] - w[i]);
-        w_next[i] = w[i];
-      }
-      m.swap(trial);
-      loss = trial_loss;
-      f = regularizer.value(w) + loss;
-    } else {
-      for (std::size_t i : changed) w_next[i] = w[i];
-      if (!converged) failed = true;
-    }
+    // Rounding hid a merge's decrease (its runs' changes were dropped): the
+    // run ends unless the round's test passed.
+    if (search_failed && !converged) failed = true;
+    f = regularizer.value(w) + loss;
     ++result.iterations;
     progress.pause();
     progress.report(result.iterations, f, result.grad_norm, &w);
@@ -513,10 +474,10 @@ SolveResult solve_cd_partitioned(const SolverInput& input) {
   const Regularizer regularizer = Regularizer::of(params.regularizer);
   const LossKind loss = params.loss.value();
   const Problem& problem = input.problem;
-  RunSetup setup{static_cast<std::size_t>(cd_partitions(params)), input.seed,
+  RunSetup setup{static_cast<std::size_t>(cd_partitions(params, problem.nnz())), input.seed,
                  params.eps.value(), problem.num_rows(), 0, false};
   if (!regularizer.smooth()) {
-    const RowCounts counts = row_counts(problem);
+    const L1RowCounts counts = l1_row_counts(problem);
     setup.counted_rows = counts.counted;
     if (problem.task == Task::kClassification) {
       setup.eps *= counts.minority_share;

@@ -227,8 +227,8 @@ const std::vector<SolverInfo>& solver_table() {
         row.liblinear = {{5, L::kL2Svm, R::kL1}, {6, L::kLogistic, R::kL1}, {11, L::kSvrL2, R::kL2}};
         // --partitions > 1: solver_cd_partitioned.cpp on -m's threads.
         row.options.push_back(option::kPartitions);
-        row.partitions = [](const Params& params, std::size_t, std::size_t) {
-          return static_cast<std::size_t>(cd_partitions(params));
+        row.partitions = [](const Params& params, std::size_t nonzeros, std::size_t) {
+          return static_cast<std::size_t>(cd_partitions(params, nonzeros));
         };
         row.solve_on_threads = true;
         return row;

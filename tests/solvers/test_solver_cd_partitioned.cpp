@@ -2,7 +2,7 @@
 // weights for any thread count, the serial algorithm's optimum at a small
 // eps (checked against P = 1, which is today's solver), f that never rises
 // from one round to the next, more blocks than features, held-out rows,
-// class weights and a bias column.
+// class weights and a bias column, and the default P.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -134,6 +134,23 @@ TEST(PartitionedCd, HeldOutRowsClassWeightsAndBias) {
     test::RecordingReporter out;
     expect_serial_optimum(problem, c, 4, 1e-7, 1e-6, out);
   }
+}
+
+// The default P: the serial algorithm below 10^6 nonzeros (small data keep
+// the serial model), else 2; --partitions wins; another rule or solver: 1.
+TEST(PartitionedCd, DefaultPartitionsFollowTheNonzeros) {
+  const Params plain = resolve_defaults(Params{});
+  EXPECT_EQ(cd_partitions(plain, 999999), 1);
+  EXPECT_EQ(cd_partitions(plain, 1000000), 2);
+  Params given;
+  given.partitions = 3;
+  EXPECT_EQ(cd_partitions(resolve_defaults(given), 10), 3);
+  Params rule;
+  rule.select = "cyclic";
+  EXPECT_EQ(cd_partitions(resolve_defaults(rule), 5000000), 1);
+  Params other;
+  other.solver = SolverKind::kCd;
+  EXPECT_EQ(cd_partitions(resolve_defaults(other), 5000000), 1);
 }
 
 TEST(PartitionedCd, PartitionsAreCheckedAgainstTheRule) {

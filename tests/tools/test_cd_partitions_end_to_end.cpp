@@ -1,10 +1,9 @@
 // cdtrain --partitions (partitioned CD on cdper): -m 1, 2 and 3 write the
 // same model bytes for the default L2-SVM, -s 5, -s 6 and -s 11;
 // --partitions 1 is the serial solver's model; the header names the
-// partitions; bad values and other solvers are usage errors (exit 2).
+// partitions. Bad values: test_partitions_end_to_end.cpp.
 #include <gtest/gtest.h>
 
-#include <filesystem>
 #include <string>
 
 #include "test_util.h"
@@ -59,27 +58,6 @@ TEST(CdPartitionsEndToEnd, CrossValidationWithBiasAndWeightsIsTheSameOnAnyThread
     return out.substr(at, out.find('\n', at) - at);
   };
   EXPECT_EQ(accuracy_line(one.out), accuracy_line(two.out));
-}
-
-TEST(CdPartitionsEndToEnd, BadValuesAreUsageErrors) {
-  test::ScratchDir dir;
-  const std::string data = test::data_path("heart_scale");
-  for (const std::string bad :
-       {"0", "-2", "1.5", "two", "99999999999999999999", "2000000", ""}) {
-    SCOPED_TRACE("'" + bad + "'");
-    const auto run = test::run_tool("cdtrain", "--partitions '" + bad + "' " + data + " " +
-                                                   dir.file("bad.model"));
-    EXPECT_EQ(run.status, 2);
-    EXPECT_NE(run.err.find("--partitions"), std::string::npos) << run.err;
-  }
-  for (const std::string other : {"-s cd", "-s tron", "-s pegasos", "--select cyclic"}) {
-    SCOPED_TRACE(other);
-    const auto run = test::run_tool("cdtrain", other + " --partitions 2 " + data + " " +
-                                                   dir.file("bad.model"));
-    EXPECT_EQ(run.status, 2);
-    EXPECT_NE(run.err.find("--partitions"), std::string::npos) << run.err;
-  }
-  EXPECT_FALSE(std::filesystem::exists(dir.file("bad.model")));
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 // cdtrain -s 1 and -s 3 (dual CD) with --partitions on one binary problem:
 // -m 1, 2 and 3 write the same model file byte for byte; --partitions 1 is
-// the serial solver's model; the header names the parts; bad values are
-// usage errors that leave no model file.
+// the serial solver's model; the header names the parts; bad values (for
+// dcd and cdper) are usage errors that leave no model file.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -60,17 +60,32 @@ TEST(PartitionsEndToEnd, BadValuesAreUsageErrors) {
   test::ScratchDir dir;
   const std::string data = test::data_path("heart_scale");
   const std::string model = dir.file("m.model");
+  const std::string range = "--partitions: expected an integer from 1 to 4096, got ";
+  const std::string other = "--partitions splits one solve into fixed blocks; solver ";
+  // Both solvers that take --partitions (cdper, the default, and dcd)
+  // parse it alike; the others refuse it.
   const struct {
     std::string args;
     std::string message;
   } cases[] = {
-      {"-s 1 --partitions 0", "--partitions: expected an integer from 1 to 4096, got '0'"},
-      {"-s 1 --partitions 4097", "--partitions: expected an integer from 1 to 4096, got '4097'"},
-      {"-s 1 --partitions 2x", "--partitions: expected an integer from 1 to 4096, got '2x'"},
-      {"-s 1 --partitions -2", "--partitions: expected an integer from 1 to 4096, got '-2'"},
-      {"-s 1 --partitions ''", "--partitions: expected an integer from 1 to 4096, got ''"},
-      {"-s 2 --partitions 2", "--partitions splits one solve into fixed blocks; solver tron"},
+      {"-s 1 --partitions 0", range + "'0'"},
+      {"-s 1 --partitions 4097", range + "'4097'"},
+      {"-s 1 --partitions 2x", range + "'2x'"},
+      {"-s 1 --partitions -2", range + "'-2'"},
+      {"-s 1 --partitions ''", range + "''"},
+      {"--partitions 0", range + "'0'"},
+      {"--partitions -2", range + "'-2'"},
+      {"--partitions 1.5", range + "'1.5'"},
+      {"--partitions two", range + "'two'"},
+      {"--partitions 99999999999999999999", range + "'99999999999999999999'"},
+      {"--partitions 2000000", range + "'2000000'"},
+      {"--partitions ''", range + "''"},
+      {"-s 2 --partitions 2", other + "tron does not use it"},
+      {"-s cd --partitions 2", other + "cd does not use it"},
+      {"-s pegasos --partitions 2", other + "pegasos does not use it"},
       {"-s 1 --select cyclic --partitions 2",
+       "--partitions 2: each block runs rule perm; rule cyclic runs on one block only"},
+      {"--select cyclic --partitions 2",
        "--partitions 2: each block runs rule perm; rule cyclic runs on one block only"},
   };
   for (const auto& c : cases) {
