@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "data/cache.h"
 #include "data/input_file.h"
+#include "data/instance_weights.h"
 #include "data/libsvm_reader.h"
 #include "data/problem.h"
 #include "model/model.h"
@@ -31,15 +32,19 @@ namespace {
 struct TrainingData {
   cdl::LabeledCsc columns;
   std::optional<cdl::LabeledRows> rows;
+  std::vector<double> weights;  // -W's, one a row, or empty
 
   const std::vector<double>& labels() const { return rows ? rows->labels : columns.labels; }
   const cdl::LineMap& lines() const { return rows ? rows->lines : columns.lines; }
   double largest_magnitude() const {
     return rows ? rows->largest_magnitude : columns.largest_magnitude;
   }
+  const std::vector<double>* instance_weights() const {
+    return weights.empty() ? nullptr : &weights;
+  }
   cdl::DataMatrix matrix() const {
-    return rows ? cdl::DataMatrix{nullptr, &rows->features}
-                : cdl::DataMatrix{&columns.features, nullptr};
+    return rows ? cdl::DataMatrix{nullptr, &rows->features, instance_weights()}
+                : cdl::DataMatrix{&columns.features, nullptr, instance_weights()};
   }
   void set_checked_cost(double cost) {
     (rows ? rows->features.checked_cost : columns.features.checked_cost) = cost;
@@ -199,7 +204,7 @@ void check_values(const cdl::TrainCommand& command, const cdl::Params& params,
     throw cdl::ParseError(cdl::input_name(command.training_path), data.lines().line_of(e.row()),
                           e.reason());
   }
-  data.set_checked_cost(cdl::largest_cost(classes, at));
+  data.set_checked_cost(cdl::largest_cost(classes, at, data.instance_weights()));
 }
 
 // The fixed blocks (--partitions) of one problem on all rows, for a solver
@@ -232,7 +237,8 @@ void run_regression(const cdl::TrainCommand& command, const cdl::Params& params,
   if (params.cv_folds > 0) {
     reporter.info("cdtrain: " + std::to_string(params.cv_folds) + "-fold cross validation, " + run);
     const cdl::RegressionValidation cv =
-        cdl::cross_validate_regression(data.features, data.labels, params, reporter);
+        cdl::cross_validate_regression(data.features, data.labels, params, reporter,
+                                       training.instance_weights());
     const std::string prefix = summary_prefix(params);
     std::printf("%sCross Validation Mean squared error = %g\n", prefix.c_str(),
                 cv.mean_squared_error);
@@ -255,8 +261,9 @@ void run_regression(const cdl::TrainCommand& command, const cdl::Params& params,
             command.initial_model.empty());
   }
   cdl::Reporter& active = trace ? static_cast<cdl::Reporter&>(*trace) : reporter;
-  const cdl::LinearModel model = cdl::train_regression(data.features, data.labels, params, active,
-                                                       initial ? &*initial : nullptr);
+  const cdl::LinearModel model =
+      cdl::train_regression(data.features, data.labels, params, active,
+                            initial ? &*initial : nullptr, nullptr, training.instance_weights());
   save(command.model_path, model, trace);
 }
 
@@ -291,7 +298,8 @@ std::string cache_path(const cdl::TrainCommand& command) {
 // a model and keeping the result), a trace that is the model, and outputs
 // that cannot be created.
 void check_output_paths(const cdl::TrainCommand& command, const cdl::Params& params) {
-  const std::vector<std::string> inputs{command.training_path, command.test_path};
+  const std::vector<std::string> inputs{command.training_path, command.test_path,
+                                        command.weights_path};
   for (const std::string& input : inputs) {
     if (input.empty() || input == cdl::kStandardInput) continue;
     if (params.cv_folds == 0) cdl::check_not_input(command.model_path, "model_file", input);
@@ -366,6 +374,9 @@ TrainingData read_training_data(const cdl::TrainCommand& command, const cdl::Par
       data.columns =
           cache.empty() ? cdl::read_libsvm_csc(command.training_path, options)
                         : cdl::read_with_cache(command.training_path, options, cache, cache_use);
+    }
+    if (!command.weights_path.empty()) {  // never cached: read at each run
+      data.weights = cdl::read_instance_weights(command.weights_path, data.labels().size());
     }
     return data;
   } catch (const cdl::ParseError& e) {

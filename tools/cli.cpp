@@ -204,6 +204,12 @@ const std::vector<Flag<TrainCommand>>& train_flags() {
          c.params.class_weights[label] = positive_number(flag, v);
        },
        true, "-wi"},
+      {"-W", "weight_file",
+       "instance weights: line j a number >= 0 that multiplies instance j's C (LIBLINEAR's "
+       "weights extension); 0 leaves the instance out; read at each run, not part of --cache",
+       [](TrainCommand& c, const std::string& n, const std::string& v) {
+         c.weights_path = file_name(n, v);
+       }},
       {"-m", "threads",
        "threads of the run: reading, classes (one-vs-rest) and cross-validation folds "
        "trained at once, 1 to " +

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <exception>
+#include <limits>
 #include <sstream>
 #include <string>
 
@@ -20,14 +21,18 @@ namespace cdl {
 LinearModel train_regression(const CscMatrix& x, const std::vector<double>& targets,
                              const Params& params, Reporter& reporter,
                              const std::vector<double>* w0,
-                             const std::vector<std::uint8_t>* held_out) {
+                             const std::vector<std::uint8_t>* held_out,
+                             const std::vector<double>* weights) {
   if (x.num_rows == 0) throw Error("no training instances");
-  if (params.C > x.checked_cost) check_magnitudes(x, ClassMap{}, params);
+  if (largest_cost(ClassMap{}, params, weights) > x.checked_cost) {
+    check_magnitudes(x, ClassMap{}, params, std::numeric_limits<double>::infinity(), weights);
+  }
   const SolverInfo& row = solver_info(params.solver);
   std::optional<CsrMatrix> rows;
   if (row.needs_rows) rows = to_csr(x);
   Problem problem = regression_problem(x, targets, params.C, rows ? &*rows : nullptr);
   problem.held_out = held_out;
+  problem.weights = weights;
   reporter.begin_problem(problem, params.loss.value(), 0);
   const SolveResult result =
       train_binary(problem, params, derive_seed(params.seed, 0), reporter, w0);
@@ -61,7 +66,8 @@ std::vector<double> initial_regression_weights(const LinearModel& model, std::si
 
 RegressionValidation cross_validate_regression(const CscMatrix& x,
                                                const std::vector<double>& targets,
-                                               const Params& params, Reporter& reporter) {
+                                               const Params& params, Reporter& reporter,
+                                               const std::vector<double>* weights) {
   const std::size_t l = x.num_rows;
   const std::size_t folds = fold_count(params, l, reporter);
   // One class: the folds are equal slices of the shuffle, as for classes.
@@ -79,7 +85,7 @@ RegressionValidation cross_validate_regression(const CscMatrix& x,
       [&](std::size_t f, const std::vector<std::uint8_t>& held_out, const Params& fold_params,
           Reporter& log) {
         LinearModel model = train_regression(x, targets, fold_params, log,
-                                             lead && f > 0 ? &lead_w : nullptr, &held_out);
+                                             lead && f > 0 ? &lead_w : nullptr, &held_out, weights);
         const std::vector<double> values = decision_values(x, model.w);
         if (lead && f == 0) lead_w = std::move(model.w);
         RegressionScore fold_score;

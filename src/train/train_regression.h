@@ -15,13 +15,15 @@ namespace cdl {
 
 // Trains a regression model on `x` (whose last column is the bias feature
 // when params.bias >= 0) and the targets, with C_j = C for every row (0 for
-// rows `held_out` marks), from w0 if given. The model has no labels and the
+// rows `held_out` marks; times s_j if instance `weights` are given), from w0
+// if given. The model has no labels and the
 // solver_type of model_solver_type() (L2R_L2LOSS_SVR, L2R_SQUARED_LOSS,
 // L1R_SQUARED_LOSS, L1R_L2LOSS_SVR).
 LinearModel train_regression(const CscMatrix& x, const std::vector<double>& targets,
                              const Params& params, Reporter& reporter,
                              const std::vector<double>* w0 = nullptr,
-                             const std::vector<std::uint8_t>* held_out = nullptr);
+                             const std::vector<std::uint8_t>* held_out = nullptr,
+                             const std::vector<double>* weights = nullptr);
 
 // The start for a regression run from a model: its weights, features beyond
 // either side dropped or zero, the bias weight kept if both have one. Throws
@@ -38,9 +40,12 @@ struct RegressionValidation {
 // by the model trained without its fold, scored as LIBLINEAR's -v does
 // (RegressionScore). Folds as cross_validate()'s, on params.threads threads,
 // with output in fold order; the result does not depend on the threads.
+// The folds train with the instance `weights`, if given; the scores are not
+// weighted.
 RegressionValidation cross_validate_regression(const CscMatrix& x,
                                                const std::vector<double>& targets,
-                                               const Params& params, Reporter& reporter);
+                                               const Params& params, Reporter& reporter,
+                                               const std::vector<double>* weights = nullptr);
 
 }  // namespace cdl
 
