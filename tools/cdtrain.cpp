@@ -171,7 +171,7 @@ void train_and_save(const cdl::TrainCommand& command, const cdl::Params& params,
     }
     const cdl::SolverInfo& row = cdl::solver_info(params.solver);
     trace.emplace(reporter, command.trace_path, test ? &*test : nullptr, classes.labels.size() > 2,
-                  cdl::Regularizer::of(params.regularizer), row.dual_trace,
+                  cdl::regularizer_of(params, data.matrix().num_cols()), row.dual_trace,
                   row.traces_intercept_gap(params.loss.value()));
   }
   cdl::Reporter& active = trace ? static_cast<cdl::Reporter&>(*trace) : reporter;

@@ -185,6 +185,10 @@ const std::vector<Flag<TrainCommand>>& train_flags() {
        [](TrainCommand& c, const std::string& flag, const std::string& v) {
          if (!parse_double(v, c.params.bias)) bad_value(flag, "a number", v);
        }},
+      {"-R", nullptr,
+       "do not regularize the bias weight (needs -B > 0; LIBLINEAR's -R): tron (-s 0, -s 2) and "
+       "the CD solvers cdper, cd, cdperone, online, with -r l2 and -l l2svm or lr",
+       [](TrainCommand& c, const std::string&, const std::string&) { c.params.free_bias = true; }},
       {"-v", "n", "n-fold cross validation (n >= 2); prints the accuracy, writes no model",
        [](TrainCommand& c, const std::string& flag, const std::string& v) {
          c.params.cv_folds = integer_at_least<int>(flag, v, 2);

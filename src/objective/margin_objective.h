@@ -115,8 +115,8 @@ class MarginObjective final : public CoordinateObjective {
         h += cost[positive[j]] * weight(j) * Loss::d2(m) * v * v;
         squares += cost[positive[j]] * weight(j) * v * v;
       }
-      return {regularizer_.derivative(w_[i], g), regularizer_.curvature(h),
-              regularizer_.curvature(Loss::kMaxD2 * squares)};
+      const Regularizer r = regularizer_.at(i);
+      return {r.derivative(w_[i], g), r.curvature(h), r.curvature(Loss::kMaxD2 * squares)};
     });
   }
 
@@ -148,7 +148,7 @@ class MarginObjective final : public CoordinateObjective {
     last_ = i;
     saved_w_ = w_[i];
     w_[i] += z;
-    return regularizer_.delta(saved_w_, z) + sum;
+    return regularizer_.at(i).delta(saved_w_, z) + sum;
   }
 
   void undo() final {
@@ -236,7 +236,7 @@ class MarginObjective final : public CoordinateObjective {
   }
   // H_i from column i's sums; an Error naming the feature if it overflows.
   double bound_of(std::size_t i, const ColumnSums& sums) const {
-    return require_finite_bound(regularizer_.curvature(Loss::kMaxD2 * sums.squares), i);
+    return require_finite_bound(regularizer_.at(i).curvature(Loss::kMaxD2 * sums.squares), i);
   }
   double column_bound(std::size_t i) const { return bound_of(i, column_sums(i)); }
 

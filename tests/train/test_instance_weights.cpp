@@ -182,15 +182,9 @@ TEST(InstanceWeights, WeightZeroIsTheCopyWithoutTheRow) {
     for (const SolverInfo& solver : solver_table()) {
       for (LossKind loss : solver.losses) {
         SCOPED_TRACE(std::string(name) + " " + solver.name + " " + loss_info(loss).name);
-        Params params;
-        params.solver = solver.kind;
-        params.loss = loss;
-        params.C = 0.5;
-        params.threads = 1;
-        if (solver.default_max_iter == 0) params.max_iter = 2000;  // Pegasos's updates
+        Params params = test::params_for(solver, loss);
         if (is_regression(loss)) {
           if (std::string(name) != "heart_scale") continue;
-          params = resolve_defaults(params);
           test::RecordingReporter a;
           test::RecordingReporter b;
           EXPECT_EQ(train_regression(x, data.file.labels, params, a, nullptr, nullptr, &weights).w,
@@ -198,7 +192,6 @@ TEST(InstanceWeights, WeightZeroIsTheCopyWithoutTheRow) {
           continue;
         }
         params.class_weights = {{data.classes.labels[0], 2.0}};
-        params = resolve_defaults(params);
         test::RecordingReporter a;
         test::RecordingReporter b;
         EXPECT_EQ(train(DataMatrix{&x, nullptr, &weights}, data.classes, params, a).w,
