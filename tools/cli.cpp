@@ -187,7 +187,7 @@ const std::vector<Flag<TrainCommand>>& train_flags() {
        }},
       {"-R", nullptr,
        "do not regularize the bias weight (needs -B > 0; LIBLINEAR's -R): tron (-s 0, -s 2) and "
-       "the CD solvers cdper, cd, cdperone, online, with -r l2 and -l l2svm or lr",
+       "the CD solvers cdper, cd, cdperone, online (-s 11) with -r l2",
        [](TrainCommand& c, const std::string&, const std::string&) { c.params.free_bias = true; }},
       {"-v", "n", "n-fold cross validation (n >= 2); prints the accuracy, writes no model",
        [](TrainCommand& c, const std::string& flag, const std::string& v) {

@@ -82,8 +82,8 @@ void validate_free_bias(const Params& params, const SolverInfo& solver) {
                         loss_info(loss).name + " -r " +
                         regularizer_info(params.regularizer).name +
                         " does not leave the bias unregularized; -R is served with -r l2 by " +
-                        serving + " (LIBLINEAR's -s 0 and -s 2 run tron; its -R of -s 5, 6 "
-                                  "and 11 is not served here)";
+                        serving + " (LIBLINEAR's -s 0 and -s 2 run tron, -s 11 cdper; its -R "
+                                  "of -s 5 and 6, with -r l1, is not served here)";
   if (loss == LossKind::kL1Svm) {
     message += "; for the L1-loss SVM with an unregularized intercept use -s pdcd or rcd-pair, "
                "which fit it without -B";

@@ -28,7 +28,7 @@ SolverInfo cd_row(const char* name, const char* description, const char* rule) {
   row.losses = {L::kL2Svm, L::kLogistic, L::kSquared, L::kSvrL2};
   row.regularizers = {R::kL2, R::kL1};
   row.options = {option::kSelect, option::kLineSearch};
-  row.free_bias_losses = {L::kL2Svm, L::kLogistic};
+  row.free_bias_losses = {L::kL2Svm, L::kLogistic, L::kSvrL2, L::kSquared};
   row.default_eps = kCdEps;
   row.stopping = "||D'|| <= eps ||grad f(0)||, D' the partial derivatives of an epoch";
   row.default_max_iter = kDefaultMaxIter;

@@ -11,6 +11,7 @@
 #include "objective/evaluate.h"
 #include "solver_test_util.h"
 #include "train/train.h"
+#include "train/train_regression.h"
 #include "util/error.h"
 
 namespace cdl {
@@ -77,6 +78,34 @@ TEST(FreeBias, ReachesLiblinearsOptimumWithAZeroBiasDerivative) {
   }
 }
 
+// LIBLINEAR 2.50's -s 11 -R (the labels as targets): primal CD reaches it.
+TEST(FreeBias, SvrReachesLiblinearsOptimum) {
+  const test::Data& data = test::load("heart_scale");
+  CscMatrix x = data.file.features;
+  append_constant_column(x, 1.0);
+  Params params;
+  params.solver = find_solver("cdper")->kind;
+  params.loss = LossKind::kSvrL2;
+  params.bias = 1;
+  params.free_bias = true;
+  params.eps = 1e-8;
+  params.max_iter = 100000;
+  params.threads = 1;
+  params = resolve_defaults(params);
+  validate(params);
+  test::RecordingReporter reporter;
+  const LinearModel ours = train_regression(x, data.file.labels, params, reporter);
+  const LinearModel theirs = load_model(test::fixture_path("heart_scale_s11_R.liblinear250.model"));
+  ASSERT_EQ(ours.w.size(), theirs.w.size());
+  const Problem problem = regression_problem(x, data.file.labels, 1.0);
+  const Regularizer free = regularizer_of(params, x.num_cols);
+  const double f_ours = evaluate(problem, LossKind::kSvrL2, ours.w, free, 0.1).objective;
+  const double f_theirs = evaluate(problem, LossKind::kSvrL2, theirs.w, free, 0.1).objective;
+  EXPECT_LE(f_ours, f_theirs * (1 + 1e-9));
+  EXPECT_NEAR(f_ours, f_theirs, 1e-7 * f_theirs);
+  for (std::size_t i = 0; i < ours.w.size(); ++i) EXPECT_NEAR(ours.w[i], theirs.w[i], 2e-4) << i;
+}
+
 TEST(FreeBias, RowsThatDoNotServeItAndAMissingBiasAreRefused) {
   const auto message = [](const std::string& solver, LossKind loss, double bias,
                           RegularizerKind regularizer = RegularizerKind::kL2) {
@@ -96,7 +125,7 @@ TEST(FreeBias, RowsThatDoNotServeItAndAMissingBiasAreRefused) {
   EXPECT_EQ(message("tron", LossKind::kLogistic, 0.0).rfind("-R leaves the bias", 0), 0u);
   const std::string dcd = message("dcd", LossKind::kL2Svm, 1.0);
   EXPECT_EQ(dcd.rfind("-R: solver dcd with -l l2svm -r l2 does not leave the bias unregularized; "
-                      "-R is served with -r l2 by cdper -l l2svm/lr, ",
+                      "-R is served with -r l2 by cdper -l l2svm/lr/svr2/sq, ",
                       0),
             0u)
       << dcd;
