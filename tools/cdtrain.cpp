@@ -255,7 +255,8 @@ void run_regression(const cdl::TrainCommand& command, const cdl::Params& params,
   std::optional<cdl::TraceReporter> trace;
   if (!command.trace_path.empty()) {
     trace.emplace(
-        reporter, command.trace_path, nullptr, false, cdl::Regularizer::of(params.regularizer),
+        reporter, command.trace_path, nullptr, false,
+        cdl::regularizer_of(params, data.features.num_cols),
         false, false, params.svr_epsilon.value_or(cdl::kDefaultSvrEpsilon),
         params.loss == cdl::LossKind::kSquared && params.regularizer == cdl::RegularizerKind::kL1 &&
             command.initial_model.empty());

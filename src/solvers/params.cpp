@@ -46,7 +46,6 @@ const char* option_purpose(const char* flag) {
   return "is a solver's own option";
 }
 
-// The losses, regularizers and numbers of the row.
 // -R: a bias to leave unregularized, and a row and loss that serve it.
 void validate_free_bias(const Params& params, const SolverInfo& solver) {
   const LossKind loss = params.loss.value_or(solver.losses.front());
@@ -91,6 +90,7 @@ void validate_free_bias(const Params& params, const SolverInfo& solver) {
   throw ConfigError(message);
 }
 
+// The losses, regularizers and numbers of the row.
 void validate_problem(const Params& params, const SolverInfo& solver) {
   if (params.loss) {
     const auto& losses = solver.losses;
