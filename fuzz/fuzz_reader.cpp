@@ -7,9 +7,18 @@
 // reader's transposed, bit for bit. The column readers may also refuse an
 // index whose columns exceed their (small) memory limit, which depends on
 // the number of threads and has no counterpart in the row reader.
+//
+// Each input is also read as an instance-weight file (-W) for as many
+// instances as it has lines and for one more: each way it must give one
+// finite weight >= 0 (some > 0) per instance or a "fuzz:LINE: reason" error,
+// and the count one too many must be an error.
+#include <cmath>
 #include <cstring>
 #include <string>
+#include <string_view>
+#include <vector>
 
+#include "data/instance_weights.h"
 #include "data/libsvm_reader.h"
 #include "fuzz_util.h"
 #include "util/error.h"
@@ -46,9 +55,43 @@ void check_same(const cdl::CscMatrix& expected, const cdl::CscMatrix& actual, co
   }
 }
 
+// parse_instance_weights() on the input for `rows` instances: whether it
+// gave weights (checked) rather than an error (checked for its form).
+bool weights_parse(std::string_view text, std::size_t rows) {
+  std::vector<double> weights;
+  try {
+    weights = cdl::parse_instance_weights(text, "fuzz", rows);
+  } catch (const cdl::ParseError& e) {
+    if (e.path() != "fuzz" || e.line() < 1 || e.reason().empty()) {
+      cdl::fuzz::fail(std::string("malformed weight-file error: ") + e.what());
+    }
+    return false;
+  }
+  if (weights.size() != rows) cdl::fuzz::fail("weight count differs from the instances");
+  bool any_positive = rows == 0;
+  for (double weight : weights) {
+    if (!std::isfinite(weight) || !(weight >= 0)) cdl::fuzz::fail("weight not a number >= 0");
+    any_positive = any_positive || weight > 0;
+  }
+  if (!any_positive) cdl::fuzz::fail("every weight 0 accepted");
+  return true;
+}
+
+void check_weight_file(const std::uint8_t* data, std::size_t size) {
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  std::size_t lines = 0;
+  for (std::size_t at = 0; at < text.size(); ++lines) {
+    const std::size_t end = text.find('\n', at);
+    at = end == std::string_view::npos ? text.size() : end + 1;
+  }
+  weights_parse(text, lines);
+  if (weights_parse(text, lines + 1)) cdl::fuzz::fail("a missing weight accepted");
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  check_weight_file(data, size);
   const cdl::fuzz::ScratchFile scratch(data, size);
   const std::string& path = scratch.path();
   cdl::LabeledCsr rows;

@@ -121,6 +121,9 @@ struct TrainOptions {
   std::uint64_t seed = 1;                // --seed
   std::optional<std::int64_t> max_iter;  // --max-iter; default per solver
   std::optional<double> svr_epsilon;     // -p, with loss "svr2" or "svr1" only
+  // -W: one weight >= 0 per instance of the data, multiplying its C (0
+  // leaves it out). Empty: every weight is 1.
+  std::vector<double> instance_weights;
   // Where the solver's progress lines and warnings go (cdtrain writes them
   // to stderr); null: nowhere.
   std::ostream* progress = nullptr;

@@ -15,7 +15,9 @@
 #include "data/libsvm_reader.h"
 #include "data/problem.h"
 #include "data/sparse_matrix.h"
+#include "solvers/params.h"
 #include "solvers/report.h"
+#include "solvers/solver_table.h"
 #include "test_util.h"
 
 namespace cdl::test {
@@ -39,6 +41,18 @@ inline const Data& load(const std::string& name) {
     it = cache.emplace(name, Data{std::move(file), std::move(classes), std::move(rows)}).first;
   }
   return it->second;
+}
+
+// The resolved params of a table-wide test's run of `solver` and `loss`: C
+// 0.5, one thread, 2000 updates for Pegasos.
+inline Params params_for(const SolverInfo& solver, LossKind loss) {
+  Params params;
+  params.solver = solver.kind;
+  params.loss = loss;
+  params.C = 0.5;
+  params.threads = 1;
+  if (solver.default_max_iter == 0) params.max_iter = 2000;  // Pegasos's updates
+  return resolve_defaults(params);
 }
 
 // The binary problem of a data set (first class positive), with its rows.

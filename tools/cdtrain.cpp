@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "data/cache.h"
 #include "data/input_file.h"
+#include "data/instance_weights.h"
 #include "data/libsvm_reader.h"
 #include "data/problem.h"
 #include "model/model.h"
@@ -31,15 +32,19 @@ namespace {
 struct TrainingData {
   cdl::LabeledCsc columns;
   std::optional<cdl::LabeledRows> rows;
+  std::vector<double> weights;  // -W's, one a row, or empty
 
   const std::vector<double>& labels() const { return rows ? rows->labels : columns.labels; }
   const cdl::LineMap& lines() const { return rows ? rows->lines : columns.lines; }
   double largest_magnitude() const {
     return rows ? rows->largest_magnitude : columns.largest_magnitude;
   }
+  const std::vector<double>* instance_weights() const {
+    return weights.empty() ? nullptr : &weights;
+  }
   cdl::DataMatrix matrix() const {
-    return rows ? cdl::DataMatrix{nullptr, &rows->features}
-                : cdl::DataMatrix{&columns.features, nullptr};
+    return rows ? cdl::DataMatrix{nullptr, &rows->features, instance_weights()}
+                : cdl::DataMatrix{&columns.features, nullptr, instance_weights()};
   }
   void set_checked_cost(double cost) {
     (rows ? rows->features.checked_cost : columns.features.checked_cost) = cost;
@@ -86,7 +91,8 @@ void search(const cdl::TrainCommand& command, const cdl::Params& params,
 // -C for a regression: one "log2c=... p=... Mean squared error=..." line per
 // (C, p), as LIBLINEAR 2.50, then the best, named by the solver and problem.
 void search_C_and_p(const cdl::TrainCommand& command, const cdl::Params& params,
-                       const cdl::LabeledCsc& data, cdl::Reporter& reporter) {
+                    const TrainingData& training, cdl::Reporter& reporter) {
+  const cdl::LabeledCsc& data = training.columns;
   const bool with_p = cdl::is_svr(params.loss.value());
   const std::optional<double> start =
       command.cost_given ? std::optional<double>(params.C) : std::nullopt;
@@ -98,7 +104,8 @@ void search_C_and_p(const cdl::TrainCommand& command, const cdl::Params& params,
           std::printf("log2c=%7.2f\tMean squared error=%g\n", std::log2(C), mse);
         }
         std::fflush(stdout);
-      });
+      },
+      training.instance_weights());
   if (best.best_at_max_C) {
     std::fflush(stdout);
     reporter.warning("the best C is the largest the search tries (" +
@@ -198,7 +205,7 @@ void train_and_save(const cdl::TrainCommand& command, const cdl::Params& params,
     }
     const cdl::SolverInfo& row = cdl::solver_info(params.solver);
     trace.emplace(reporter, command.trace_path, test ? &*test : nullptr, classes.labels.size() > 2,
-                  cdl::Regularizer::of(params.regularizer), row.dual_trace,
+                  cdl::regularizer_of(params, data.matrix().num_cols()), row.dual_trace,
                   row.traces_intercept_gap(params.loss.value()));
   }
   cdl::Reporter& active = trace ? static_cast<cdl::Reporter&>(*trace) : reporter;
@@ -235,7 +242,7 @@ void check_values(const cdl::TrainCommand& command, const cdl::Params& params,
     throw cdl::ParseError(cdl::input_name(command.training_path), data.lines().line_of(e.row()),
                           e.reason());
   }
-  data.set_checked_cost(cdl::largest_cost(classes, at));
+  data.set_checked_cost(cdl::largest_cost(classes, at, data.instance_weights()));
 }
 
 // The fixed blocks (--partitions) of one problem on all rows, for a solver
@@ -269,13 +276,14 @@ void run_regression(const cdl::TrainCommand& command, const cdl::Params& params,
     reporter.info("cdtrain: searching C" +
                   std::string(cdl::is_svr(params.loss.value()) ? " and p" : "") + " by " +
                   std::to_string(params.cv_folds) + "-fold cross validation, " + run);
-    search_C_and_p(command, params, data, reporter);
+    search_C_and_p(command, params, training, reporter);
     return;
   }
   if (params.cv_folds > 0) {
     reporter.info("cdtrain: " + std::to_string(params.cv_folds) + "-fold cross validation, " + run);
     const cdl::RegressionValidation cv =
-        cdl::cross_validate_regression(data.features, data.labels, params, reporter);
+        cdl::cross_validate_regression(data.features, data.labels, params, reporter,
+                                       training.instance_weights());
     const std::string prefix = summary_prefix(params);
     std::printf("%sCross Validation Mean squared error = %g\n", prefix.c_str(),
                 cv.mean_squared_error);
@@ -292,14 +300,16 @@ void run_regression(const cdl::TrainCommand& command, const cdl::Params& params,
   std::optional<cdl::TraceReporter> trace;
   if (!command.trace_path.empty()) {
     trace.emplace(
-        reporter, command.trace_path, nullptr, false, cdl::Regularizer::of(params.regularizer),
+        reporter, command.trace_path, nullptr, false,
+        cdl::regularizer_of(params, data.features.num_cols),
         false, false, params.svr_epsilon.value_or(cdl::kDefaultSvrEpsilon),
         params.loss == cdl::LossKind::kSquared && params.regularizer == cdl::RegularizerKind::kL1 &&
             command.initial_model.empty());
   }
   cdl::Reporter& active = trace ? static_cast<cdl::Reporter&>(*trace) : reporter;
-  const cdl::LinearModel model = cdl::train_regression(data.features, data.labels, params, active,
-                                                       initial ? &*initial : nullptr);
+  const cdl::LinearModel model =
+      cdl::train_regression(data.features, data.labels, params, active,
+                            initial ? &*initial : nullptr, nullptr, training.instance_weights());
   save(command.model_path, model, trace);
 }
 
@@ -330,7 +340,8 @@ std::string cache_path(const cdl::TrainCommand& command) {
 // a model and keeping the result), a trace that is the model, and outputs
 // that cannot be created.
 void check_output_paths(const cdl::TrainCommand& command, const cdl::Params& params) {
-  const std::vector<std::string> inputs{command.training_path, command.test_path};
+  const std::vector<std::string> inputs{command.training_path, command.test_path,
+                                        command.weights_path};
   for (const std::string& input : inputs) {
     if (input.empty() || input == cdl::kStandardInput) continue;
     if (params.cv_folds == 0) cdl::check_not_input(command.model_path, "model_file", input);
@@ -405,6 +416,9 @@ TrainingData read_training_data(const cdl::TrainCommand& command, const cdl::Par
       data.columns =
           cache.empty() ? cdl::read_libsvm_csc(command.training_path, options)
                         : cdl::read_with_cache(command.training_path, options, cache, cache_use);
+    }
+    if (!command.weights_path.empty()) {  // never cached: read at each run
+      data.weights = cdl::read_instance_weights(command.weights_path, data.labels().size());
     }
     return data;
   } catch (const cdl::ParseError& e) {

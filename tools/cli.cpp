@@ -185,6 +185,10 @@ const std::vector<Flag<TrainCommand>>& train_flags() {
        [](TrainCommand& c, const std::string& flag, const std::string& v) {
          if (!parse_double(v, c.params.bias)) bad_value(flag, "a number", v);
        }},
+      {"-R", nullptr,
+       "do not regularize the bias weight (needs -B > 0; LIBLINEAR's -R): tron (-s 0, -s 2) and "
+       "the CD solvers cdper, cd, cdperone, online (-s 11) with -r l2",
+       [](TrainCommand& c, const std::string&, const std::string&) { c.params.free_bias = true; }},
       {"-v", "n", "n-fold cross validation (n >= 2); prints the accuracy, writes no model",
        [](TrainCommand& c, const std::string& flag, const std::string& v) {
          c.params.cv_folds = integer_at_least<int>(flag, v, 2);
@@ -205,6 +209,12 @@ const std::vector<Flag<TrainCommand>>& train_flags() {
          c.params.class_weights[label] = positive_number(flag, v);
        },
        true, "-wi"},
+      {"-W", "weight_file",
+       "instance weights: line j a number >= 0 that multiplies instance j's C (LIBLINEAR's "
+       "weights extension); 0 leaves the instance out; read at each run, not part of --cache",
+       [](TrainCommand& c, const std::string& n, const std::string& v) {
+         c.weights_path = file_name(n, v);
+       }},
       {"-m", "threads",
        "threads of the run: reading, classes (one-vs-rest) and cross-validation folds "
        "trained at once, 1 to " +

@@ -22,6 +22,7 @@ struct TrainCommand {
   std::string trace_path;     // --trace: per-iteration trace (trace.h)
   std::string test_path;      // -t: test set for the trace's accuracy column
   std::string initial_model;  // -i: start from this model's w
+  std::string weights_path;   // -W: instance weights, one a line (instance_weights.h)
   bool cache = false;         // --cache: keep the parsed data in training_file.cdcache
   std::string cache_file;     // --cache-file: keep it there instead
   bool find_C = false;        // -C: search C by cross validation

@@ -162,18 +162,42 @@ void check_integer_labels(const Data::Impl& data) {
 
 // Values too large to train on, named by their line, as cdtrain names them.
 void check_magnitudes(const Data::Impl& data, const cdl::CscMatrix& x, const cdl::ClassMap& classes,
-                      const cdl::Params& params) {
+                      const cdl::Params& params, const std::vector<double>* weights) {
   double largest = data.csc.largest_magnitude;
   if (params.bias >= 0 && largest < params.bias) largest = params.bias;  // NaN stays NaN
   try {
-    cdl::check_magnitudes(x, classes, params, largest);
+    cdl::check_magnitudes(x, classes, params, largest, weights);
   } catch (const cdl::InstanceError& e) {
     throw cdl::ParseError(data.name, data.csc.lines.line_of(e.row()), e.reason());
   }
 }
 
+// TrainOptions::instance_weights, checked as cdtrain checks -W's file, or
+// null when empty.
+const std::vector<double>* instance_weights_of(const Data::Impl& data,
+                                               const TrainOptions& options) {
+  const std::vector<double>& weights = options.instance_weights;
+  if (weights.empty()) return nullptr;
+  if (weights.size() != data.csc.labels.size()) {
+    throw cdl::ConfigError("instance_weights: " + std::to_string(weights.size()) +
+                           " weights for the " + std::to_string(data.csc.labels.size()) +
+                           " instances of " + data.name);
+  }
+  bool any_positive = false;
+  for (std::size_t j = 0; j < weights.size(); ++j) {
+    if (!(weights[j] >= 0) || !std::isfinite(weights[j])) {
+      throw cdl::ConfigError("instance_weights: weight " + std::to_string(j + 1) +
+                             ": expected a finite number >= 0, got " + show(weights[j]));
+    }
+    any_positive = any_positive || weights[j] > 0;
+  }
+  if (!any_positive) throw cdl::ConfigError("instance_weights: every weight is 0");
+  return &weights;
+}
+
 cdl::LinearModel train_model(const Data::Impl& data, const TrainOptions& options) {
   cdl::Params params = params_of(options);
+  const std::vector<double>* weights = instance_weights_of(data, options);
   std::ostream discard(nullptr);
   cdl::Reporter reporter(
       options.progress != nullptr ? *options.progress : discard,
@@ -189,21 +213,21 @@ cdl::LinearModel train_model(const Data::Impl& data, const TrainOptions& options
     // Checked here to name the line; train_regression() checks again (a
     // pass over the values) unless x is the copy with the bias column,
     // which records the check.
-    check_magnitudes(data, x, cdl::ClassMap{}, params);
-    if (params.bias >= 0) with_bias.checked_cost = params.C;
-    return cdl::train_regression(x, data.csc.labels, params, reporter);
+    check_magnitudes(data, x, cdl::ClassMap{}, params, weights);
+    if (params.bias >= 0) with_bias.checked_cost = cdl::largest_cost({}, params, weights);
+    return cdl::train_regression(x, data.csc.labels, params, reporter, nullptr, nullptr, weights);
   }
   check_integer_labels(data);
   const cdl::ClassMap classes = cdl::map_classes(data.csc.labels);
-  check_magnitudes(data, x, classes, params);
-  if (params.bias >= 0) with_bias.checked_cost = cdl::largest_cost(classes, params);
+  check_magnitudes(data, x, classes, params, weights);
+  if (params.bias >= 0) with_bias.checked_cost = cdl::largest_cost(classes, params, weights);
   for (const auto& [label, weight] : params.class_weights) {
     if (std::find(classes.labels.begin(), classes.labels.end(), label) == classes.labels.end()) {
       reporter.warning("class weight of label " + std::to_string(label) + ": no instance of " +
                        data.name + " has that label; the weight is unused");
     }
   }
-  return cdl::train(x, classes, params, reporter);
+  return cdl::train(cdl::DataMatrix{&x, nullptr, weights}, classes, params, reporter);
 }
 
 // The 0-based indices of an instance, for LinearModel::decision_values.

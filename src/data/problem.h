@@ -2,7 +2,7 @@
 // doubles, and the penalty C_j of each instance. For classification (a binary
 // problem) y_j is -1 or +1 and C_j is the penalty of its class (LIBLINEAR's
 // -wi weights scale C per class); for regression y_j is the real target and
-// every C_j is cost_pos.
+// every C_j is cost_pos. Instance weights (-W), if given, multiply each C_j.
 //
 // Multi-class data is trained one-vs-rest, so several Problems share one
 // CscMatrix and differ only in y. Solvers never write into a Problem.
@@ -40,6 +40,11 @@ struct Problem {
   // add nothing to f or its derivatives. Cross-validation's folds share one
   // matrix this way instead of copying it. Null: every row counts.
   const std::vector<std::uint8_t>* held_out = nullptr;
+  // Instance weights s_j >= 0 (-W; LIBLINEAR's weights extension): C_j is
+  // the class's C times s_j, and a row of weight 0 is left out as a held-out
+  // row is. Null: every s_j is 1. The objectives whose hot loops pick C_j
+  // from the class table read s_j beside it (with_instance_weights()).
+  const std::vector<double>* weights = nullptr;
 
   bool has_columns() const { return columns.matrix != nullptr; }
   // The columns; a Problem without them is a bug here (checked by assert).
@@ -50,22 +55,43 @@ struct Problem {
   std::size_t num_rows() const { return has_columns() ? x().num_rows : rows->num_rows; }
   std::size_t num_features() const { return has_columns() ? x().num_cols : rows->num_cols; }
   std::size_t nnz() const { return has_columns() ? x().nnz() : rows->nnz(); }
-  bool counts(std::size_t j) const { return held_out == nullptr || (*held_out)[j] == 0; }
+  bool counts(std::size_t j) const {
+    return (held_out == nullptr || (*held_out)[j] == 0) && (weights == nullptr || (*weights)[j] > 0);
+  }
+  // Whether some row may not count (held out or of weight 0): solvers that
+  // number the rows that count then keep a map to the rows.
+  bool may_drop_rows() const { return held_out != nullptr || weights != nullptr; }
+  double weight(std::size_t j) const { return weights == nullptr ? 1.0 : (*weights)[j]; }
   // 0 for a negative row, 1 for a positive one, 2 for a row held out: the
   // index into a table {C_-, C_+, 0} (or y_j C_j, y_j z), so that the
   // objectives' hot loops pick C_j without branching on the label.
   std::uint8_t cost_class(std::size_t j) const { return counts(j) ? (y[j] > 0 ? 1 : 0) : 2; }
   double cost(std::size_t j) const {
     if (!counts(j)) return 0.0;
-    return y[j] > 0 ? cost_pos : cost_neg;
+    const double class_cost = y[j] > 0 ? cost_pos : cost_neg;
+    return weights == nullptr ? class_cost : class_cost * (*weights)[j];
   }
 };
+
+// Calls body(weight_of), where weight_of(j) is row j's instance weight s_j:
+// a lambda that reads problem.weights, or, without weights, one that returns
+// the constant 1, so that a loop which multiplies its class table's C by
+// weight_of(j) compiles to the loop without the product (x * 1.0 is x).
+template <class Body>
+auto with_instance_weights(const Problem& problem, Body body) {
+  if (problem.weights == nullptr) return body([](std::size_t) { return 1.0; });
+  const double* weights = problem.weights->data();
+  return body([weights](std::size_t j) { return weights[j]; });
+}
 
 // A training matrix as columns, rows or both (at least one not null), as
 // train() and cross_validate() take it.
 struct DataMatrix {
   const CscMatrix* columns = nullptr;
   const CsrMatrix* rows = nullptr;
+  // One instance weight a row (-W), or null; every problem made from this
+  // matrix, and every fold, takes them.
+  const std::vector<double>* weights = nullptr;
 
   std::size_t num_rows() const { return columns != nullptr ? columns->num_rows : rows->num_rows; }
   std::size_t num_cols() const { return columns != nullptr ? columns->num_cols : rows->num_cols; }

@@ -91,6 +91,7 @@ class CachedMarginObjective final : public CoordinateObjective {
         x_(problem.x()),
         cost_pos_(problem.cost_pos),
         cost_neg_(problem.cost_neg),
+        weights_(problem.weights != nullptr ? problem.weights->data() : nullptr),
         w_(problem.num_features(), 0.0),
         margin_(problem.num_rows(), 0.0),
         terms_(problem.num_rows()),
@@ -175,7 +176,7 @@ class CachedMarginObjective final : public CoordinateObjective {
       double d1;
       double d2;
       LossTerms<Loss>::derivs(margin[j], d1, d2);
-      terms[j] = {signed_cost[p] * d1, cost[p] * d2};
+      terms[j] = {signed_cost[p] * weight_of(j) * d1, cost[p] * weight_of(j) * d2};
     }
   }
 
@@ -205,8 +206,8 @@ class CachedMarginObjective final : public CoordinateObjective {
       double d1;
       double d2;
       const double value = LossTerms<Loss>::value_and_derivs(margin[j], d1, d2);
-      terms[j] = {signed_cost[p] * d1, cost[p] * d2};
-      sum += cost[p] * (value - Loss::value(saved[k - first].margin));
+      terms[j] = {signed_cost[p] * weight_of(j) * d1, cost[p] * weight_of(j) * d2};
+      sum += cost[p] * weight_of(j) * (value - Loss::value(saved[k - first].margin));
     }
     last_ = i;
     saved_w_ = w_[i];
@@ -293,14 +294,19 @@ class CachedMarginObjective final : public CoordinateObjective {
     double d1;
     double d2;
     LossTerms<Loss>::derivs(margin_[j], d1, d2);
-    terms_[j] = {signed_cost[positive_[j]] * d1, cost[positive_[j]] * d2};
+    terms_[j] = {signed_cost[positive_[j]] * weight_of(j) * d1,
+                 cost[positive_[j]] * weight_of(j) * d2};
   }
+  // s_j, the instance weight of row j (1 without -W): the loops here call
+  // exp per row, beside which the test is free.
+  double weight_of(std::size_t j) const { return weights_ == nullptr ? 1.0 : weights_[j]; }
 
   const Problem& problem_;
   const Regularizer regularizer_;
   const CscMatrix& x_;
   const double cost_pos_;
   const double cost_neg_;
+  const double* weights_;  // problem.weights' s_j, or null
   std::vector<double> w_;
   std::vector<double> margin_;
   std::vector<Terms> terms_;

@@ -68,9 +68,13 @@ template <class Loss>
 std::vector<double> gradient_at_zero(const Problem& problem) {
   const double signed_cost[3] = {-problem.cost_neg, problem.cost_pos, 0.0};
   const double d1_at_zero = Loss::d1(0.0);
-  if (!problem.has_columns()) {  // the rows' scatter: the same terms in the same order
+  // The rows' scatter (the same terms in the same order), or with instance
+  // weights y_j C_j s_j through add_transpose_product().
+  if (!problem.has_columns() || problem.weights != nullptr) {
     std::vector<double> u(problem.num_rows());
-    for (std::size_t j = 0; j < u.size(); ++j) u[j] = signed_cost[problem.cost_class(j)];
+    for (std::size_t j = 0; j < u.size(); ++j) {
+      u[j] = signed_cost[problem.cost_class(j)] * problem.weight(j);
+    }
     std::vector<double> g(problem.num_features(), 0.0);
     add_transpose_product(problem, u, g);
     for (double& g_i : g) g_i *= d1_at_zero;

@@ -83,7 +83,8 @@ class MarginObjective final : public CoordinateObjective {
   // The hot loops below copy every member they use into locals first (the
   // stores to the margins could otherwise alias the members, and the compiler
   // would reload them for every nonzero), and pick y_j and C_j from two-entry
-  // tables instead of branching on the label.
+  // tables instead of branching on the label; with instance weights (-W),
+  // C_j is the table's C times s_j (with_instance_weights(), problem.h).
   CoordDerivs coord_derivs(std::size_t i) const final {
     const BoundedDerivs derivs = bounded_derivs(i);
     return {derivs.d1, derivs.d2};
@@ -101,20 +102,22 @@ class MarginObjective final : public CoordinateObjective {
     const std::uint8_t* positive = positive_.data();
     const double cost[3] = {cost_neg_, cost_pos_, 0.0};
     const double signed_cost[3] = {-cost_neg_, cost_pos_, 0.0};
-    double g = 0;
-    double h = 0;
-    double squares = 0;  // sum_j C_j x_ji^2
-    for (std::size_t k = begin(i), stop = end(i); k < stop; ++k) {
-      column_prefetch::ahead_in_column(rows, k, stop, margin, positive);
-      const std::size_t j = rows[k];
-      const double m = margin[j];
-      const double v = values[k];
-      g += signed_cost[positive[j]] * Loss::d1(m) * v;
-      h += cost[positive[j]] * Loss::d2(m) * v * v;
-      squares += cost[positive[j]] * v * v;
-    }
-    return {regularizer_.derivative(w_[i], g), regularizer_.curvature(h),
-            regularizer_.curvature(Loss::kMaxD2 * squares)};
+    return with_instance_weights(problem_, [&](auto weight) -> BoundedDerivs {
+      double g = 0;
+      double h = 0;
+      double squares = 0;  // sum_j C_j x_ji^2
+      for (std::size_t k = begin(i), stop = end(i); k < stop; ++k) {
+        column_prefetch::ahead_in_column(rows, k, stop, margin, positive);
+        const std::size_t j = rows[k];
+        const double m = margin[j];
+        const double v = values[k];
+        g += signed_cost[positive[j]] * weight(j) * Loss::d1(m) * v;
+        h += cost[positive[j]] * weight(j) * Loss::d2(m) * v * v;
+        squares += cost[positive[j]] * weight(j) * v * v;
+      }
+      const Regularizer r = regularizer_.at(i);
+      return {r.derivative(w_[i], g), r.curvature(h), r.curvature(Loss::kMaxD2 * squares)};
+    });
   }
 
   void apply(std::size_t i, double z) final {
@@ -130,19 +133,22 @@ class MarginObjective final : public CoordinateObjective {
     const double cost[3] = {cost_neg_, cost_pos_, 0.0};
     const double step[3] = {-z, z, 0.0};
     double* saved = saved_.data();
-    double sum = 0;
-    for (std::size_t k = begin(i), stop = end(i); k < stop; ++k, ++saved) {
-      const std::size_t j = rows[k];
-      const double before = margin[j];
-      const double after = before + step[positive[j]] * values[k];
-      *saved = before;
-      margin[j] = after;
-      sum += cost[positive[j]] * (Loss::value(after) - Loss::value(before));
-    }
+    const double sum = with_instance_weights(problem_, [&](auto weight) {
+      double total = 0;
+      for (std::size_t k = begin(i), stop = end(i); k < stop; ++k, ++saved) {
+        const std::size_t j = rows[k];
+        const double before = margin[j];
+        const double after = before + step[positive[j]] * values[k];
+        *saved = before;
+        margin[j] = after;
+        total += cost[positive[j]] * weight(j) * (Loss::value(after) - Loss::value(before));
+      }
+      return total;
+    });
     last_ = i;
     saved_w_ = w_[i];
     w_[i] += z;
-    return regularizer_.delta(saved_w_, z) + sum;
+    return regularizer_.at(i).delta(saved_w_, z) + sum;
   }
 
   void undo() final {
@@ -218,17 +224,19 @@ class MarginObjective final : public CoordinateObjective {
     const std::uint8_t* positive = positive_.data();
     const double cost[3] = {cost_neg_, cost_pos_, 0.0};
     const double signed_cost[3] = {-cost_neg_, cost_pos_, 0.0};
-    ColumnSums sums{0, 0};
-    for (std::size_t k = begin(i), stop = end(i); k < stop; ++k) {
-      const std::uint8_t t = positive[rows[k]];
-      sums.slope += signed_cost[t] * values[k];
-      sums.squares += cost[t] * values[k] * values[k];
-    }
-    return sums;
+    return with_instance_weights(problem_, [&](auto weight) {
+      ColumnSums sums{0, 0};
+      for (std::size_t k = begin(i), stop = end(i); k < stop; ++k) {
+        const std::uint8_t t = positive[rows[k]];
+        sums.slope += signed_cost[t] * weight(rows[k]) * values[k];
+        sums.squares += cost[t] * weight(rows[k]) * values[k] * values[k];
+      }
+      return sums;
+    });
   }
   // H_i from column i's sums; an Error naming the feature if it overflows.
   double bound_of(std::size_t i, const ColumnSums& sums) const {
-    return require_finite_bound(regularizer_.curvature(Loss::kMaxD2 * sums.squares), i);
+    return require_finite_bound(regularizer_.at(i).curvature(Loss::kMaxD2 * sums.squares), i);
   }
   double column_bound(std::size_t i) const { return bound_of(i, column_sums(i)); }
 

@@ -90,7 +90,8 @@ class RegressionObjective final : public CoordinateObjective {
       g += cost[j] * loss_.d1(score[j], y[j]) * v;
       h += cost[j] * loss_.d2(score[j], y[j]) * v * v;
     }
-    return {regularizer_.derivative(w_[i], g), regularizer_.curvature(h)};
+    const Regularizer r = regularizer_.at(i);
+    return {r.derivative(w_[i], g), r.curvature(h)};
   }
 
   void apply(std::size_t i, double z) final {
@@ -117,7 +118,7 @@ class RegressionObjective final : public CoordinateObjective {
     last_ = i;
     saved_w_ = w_[i];
     w_[i] += z;
-    return regularizer_.delta(saved_w_, z) + sum;
+    return regularizer_.at(i).delta(saved_w_, z) + sum;
   }
 
   void undo() final {

@@ -27,6 +27,8 @@
 #define CDL_OBJECTIVE_REGULARIZER_H_
 
 #include <cmath>
+#include <cstddef>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -42,8 +44,13 @@ inline double soft_threshold(double u, double t) {
 }
 
 struct Regularizer {
+  static constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
   double l1 = 0.0;
   double l2 = 1.0;
+  // The one coordinate r leaves out (cdtrain -R: the bias weight, as
+  // LIBLINEAR 2.50's regularize_bias = 0), or kNone. value() skips it; the
+  // per-coordinate functions are at(i)'s.
+  std::size_t unregularized = kNone;
 
   static Regularizer l2_only() { return {0.0, 1.0}; }
   static Regularizer l1_only() { return {1.0, 0.0}; }
@@ -53,14 +60,22 @@ struct Regularizer {
 
   bool smooth() const { return l1 == 0.0; }
 
+  // The regularizer of coordinate i: this one, or none (l1 = l2 = 0) for
+  // the unregularized coordinate.
+  Regularizer at(std::size_t i) const {
+    return i == unregularized ? Regularizer{0.0, 0.0, kNone} : *this;
+  }
+
   // r(w), O(n).
   double value(const std::vector<double>& w) const {
     double squares = 0;
-    for (double wi : w) squares += wi * wi;
+    for (std::size_t i = 0; i < w.size(); ++i) squares += i == unregularized ? 0.0 : w[i] * w[i];
     double out = 0.5 * l2 * squares;
     if (l1 != 0.0) {
       double absolute = 0;
-      for (double wi : w) absolute += std::fabs(wi);
+      for (std::size_t i = 0; i < w.size(); ++i) {
+        absolute += i == unregularized ? 0.0 : std::fabs(w[i]);
+      }
       out += l1 * absolute;
     }
     return out;

@@ -172,8 +172,9 @@ class RowObjective final : public VectorObjective {
   }
 
   // l2 v_i + 0: where a component of l2 v + X'u starts, never -0 (see
-  // times_transpose()).
-  double regularized(double v_i) const {
+  // times_transpose()); 0 for the unregularized coordinate (-R's bias).
+  double regularized(std::size_t i, double v_i) const {
+    if (i == regularizer_.unregularized) return 0.0;
     return (regularizer_.l2 != 1.0 ? v_i * regularizer_.l2 : v_i) + 0.0;
   }
 
@@ -185,7 +186,7 @@ class RowObjective final : public VectorObjective {
   // -0. `out` has the size of v; it may be v.
   template <class UOf>
   void times_transpose(const std::vector<double>& v, UOf u_of, std::vector<double>& out) const {
-    for (std::size_t i = 0; i < v.size(); ++i) out[i] = regularized(v[i]);
+    for (std::size_t i = 0; i < v.size(); ++i) out[i] = regularized(i, v[i]);
     const std::size_t blocks = transpose_blocks_.size() - 1;
     const auto scatter_block = [&](std::size_t b) {
       std::vector<double>& target = b == 0 ? out : partial_[b - 1];

@@ -44,12 +44,24 @@ struct DualRow {
 
 // U_j (L1-SVM) and D_jj (L2-SVM) of each class (the header's problem). A
 // template on the loss, so that the epoch's loop sees L2-SVM's U_j = inf
-// as a constant.
+// as a constant. With instance weights s_j (-W), C_j = C s_j: U_j is the
+// class's times s_j, D_jj = 1/(2 C_j) the class's divided by s_j (rows of
+// weight 0 are never visited).
 struct ClassBounds {
   double upper_pos;
   double upper_neg;
   double diag_pos;
   double diag_neg;
+  const double* weights = nullptr;  // s_j, or null: every s_j is 1
+
+  double upper(bool positive, std::size_t j) const {
+    const double u = positive ? upper_pos : upper_neg;
+    return weights == nullptr ? u : u * weights[j];
+  }
+  double diag(bool positive, std::size_t j) const {
+    const double d = positive ? diag_pos : diag_neg;
+    return weights == nullptr ? d : d / weights[j];
+  }
 };
 
 template <LossKind kLoss>
@@ -57,7 +69,8 @@ ClassBounds class_bounds(const Problem& problem) {
   static_assert(kLoss == LossKind::kL1Svm || kLoss == LossKind::kL2Svm);
   constexpr bool kL1 = kLoss == LossKind::kL1Svm;
   return {kL1 ? problem.cost_pos : kInfinity, kL1 ? problem.cost_neg : kInfinity,
-          kL1 ? 0.0 : 0.5 / problem.cost_pos, kL1 ? 0.0 : 0.5 / problem.cost_neg};
+          kL1 ? 0.0 : 0.5 / problem.cost_pos, kL1 ? 0.0 : 0.5 / problem.cost_neg,
+          problem.weights != nullptr ? problem.weights->data() : nullptr};
 }
 
 // The dual variables and which of them the epochs visit.
@@ -66,8 +79,8 @@ struct DualRows {
   std::vector<std::uint8_t> active;  // C_j > 0 and not shrunk
   std::size_t countable = 0;         // rows with C_j > 0
   std::size_t active_count = 0;
-  // The rule numbers the rows that count, in order; with rows held out,
-  // kept[k] is the row of the rule's coordinate k (so that a fold visits its
+  // The rule numbers the rows that count, in order; with rows held out (or
+  // instance weights, some of which may be 0), kept[k] is the row of the rule's coordinate k (so that a fold visits its
   // rows in the same order as a copy without the held-out rows would).
   std::vector<std::size_t> kept;
   bool rows_held_out = false;
@@ -94,11 +107,12 @@ DualRows start_dual(const Problem& problem, const CsrMatrix& x) {
   DualRows dual;
   dual.row.resize(l);
   dual.active.assign(l, 0);
-  dual.rows_held_out = problem.held_out != nullptr;
+  dual.rows_held_out = problem.may_drop_rows();
   for (std::size_t j = 0; j < l; ++j) {
-    if (problem.cost(j) > 0 && problem.held_out != nullptr) dual.kept.push_back(j);
+    if (problem.cost(j) > 0 && dual.rows_held_out) dual.kept.push_back(j);
     const double y = problem.y[j] > 0 ? 1.0 : -1.0;
-    dual.row[j] = {0.0, row_squared_norm(x, j) + (y > 0 ? bounds.diag_pos : bounds.diag_neg), y};
+    const double diag = problem.counts(j) ? bounds.diag(y > 0, j) : 0.0;
+    dual.row[j] = {0.0, row_squared_norm(x, j) + diag, y};
     dual.active[j] = problem.cost(j) > 0;
     dual.countable += dual.active[j];
   }
@@ -176,8 +190,8 @@ inline double visit_row(const CsrMatrix& x, std::size_t i, const double* w,
   stats.nnz_ops += static_cast<std::int64_t>(end - begin);
   ++stats.visits;
   const bool positive = r.y > 0;
-  const double upper = positive ? bounds.upper_pos : bounds.upper_neg;
-  const double diag = positive ? bounds.diag_pos : bounds.diag_neg;
+  const double upper = bounds.upper(positive, i);
+  const double diag = bounds.diag(positive, i);
   const double G = r.y * dot - 1.0 + diag * r.alpha;
   const double qbar = sigma == 1 ? r.qbar : sigma * (r.qbar - diag) + diag;
   return coordinate_step(r, G, qbar, upper, shrink, prev, active, stats);

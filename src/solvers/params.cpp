@@ -46,6 +46,50 @@ const char* option_purpose(const char* flag) {
   return "is a solver's own option";
 }
 
+// -R: a bias to leave unregularized, and a row and loss that serve it.
+void validate_free_bias(const Params& params, const SolverInfo& solver) {
+  const LossKind loss = params.loss.value_or(solver.losses.front());
+  const auto& losses = solver.free_bias_losses;
+  const bool served = params.regularizer == RegularizerKind::kL2 &&
+                      std::find(losses.begin(), losses.end(), loss) != losses.end();
+  if (served && params.bias > 0) {
+    if (cd_partitions(params) > 1) {
+      throw ConfigError("-R: the partitioned CD (--partitions " +
+                        std::to_string(cd_partitions(params)) +
+                        ") regularizes the bias; use --partitions 1 or -s tron");
+    }
+    return;
+  }
+  if (served || solver.intercept) {
+    throw ConfigError(
+        "-R leaves the bias weight unregularized; it needs a bias feature, -B with a value > 0 "
+        "(LIBLINEAR asks -B 1)" +
+        std::string(solver.intercept ? "; solver " + std::string(solver.name) +
+                                           " fits an unregularized intercept already: drop -R"
+                                     : ""));
+  }
+  std::string serving;
+  for (const SolverInfo& row : solver_table()) {
+    if (row.free_bias_losses.empty()) continue;
+    std::string row_losses;
+    for (LossKind l : row.free_bias_losses) {
+      row_losses += (row_losses.empty() ? "" : "/") + std::string(loss_info(l).name);
+    }
+    serving += (serving.empty() ? "" : ", ") + std::string(row.name) + " -l " + row_losses;
+  }
+  std::string message = std::string("-R: solver ") + solver.name + " with -l " +
+                        loss_info(loss).name + " -r " +
+                        regularizer_info(params.regularizer).name +
+                        " does not leave the bias unregularized; -R is served with -r l2 by " +
+                        serving + " (LIBLINEAR's -s 0 and -s 2 run tron, -s 11 cdper; its -R "
+                                  "of -s 5 and 6, with -r l1, is not served here)";
+  if (loss == LossKind::kL1Svm) {
+    message += "; for the L1-loss SVM with an unregularized intercept use -s pdcd or rcd-pair, "
+               "which fit it without -B";
+  }
+  throw ConfigError(message);
+}
+
 // The losses, regularizers and numbers of the row.
 void validate_problem(const Params& params, const SolverInfo& solver) {
   if (params.loss) {
@@ -64,6 +108,7 @@ void validate_problem(const Params& params, const SolverInfo& solver) {
   if (params.svr_epsilon && !(params.loss && is_svr(*params.loss))) {
     throw ConfigError("-p is the SVR tube width: it needs -l svr2 or svr1");
   }
+  if (params.free_bias) validate_free_bias(params, solver);
   if (solver.intercept && params.bias >= 0) {
     // The solver fits w0 itself, unregularized, and the model file has one
     // bias slot, which w0 takes; a regularized bias feature on top would be
@@ -227,6 +272,12 @@ std::int64_t cd_partitions(const Params& params, std::size_t nonzeros) {
 std::string cd_partitions_default_text() {
   return "1 below " + std::to_string(kCdPartitionedNonzeros) + " nonzeros, else " +
          std::to_string(kDefaultCdPartitions);
+}
+
+Regularizer regularizer_of(const Params& params, std::size_t num_features) {
+  Regularizer regularizer = Regularizer::of(params.regularizer);
+  if (params.free_bias && num_features > 0) regularizer.unregularized = num_features - 1;
+  return regularizer;
 }
 
 double class_cost(const Params& params, int label) {

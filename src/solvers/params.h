@@ -92,6 +92,9 @@ struct Params {
   // Default per solver and data: SolverInfo::partitions.
   std::optional<std::int64_t> partitions;
   bool verbose = false;  // -V: per-iteration lines under -v and -C, with fold headers
+  // -R: the bias weight (the last of -B's columns) is not regularized, as
+  // LIBLINEAR 2.50's -R; only for the rows with free_bias_losses.
+  bool free_bias = false;
 };
 
 // Fills the optional fields with the solver's defaults (all but a max_iter
@@ -108,6 +111,10 @@ unsigned thread_count(const Params& params);
 std::int64_t cd_partitions(const Params& params, std::size_t nonzeros);
 // The default of cdper's --partitions in words, for -h.
 std::string cd_partitions_default_text();
+
+// The run's regularizer for `num_features` weights (the -B column
+// included): params.regularizer's, leaving the last weight out with -R.
+Regularizer regularizer_of(const Params& params, std::size_t num_features);
 
 // The C of class `label`: C times its -wi weight.
 double class_cost(const Params& params, int label);

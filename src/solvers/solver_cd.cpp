@@ -212,7 +212,7 @@ SolveResult solve_cd(const SolverInput& input) {
   }
   auto rule = make_selection_rule(input);
   return with_margin_objective(input.params.loss.value(), input.problem,
-                               Regularizer::of(input.params.regularizer),
+                               regularizer_of(input.params, input.problem.num_features()),
                                thread_count(input.params), [&](auto& objective) {
                                  if (input.w0 != nullptr) objective.reset(*input.w0);
                                  return solve_cd(objective, *rule, input.params, input.reporter);

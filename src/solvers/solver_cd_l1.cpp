@@ -408,7 +408,7 @@ SolveResult solve_cd_l1(CoordinateObjective& objective, SelectionRule& rule, con
 }
 
 SolveResult solve_cd_general(const SolverInput& input) {
-  const Regularizer regularizer = Regularizer::of(input.params.regularizer);
+  const Regularizer regularizer = regularizer_of(input.params, input.problem.num_features());
   const LossKind loss = input.params.loss.value();
   if (is_regression(loss)) {
     return with_regression_objective(

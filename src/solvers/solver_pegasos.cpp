@@ -3,7 +3,8 @@
 // Problem: min_w f(w) = 1/2 w'w + sum_j C_j max(0, 1 - y_j w'x_j) (paper,
 //   equation 2), solved in Pegasos's scaled form (21)
 //   g(w) = lambda/2 w'w + 1/l sum_j (C_j/C) max(0, 1 - y_j w'x_j) = f(w)/(C l)
-//   with lambda = 1/(C l) (22), C the larger of the two class penalties.
+//   with lambda = 1/(C l) (22), C the largest C_j (the larger of the two class
+//   penalties, times the largest instance weight with -W).
 //
 // Algorithm: Shalev-Shwartz, Singer & Srebro (2007), as given in Chang, Hsieh
 //   & Lin (2008), Section 4.1, Algorithm 4: at update k = 1, 2, ... draw K
@@ -40,17 +41,24 @@ constexpr double kMinScale = 1e-9;
 SolveResult solve_pegasos(const Problem& problem, const Params& params, std::uint64_t seed,
                           Reporter& reporter) {
   const CsrMatrix& rows = *problem.rows;
-  // The rows it draws from: all, or those not held out, in order.
+  // The rows it draws from: all, or those that count (not held out, weight
+  // not 0), in order.
+  const bool some_dropped = problem.may_drop_rows();
   std::vector<std::size_t> drawn_from;
-  for (std::size_t j = 0; problem.held_out != nullptr && j < problem.num_rows(); ++j) {
+  for (std::size_t j = 0; some_dropped && j < problem.num_rows(); ++j) {
     if (problem.counts(j)) drawn_from.push_back(j);
   }
-  const std::size_t l = problem.held_out != nullptr ? drawn_from.size() : problem.num_rows();
+  const std::size_t l = some_dropped ? drawn_from.size() : problem.num_rows();
   const std::size_t n = problem.num_features();
   const auto batch = static_cast<std::size_t>(params.pegasos_batch);
   const std::int64_t updates = pegasos_updates(params, l);
   const std::int64_t per_pass = static_cast<std::int64_t>((l + batch - 1) / batch);
-  const double c_ref = std::max(problem.cost_pos, problem.cost_neg);
+  // The largest C_j, so that every C_j/C <= 1 and the ball (24) holds w*.
+  double c_ref = std::max(problem.cost_pos, problem.cost_neg);
+  if (problem.weights != nullptr) {
+    c_ref = 0;
+    for (std::size_t j = 0; j < problem.num_rows(); ++j) c_ref = std::max(c_ref, problem.cost(j));
+  }
   const double lambda = 1.0 / (c_ref * static_cast<double>(l));
   const double max_norm2 = 1.0 / lambda;  // the ball ||w||^2 <= 1/lambda
 
@@ -79,7 +87,7 @@ SolveResult solve_pegasos(const Problem& problem, const Params& params, std::uin
     violating.clear();
     for (std::size_t draw = 0; draw < batch; ++draw) {
       const std::size_t draw_index = uniform_index(rng, l);
-      const std::size_t j = problem.held_out != nullptr ? drawn_from[draw_index] : draw_index;
+      const std::size_t j = some_dropped ? drawn_from[draw_index] : draw_index;
       const double dot = row_dot(rows, j, v);
       if (problem.y[j] * scale * dot < 1.0) violating.emplace_back(j, dot);
     }

@@ -28,6 +28,7 @@ SolverInfo cd_row(const char* name, const char* description, const char* rule) {
   row.losses = {L::kL2Svm, L::kLogistic, L::kSquared, L::kSvrL2};
   row.regularizers = {R::kL2, R::kL1};
   row.options = {option::kSelect, option::kLineSearch};
+  row.free_bias_losses = {L::kL2Svm, L::kLogistic, L::kSvrL2, L::kSquared};
   row.default_eps = kCdEps;
   row.stopping = "||D'|| <= eps ||grad f(0)||, D' the partial derivatives of an epoch";
   row.default_max_iter = kDefaultMaxIter;
@@ -61,6 +62,7 @@ SolverInfo tron_row() {
   row.losses = {L::kL2Svm, L::kLogistic};
   // LIBLINEAR's -s 0 and -s 2 measured fastest with TRON here (docs/solvers.md).
   row.liblinear = {{0, L::kLogistic, R::kL2}, {2, L::kL2Svm, R::kL2}};
+  row.free_bias_losses = {L::kL2Svm, L::kLogistic};
   row.default_eps = 0.01;
   row.eps_scale = EpsScale::kMinorityShare;
   row.stopping = "||grad f|| <= eps' ||grad f(0)||, eps' = eps * min(#pos, #neg) / l";

@@ -42,9 +42,13 @@ SolveResult train_binary(const Problem& problem, const Params& params, std::uint
   return result;
 }
 
-double largest_cost(const ClassMap& classes, const Params& params) {
+double largest_cost(const ClassMap& classes, const Params& params,
+                    const std::vector<double>* weights) {
   double c_max = params.C;
   for (int label : classes.labels) c_max = std::max(c_max, class_cost(params, label));
+  if (weights != nullptr && !weights->empty()) {
+    c_max *= std::max(1.0, *std::max_element(weights->begin(), weights->end()));
+  }
   return c_max;
 }
 
@@ -73,8 +77,8 @@ double magnitude_limit() { return std::numeric_limits<double>::max() / 1024; }
 }  // namespace
 
 void check_magnitudes(const CscMatrix& x, const ClassMap& classes, const Params& params,
-                      double largest_magnitude) {
-  const double c_max = largest_cost(classes, params);
+                      double largest_magnitude, const std::vector<double>* weights) {
+  const double c_max = largest_cost(classes, params, weights);
   const double limit = magnitude_limit();
   // With the largest |value| known, no column's sum can exceed C_max times
   // its square times the longest column's length: below half the limit,
@@ -115,8 +119,8 @@ void check_magnitudes(const CscMatrix& x, const ClassMap& classes, const Params&
 }
 
 void check_magnitudes(const CsrMatrix& x, const ClassMap& classes, const Params& params,
-                      double largest_magnitude) {
-  const double c_max = largest_cost(classes, params);
+                      double largest_magnitude, const std::vector<double>* weights) {
+  const double c_max = largest_cost(classes, params, weights);
   const double limit = magnitude_limit();
   const auto longest = static_cast<double>(x.num_rows);  // no column is longer
   if (c_max * (largest_magnitude * largest_magnitude) * longest < limit / 2) return;
@@ -146,9 +150,9 @@ void check_magnitudes(const CsrMatrix& x, const ClassMap& classes, const Params&
 void check_magnitudes(const DataMatrix& x, const ClassMap& classes, const Params& params,
                       double largest_magnitude) {
   if (x.columns != nullptr) {
-    check_magnitudes(*x.columns, classes, params, largest_magnitude);
+    check_magnitudes(*x.columns, classes, params, largest_magnitude, x.weights);
   } else {
-    check_magnitudes(*x.rows, classes, params, largest_magnitude);
+    check_magnitudes(*x.rows, classes, params, largest_magnitude, x.weights);
   }
 }
 
@@ -297,7 +301,7 @@ LinearModel train_with_row(const SolverInfo& row, const DataMatrix& data, const 
     throw ConfigError(std::string("loss ") + loss_info(params.loss.value()).name +
                       " is a regression: train it with train_regression()");
   }
-  if (largest_cost(classes, params) > data.checked_cost()) {
+  if (largest_cost(classes, params, data.weights) > data.checked_cost()) {
     check_magnitudes(data, classes, params);
   }
   const std::size_t num_cols = data.num_cols();
@@ -312,6 +316,9 @@ LinearModel train_with_row(const SolverInfo& row, const DataMatrix& data, const 
   if (!rows_only && columns == nullptr) columns = &own_columns.emplace(to_csc(*data.rows));
   if (!row.needs_rows) rows = nullptr;
   if (row.solve_all_classes != nullptr) {
+    if (data.weights != nullptr) {
+      throw ConfigError(std::string("-W: solver ") + row.name + " does not take instance weights");
+    }
     model.w = train_all_classes(row, *columns, rows, classes, params, reporter, held_out,
                                 model.nr_w());
     return model;
@@ -336,7 +343,8 @@ LinearModel train_with_row(const SolverInfo& row, const DataMatrix& data, const 
     if (nr_w > 1) out.info("class " + std::to_string(classes.labels[k]) + " vs rest");
     const double c_pos = class_cost(params, classes.labels[k]);
     const double c_neg = nr_class == 2 ? class_cost(params, classes.labels[1]) : params.C;
-    const Problem problem = one_vs_rest(columns, classes, k, c_pos, c_neg, rows, held_out);
+    Problem problem = one_vs_rest(columns, classes, k, c_pos, c_neg, rows, held_out);
+    problem.weights = data.weights;
     out.begin_problem(problem, params.loss.value(), classes.labels[k]);
     SolveResult result = train_binary(problem, class_params, derive_seed(params.seed, k), out,
                                       initial ? &(*initial)[k] : nullptr);

@@ -46,6 +46,8 @@ LinearModel train(const CscMatrix& x, const ClassMap& classes, const Params& par
 // columns are given), any other run the columns (made by to_csc() if only
 // rows are given: a transpose, 12 bytes a nonzero more for the run) and, if
 // its row needs_rows, the rows too. The model is the same bits either way.
+// data.weights, if given, multiply each instance's C_j (a solver of one
+// model over all classes refuses them).
 LinearModel train(const DataMatrix& data, const ClassMap& classes, const Params& params,
                   Reporter& reporter, const InitialWeights* initial = nullptr,
                   const std::vector<std::uint8_t>* held_out = nullptr);
@@ -77,18 +79,23 @@ bool trains_on_rows(const Params& params);
 // `largest_magnitude`, if known (LabeledCsc::largest_magnitude), is the
 // largest |value| of x: data far from the limit then pass without a pass
 // over the values.
+// With instance weights, C_max is times the largest weight.
 void check_magnitudes(const CscMatrix& x, const ClassMap& classes, const Params& params,
-                      double largest_magnitude = std::numeric_limits<double>::infinity());
+                      double largest_magnitude = std::numeric_limits<double>::infinity(),
+                      const std::vector<double>* weights = nullptr);
 // The same test on rows, with the same errors: the screen bounds a column's
 // length by l; past it, the running sums of all columns are kept at once in
 // row order (each column's in its own order, so the same sums), O(nnz + n).
 void check_magnitudes(const CsrMatrix& x, const ClassMap& classes, const Params& params,
-                      double largest_magnitude = std::numeric_limits<double>::infinity());
+                      double largest_magnitude = std::numeric_limits<double>::infinity(),
+                      const std::vector<double>* weights = nullptr);
 void check_magnitudes(const DataMatrix& x, const ClassMap& classes, const Params& params,
                       double largest_magnitude = std::numeric_limits<double>::infinity());
 
-// The largest C of any instance: C, or C times a class's -wi weight.
-double largest_cost(const ClassMap& classes, const Params& params);
+// The largest C of any instance: C, or C times a class's -wi weight, times
+// the largest instance weight if `weights` is given and it is above 1.
+double largest_cost(const ClassMap& classes, const Params& params,
+                    const std::vector<double>* weights = nullptr);
 
 // The start for train() on data with `classes` and `num_cols` columns (bias
 // included if bias >= 0) taken from a model: each problem gets the model's

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <exception>
+#include <limits>
 #include <sstream>
 #include <string>
 
@@ -20,14 +21,18 @@ namespace cdl {
 LinearModel train_regression(const CscMatrix& x, const std::vector<double>& targets,
                              const Params& params, Reporter& reporter,
                              const std::vector<double>* w0,
-                             const std::vector<std::uint8_t>* held_out) {
+                             const std::vector<std::uint8_t>* held_out,
+                             const std::vector<double>* weights) {
   if (x.num_rows == 0) throw Error("no training instances");
-  if (params.C > x.checked_cost) check_magnitudes(x, ClassMap{}, params);
+  if (largest_cost(ClassMap{}, params, weights) > x.checked_cost) {
+    check_magnitudes(x, ClassMap{}, params, std::numeric_limits<double>::infinity(), weights);
+  }
   const SolverInfo& row = solver_info(params.solver);
   std::optional<CsrMatrix> rows;
   if (row.needs_rows) rows = to_csr(x);
   Problem problem = regression_problem(x, targets, params.C, rows ? &*rows : nullptr);
   problem.held_out = held_out;
+  problem.weights = weights;
   reporter.begin_problem(problem, params.loss.value(), 0);
   const SolveResult result =
       train_binary(problem, params, derive_seed(params.seed, 0), reporter, w0);
@@ -62,6 +67,7 @@ std::vector<double> initial_regression_weights(const LinearModel& model, std::si
 RegressionValidation cross_validate_regression(const CscMatrix& x,
                                                const std::vector<double>& targets,
                                                const Params& params, Reporter& reporter,
+                                               const std::vector<double>* instance_weights,
                                                const std::vector<std::vector<double>>* warm,
                                                bool keep_weights, bool fold_lines) {
   const std::size_t l = x.num_rows;
@@ -85,7 +91,8 @@ RegressionValidation cross_validate_regression(const CscMatrix& x,
         const std::vector<double>* start = warm != nullptr      ? &(*warm)[f]
                                            : lead && f > 0 ? &lead_w
                                                            : nullptr;
-        LinearModel model = train_regression(x, targets, fold_params, log, start, &held_out);
+        LinearModel model =
+            train_regression(x, targets, fold_params, log, start, &held_out, instance_weights);
         const std::vector<double> values = decision_values(x, model.w);
         RegressionScore fold_score;
         std::size_t held = 0;
@@ -131,7 +138,8 @@ namespace {
 void search_C_at(const CscMatrix& x, const std::vector<double>& targets, const Params& params,
                  double start,
                  const std::function<void(double, double, double)>& on_step,
-                 SearchLog& log, RegressionSearch& best) {
+                 const std::vector<double>* instance_weights, SearchLog& log,
+                 RegressionSearch& best) {
   const double p = params.svr_epsilon.value_or(-1);
   std::vector<std::vector<double>> warm;
   int unchanged = 0;  // consecutive values of C at which no fold's model moved
@@ -139,8 +147,9 @@ void search_C_at(const CscMatrix& x, const std::vector<double>& targets, const P
        C *= 2) {
     Params step = params;
     step.C = C;
-    RegressionValidation cv = cross_validate_regression(
-        x, targets, step, log.step(), warm.empty() ? nullptr : &warm, true, params.verbose);
+    RegressionValidation cv =
+        cross_validate_regression(x, targets, step, log.step(), instance_weights,
+                                  warm.empty() ? nullptr : &warm, true, params.verbose);
     log.end_step();
     on_step(C, p, cv.mean_squared_error);
     if (best.best_C == 0 || cv.mean_squared_error < best.best_mean_squared_error) {
@@ -170,7 +179,8 @@ void search_C_at(const CscMatrix& x, const std::vector<double>& targets, const P
 RegressionSearch search_regression(const CscMatrix& x, const std::vector<double>& targets,
                                    const Params& params, std::optional<double> start_C,
                                    Reporter& reporter,
-                                   const std::function<void(double, double, double)>& on_step) {
+                                   const std::function<void(double, double, double)>& on_step,
+                                   const std::vector<double>* instance_weights) {
   if (x.num_rows == 0) throw Error("no training instances");
   RegressionSearch best;
   SearchLog log(reporter, params.verbose);
@@ -178,7 +188,7 @@ RegressionSearch search_regression(const CscMatrix& x, const std::vector<double>
     Params run = params;
     run.svr_epsilon.reset();
     search_C_at(x, targets, run, start_C.value_or(regression_search_start_C(x, targets, 0)),
-                on_step, log, best);
+                on_step, instance_weights, log, best);
     log.finish();
     return best;
   }
@@ -194,7 +204,7 @@ RegressionSearch search_regression(const CscMatrix& x, const std::vector<double>
     const double p = i * max_p / kRegressionSearchPSteps;  // as LIBLINEAR rounds it
     run.svr_epsilon = p;
     search_C_at(x, targets, run, start_C.value_or(regression_search_start_C(x, targets, p)),
-                on_step, log, best);
+                on_step, instance_weights, log, best);
   }
   log.finish();
   return best;

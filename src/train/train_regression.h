@@ -17,13 +17,15 @@ namespace cdl {
 
 // Trains a regression model on `x` (whose last column is the bias feature
 // when params.bias >= 0) and the targets, with C_j = C for every row (0 for
-// rows `held_out` marks), from w0 if given. The model has no labels and the
+// rows `held_out` marks; times s_j if instance `weights` are given), from w0
+// if given. The model has no labels and the
 // solver_type of model_solver_type() (L2R_L2LOSS_SVR, L2R_SQUARED_LOSS,
 // L1R_SQUARED_LOSS, L1R_L2LOSS_SVR).
 LinearModel train_regression(const CscMatrix& x, const std::vector<double>& targets,
                              const Params& params, Reporter& reporter,
                              const std::vector<double>* w0 = nullptr,
-                             const std::vector<std::uint8_t>* held_out = nullptr);
+                             const std::vector<std::uint8_t>* held_out = nullptr,
+                             const std::vector<double>* weights = nullptr);
 
 // The start for a regression run from a model: its weights, features beyond
 // either side dropped or zero, the bias weight kept if both have one. Throws
@@ -42,12 +44,15 @@ struct RegressionValidation {
 // by the model trained without its fold, scored as LIBLINEAR's -v does
 // (RegressionScore). Folds as cross_validate()'s, on params.threads threads,
 // with output in fold order; the result does not depend on the threads.
-// With `warm`, fold f starts from (*warm)[f]; with `keep_weights` the folds'
-// weights are returned; `fold_lines` as cross_validate()'s.
+// The folds train with the `instance_weights` (-W), if given; the scores
+// are not weighted. With `warm`, fold f starts from (*warm)[f]; with
+// `keep_weights` the folds' weights are returned; `fold_lines` as
+// cross_validate()'s.
 RegressionValidation cross_validate_regression(
     const CscMatrix& x, const std::vector<double>& targets, const Params& params,
-    Reporter& reporter, const std::vector<std::vector<double>>* warm = nullptr,
-    bool keep_weights = false, bool fold_lines = true);
+    Reporter& reporter, const std::vector<double>* instance_weights = nullptr,
+    const std::vector<std::vector<double>>* warm = nullptr, bool keep_weights = false,
+    bool fold_lines = true);
 
 // -C for a regression, as LIBLINEAR 2.50 searches for -s 11: for each p of
 // the grid p_i = i max_j |y_j| / kRegressionSearchPSteps, from i = steps - 1
@@ -59,7 +64,8 @@ RegressionValidation cross_validate_regression(
 // counting as unchanged. The squared loss has no p: one pass over C. The
 // start is `start_C` when given, else regression_search_start_C() at each
 // p. `on_step(C, p, mse)` is called after each C (p = -1 without p). The
-// best is the first (C, p) with the lowest CV mean squared error.
+// best is the first (C, p) with the lowest CV mean squared error. The folds
+// train with the `instance_weights`, if given.
 constexpr double kMaxRegressionSearchC = 1048576;  // 2^20
 // The largest C at which the search trains (the doublings' rounding).
 constexpr double kLargestRegressionSearchC = kMaxRegressionSearchC * (1 + 1e-12);
@@ -81,7 +87,8 @@ double regression_search_start_C(const CscMatrix& x, const std::vector<double>& 
 RegressionSearch search_regression(const CscMatrix& x, const std::vector<double>& targets,
                                    const Params& params, std::optional<double> start_C,
                                    Reporter& reporter,
-                                   const std::function<void(double, double, double)>& on_step);
+                                   const std::function<void(double, double, double)>& on_step,
+                                   const std::vector<double>* instance_weights = nullptr);
 
 }  // namespace cdl
 

@@ -45,6 +45,9 @@ std::vector<Case> cases() {
   tight.threads = 1;
   cdlinear::TrainOptions svr = options("cdper", "svr2", 1, 1);
   svr.svr_epsilon = 0.2;
+  cdlinear::TrainOptions instance = options("dcd", "l1svm", 0.5);
+  instance.instance_weights.clear();
+  for (int j = 0; j < 270; ++j) instance.instance_weights.push_back(((j * 7) % 4) * 0.5);
   cdlinear::TrainOptions seeded = options("online");
   seeded.seed = 7;
   seeded.max_iter = 20;
@@ -56,6 +59,8 @@ std::vector<Case> cases() {
       {"tron_bias_eps", heart, tight, "-s tron -c 4 -B 1 -e 1e-4 -m 1"},
       {"dcd_l1svm_bias", heart, options("dcd", "l1svm", 0.5, 1), "-s dcd -l l1svm -c 0.5 -B 1"},
       {"lr_weights", heart, weighted, "-l lr -w1 2 -w-1 0.5"},
+      {"instance_weights", heart, instance,
+       "-s dcd -l l1svm -c 0.5 -W " + test::fixture_path("heart_scale.weights")},
       {"l1_cd", heart, l1, "-s cd -r l1"},
       {"online_seed", heart, seeded, "-s online --seed 7 --max-iter 20"},
       {"multiclass", test::data_path("dna.scale"), options("2", "", 1, 1), "-s 2 -B 1"},
@@ -246,6 +251,16 @@ TEST(Library, OptionsThatCannotTrainAreConfigErrors) {
   weights = options("cdper");
   weights.class_weights = {{1, 0.0}};
   EXPECT_NE(config_error(weights).find("class weight of label 1"), std::string::npos);
+  weights = options("cdper");
+  weights.instance_weights = {1.0, 2.0};
+  EXPECT_EQ(config_error(weights),
+            "instance_weights: 2 weights for the 270 instances of " +
+                test::data_path("heart_scale"));
+  weights.instance_weights.assign(270, 1.0);
+  weights.instance_weights[4] = -1;
+  EXPECT_EQ(config_error(weights), "instance_weights: weight 5: expected a finite number >= 0, got -1");
+  weights.instance_weights.assign(270, 0.0);
+  EXPECT_EQ(config_error(weights), "instance_weights: every weight is 0");
   cdlinear::TrainOptions regularizer = options("cdper");
   regularizer.regularizer = "l3";
   EXPECT_EQ(config_error(regularizer), "regularizer: expected l2 or l1, got 'l3'");

@@ -15,15 +15,7 @@
 namespace cdl {
 namespace {
 
-Params params_for(const SolverInfo& solver, LossKind loss) {
-  Params params;
-  params.solver = solver.kind;
-  params.loss = loss;
-  params.C = 0.5;
-  params.threads = 1;
-  if (solver.default_max_iter == 0) params.max_iter = 2000;  // Pegasos's updates
-  return resolve_defaults(params);
-}
+using test::params_for;
 
 // The model of every row that needs rows, on both labels sets (binary and
 // three classes), from rows alone and from columns beside them.

@@ -1,0 +1,206 @@
+// Instance weights (-W): an integer weight s_j trains the problem in which
+// row j appears s_j times (0: not at all), for every row of the solver table
+// and each of its losses and regularizers; and a weight of 0 trains the same
+// model, bit for bit, as the copy without the row.
+#include <gtest/gtest.h>
+
+#include <cctype>
+#include <cmath>
+#include <ostream>
+#include <string>
+
+#include "objective/evaluate.h"
+#include "objective/intercept_gap.h"
+#include "solver_test_util.h"
+#include "train/train.h"
+#include "train/train_regression.h"
+
+namespace cdl {
+namespace {
+
+// Rows of `x` (row-major) in the order of `order`, repeats allowed.
+CscMatrix repeated_rows(const CsrMatrix& x, const std::vector<std::size_t>& order) {
+  CsrMatrix out;
+  out.num_rows = order.size();
+  out.num_cols = x.num_cols;
+  for (std::size_t j : order) {
+    for (auto t = x.row_ptr[j]; t < x.row_ptr[j + 1]; ++t) {
+      out.col_idx.push_back(x.col_idx[static_cast<std::size_t>(t)]);
+      out.values.push_back(x.values[static_cast<std::size_t>(t)]);
+    }
+    out.row_ptr.push_back(static_cast<std::int64_t>(out.values.size()));
+  }
+  return to_csc(out);
+}
+
+struct Case {
+  std::string solver;
+  LossKind loss;
+  RegularizerKind regularizer;
+  std::string select;          // --select, or "" for the row's rule
+  std::int64_t partitions = 0;  // --partitions, or 0 for the default
+};
+
+std::vector<Case> all_cases() {
+  std::vector<Case> out;
+  for (const SolverInfo& row : solver_table()) {
+    for (LossKind loss : row.losses) {
+      for (RegularizerKind regularizer : row.regularizers) {
+        out.push_back({row.name, loss, regularizer, "", 0});
+      }
+    }
+  }
+  // Dual CD's loops besides the serial one (the rules that read the dual
+  // state, the partitioned rounds), primal CD's partitioned solve, and the
+  // Lasso's rules.
+  for (LossKind loss : {LossKind::kL1Svm, LossKind::kL2Svm}) {
+    out.push_back({"dcd", loss, RegularizerKind::kL2, "ada-gap", 0});
+    out.push_back({"dcd", loss, RegularizerKind::kL2, "importance", 0});
+    out.push_back({"dcd", loss, RegularizerKind::kL2, "", 4});
+  }
+  out.push_back({"cdper", LossKind::kLogistic, RegularizerKind::kL2, "", 4});
+  out.push_back({"cdper", LossKind::kL2Svm, RegularizerKind::kL1, "", 4});
+  out.push_back({"cd", LossKind::kSquared, RegularizerKind::kL1, "ada-gap", 0});
+  return out;
+}
+
+std::string case_name(const testing::TestParamInfo<Case>& info) {
+  std::string name = info.param.solver + "_" + loss_info(info.param.loss).name + "_" +
+                     regularizer_info(info.param.regularizer).name + info.param.select +
+                     (info.param.partitions > 0 ? "_parts" : "");
+  for (char& c : name) {
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  }
+  return name;
+}
+
+void PrintTo(const Case& c, std::ostream* out) {
+  *out << c.solver << " -l " << loss_info(c.loss).name << " -r "
+       << regularizer_info(c.regularizer).name << (c.select.empty() ? "" : " --select ")
+       << c.select;
+  if (c.partitions > 0) *out << " --partitions " << c.partitions;
+}
+
+class IntegerWeights : public testing::TestWithParam<Case> {};
+
+// f of `model` on `problem` (targets and C_j as the problem has them): the
+// intercept rows' P(w, w0), else evaluate()'s f.
+double objective_of(const LinearModel& model, const Problem& problem, const Params& params) {
+  if (solver_info(params.solver).intercept) return intercept_primal(problem, model.w);
+  return evaluate(problem, params.loss.value(), model.w, Regularizer::of(params.regularizer),
+                  params.svr_epsilon.value_or(kDefaultSvrEpsilon))
+      .objective;
+}
+
+TEST_P(IntegerWeights, SameOptimumAsRepeatedRows) {
+  const Case& c = GetParam();
+  const test::Data& data = test::load("heart_scale");
+  const CscMatrix& x = data.file.features;
+  const std::size_t l = x.num_rows;
+  std::vector<double> weights(l);
+  std::vector<std::size_t> order;
+  for (std::size_t j = 0; j < l; ++j) {
+    weights[j] = static_cast<double>((j * 7) % 4);  // 0, 3, 2, 1, ...
+    for (std::size_t k = 0; k < (j * 7) % 4; ++k) order.push_back(j);
+  }
+  const CscMatrix repeated = repeated_rows(data.rows, order);
+  std::vector<double> targets;
+  ClassMap classes{data.classes.labels, {}};
+  for (std::size_t j : order) {
+    targets.push_back(data.file.labels[j]);
+    classes.class_of.push_back(data.classes.class_of[j]);
+  }
+  const SolverInfo& row = *find_solver(c.solver);
+  Params params;
+  params.solver = row.kind;
+  params.loss = c.loss;
+  params.regularizer = c.regularizer;
+  params.C = 0.25;
+  params.threads = 1;
+  if (!c.select.empty()) params.select = c.select;
+  if (c.partitions > 0) {
+    params.partitions = c.partitions;
+    params.threads = 2;
+  }
+  const bool pegasos = row.default_max_iter == 0 && !row.dual;
+  const bool lasso = c.loss == LossKind::kSquared && c.regularizer == RegularizerKind::kL1;
+  params.eps = lasso ? 1e-9 : 1e-7;
+  params.max_iter = 100000;
+  if (pegasos) params.max_iter = 400 * static_cast<std::int64_t>(l);
+  params = resolve_defaults(params);
+
+  test::RecordingReporter a;
+  test::RecordingReporter b;
+  LinearModel weighted;
+  LinearModel copied;
+  Problem weighted_problem{x, nullptr, data.file.labels, params.C, params.C, Task::kRegression};
+  Problem copied_problem{repeated, nullptr, targets, params.C, params.C, Task::kRegression};
+  if (is_regression(c.loss)) {
+    weighted = train_regression(x, data.file.labels, params, a, nullptr, nullptr, &weights);
+    copied = train_regression(repeated, targets, params, b);
+  } else {
+    weighted = train(DataMatrix{&x, nullptr, &weights}, data.classes, params, a);
+    copied = train(repeated, classes, params, b);
+    weighted_problem = one_vs_rest(x, data.classes, 0, params.C, params.C);
+    copied_problem = one_vs_rest(repeated, classes, 0, params.C, params.C);
+  }
+  weighted_problem.weights = &weights;
+  const double f_weighted = objective_of(weighted, weighted_problem, params);
+  const double f_copied = objective_of(copied, copied_problem, params);
+  // The weighted f is the copy's f, at any w.
+  EXPECT_NEAR(objective_of(copied, weighted_problem, params), f_copied, 1e-9 * f_copied);
+  // Pegasos stops after its updates, not at a tolerance.
+  const double tolerance = pegasos ? 2e-2 : 1e-3;
+  EXPECT_NEAR(f_weighted, f_copied, tolerance * f_copied);
+  // A solver with a stopping rule ends near the optimum: the weighted
+  // problem's model is not better than the copy's by more than the same.
+  EXPECT_GT(f_weighted, 0.0);
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryRow, IntegerWeights, testing::ValuesIn(all_cases()), case_name);
+
+// Weights of 0 and 1: the model of the copy without the rows of weight 0, bit
+// for bit (C_j times 1 is C_j; the rows of weight 0 count nowhere).
+TEST(InstanceWeights, WeightZeroIsTheCopyWithoutTheRow) {
+  for (const char* name : {"heart_scale", "dna.scale"}) {
+    const test::Data& data = test::load(name);
+    const CscMatrix& x = data.file.features;
+    const std::size_t l = x.num_rows;
+    std::vector<double> weights(l);
+    std::vector<std::size_t> kept;
+    for (std::size_t r = 0; r < l; ++r) {
+      weights[r] = r % 5 == 2 || r % 7 == 0 ? 0.0 : 1.0;
+      if (weights[r] > 0) kept.push_back(r);
+    }
+    const CscMatrix copy = select_rows(x, kept);
+    ClassMap copy_classes{data.classes.labels, {}};
+    std::vector<double> copy_targets;
+    for (std::size_t r : kept) {
+      copy_classes.class_of.push_back(data.classes.class_of[r]);
+      copy_targets.push_back(data.file.labels[r]);
+    }
+    for (const SolverInfo& solver : solver_table()) {
+      for (LossKind loss : solver.losses) {
+        SCOPED_TRACE(std::string(name) + " " + solver.name + " " + loss_info(loss).name);
+        Params params = test::params_for(solver, loss);
+        if (is_regression(loss)) {
+          if (std::string(name) != "heart_scale") continue;
+          test::RecordingReporter a;
+          test::RecordingReporter b;
+          EXPECT_EQ(train_regression(x, data.file.labels, params, a, nullptr, nullptr, &weights).w,
+                    train_regression(copy, copy_targets, params, b).w);
+          continue;
+        }
+        params.class_weights = {{data.classes.labels[0], 2.0}};
+        test::RecordingReporter a;
+        test::RecordingReporter b;
+        EXPECT_EQ(train(DataMatrix{&x, nullptr, &weights}, data.classes, params, a).w,
+                  train(copy, copy_classes, params, b).w);
+        EXPECT_EQ(a.iterations.size(), b.iterations.size());
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace cdl
