@@ -1,5 +1,7 @@
 // Regression training (-l sq, -l svr2): one problem with the real targets as
-// they are, no classes, and its cross validation (-v).
+// they are, no classes, and its cross validation (-v). The one-class SVM
+// (-l oneclass) trains here too: one problem of all rows, no classes, its
+// targets ignored.
 #ifndef CDL_TRAIN_REGRESSION_H_
 #define CDL_TRAIN_REGRESSION_H_
 
@@ -17,7 +19,7 @@ namespace cdl {
 // when params.bias >= 0) and the targets, with C_j = C for every row (0 for
 // rows `held_out` marks), from w0 if given. The model has no labels and the
 // solver_type of model_solver_type() (L2R_L2LOSS_SVR, L2R_SQUARED_LOSS,
-// L1R_SQUARED_LOSS, L1R_L2LOSS_SVR).
+// L1R_SQUARED_LOSS, L1R_L2LOSS_SVR; ONECLASS_SVM, with the solver's rho).
 LinearModel train_regression(const CscMatrix& x, const std::vector<double>& targets,
                              const Params& params, Reporter& reporter,
                              const std::vector<double>* w0 = nullptr,
