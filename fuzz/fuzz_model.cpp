@@ -2,7 +2,8 @@
 //
 // Any text either fails with a cdl::Error or gives a model whose own
 // formatting parses back to the same model, and which predicts a label of its
-// own for an instance touching every feature (and one beyond).
+// own (+1 or -1 for a one-class model) for an instance touching every
+// feature (and one beyond).
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -24,7 +25,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const cdl::LinearModel again = cdl::parse_model(cdl::format_model(model), "again.model");
   if (again.solver_type != model.solver_type || again.labels != model.labels ||
       again.num_features != model.num_features || again.bias != model.bias ||
-      again.w.size() != model.w.size()) {
+      again.rho != model.rho || again.w.size() != model.w.size()) {
     cdl::fuzz::fail("formatted model parses differently");
   }
   for (std::size_t k = 0; k < model.w.size(); ++k) {
@@ -39,12 +40,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::vector<double> decision;
   model.decision_values(indices.data(), values.data(), count, decision);
   if (decision.size() != model.nr_w()) cdl::fuzz::fail("wrong number of decision values");
-  // A regression model's decision value is its prediction: it has no labels.
-  if (model.task() == cdl::Task::kClassification) {
-    const int label = model.label_for(decision);
-    if (std::find(model.labels.begin(), model.labels.end(), label) == model.labels.end()) {
-      cdl::fuzz::fail("predicted a label the model does not have");
-    }
+  if (model.task() == cdl::Task::kRegression) return 0;  // its decision value is the prediction
+  const int label = model.label_for(decision);
+  if (model.task() == cdl::Task::kOneClass) {
+    if (label != 1 && label != -1) cdl::fuzz::fail("a one-class model predicted neither +1 nor -1");
+  } else if (std::find(model.labels.begin(), model.labels.end(), label) == model.labels.end()) {
+    cdl::fuzz::fail("predicted a label the model does not have");
   }
   if (model.has_probabilities()) {
     std::vector<double> probabilities;

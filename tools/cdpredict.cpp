@@ -3,7 +3,8 @@
 // accuracy against the file's labels. With a regression model it writes the
 // predicted values ("%.17g") and prints the mean squared error and the squared
 // correlation coefficient against the file's targets, as LIBLINEAR's predict
-// does.
+// does. With a one-class model it writes +1 (w'x - rho > 0) or -1 and prints
+// the accuracy of those against the file's labels, as LIBLINEAR 2.50's does.
 #include <cstdio>
 #include <iostream>
 
@@ -19,15 +20,21 @@ namespace {
 
 // --info: what the model is, one "key: value" line each.
 void print_info(const std::string& path, const cdl::LinearModel& model) {
-  const bool regression = model.task() == cdl::Task::kRegression;
+  const cdl::Task task = model.task();
+  const bool regression = task == cdl::Task::kRegression;
   std::size_t nonzero = 0;
   for (double w : model.w) nonzero += w != 0;
   std::string labels;
   for (int label : model.labels) labels += " " + std::to_string(label);
   std::printf("model: %s\n", path.c_str());
   std::printf("solver_type: %s (%s)\n", model.solver_type.c_str(),
-              regression ? "regression" : "classification");
-  if (!regression) std::printf("classes: %zu (labels%s)\n", model.labels.size(), labels.c_str());
+              regression                     ? "regression"
+              : task == cdl::Task::kOneClass ? "one-class: +1 typical, -1 outlier"
+                                             : "classification");
+  if (task == cdl::Task::kClassification) {
+    std::printf("classes: %zu (labels%s)\n", model.labels.size(), labels.c_str());
+  }
+  if (task == cdl::Task::kOneClass) std::printf("rho: %.17g\n", model.rho);
   std::printf("features: %zu\n", model.num_features);
   if (model.bias >= 0) {
     std::printf("bias: %g (one more weight per class vector)\n", model.bias);

@@ -266,7 +266,8 @@ std::string describe_run(const cdl::Params& params, std::size_t parts) {
   return run;
 }
 
-// A regression run (-l sq, -l svr2): the targets as they are, one problem.
+// A regression run (-l sq, -l svr2): the targets as they are, one problem;
+// or a one-class run (-l oneclass), whose targets are ignored.
 void run_regression(const cdl::TrainCommand& command, const cdl::Params& params,
                     TrainingData& training, cdl::Reporter& reporter) {
   check_values(command, params, training, cdl::ClassMap{});
@@ -313,19 +314,31 @@ void run_regression(const cdl::TrainCommand& command, const cdl::Params& params,
   save(command.model_path, model, trace);
 }
 
-// Usage errors of a regression run: the options that need classes.
+// Usage errors of a regression or one-class run: the options that need
+// classes, and for the one-class SVM those it does not have yet.
 void check_regression_options(const cdl::TrainCommand& command, const cdl::Params& params) {
   const std::string loss = cdl::loss_info(params.loss.value()).name;
+  const bool one_class = cdl::is_one_class(params.loss.value());
+  const std::string what = one_class ? " is the one-class SVM" : " is a regression";
+  if (one_class && command.find_C) {
+    throw cdl::ConfigError("-C searches C; -l " + loss + what + ", with no C");
+  }
+  if (one_class && !command.weights_path.empty()) {
+    throw cdl::ConfigError("-W multiplies each instance's C; -l " + loss + what + ", with no C");
+  }
   if (!params.class_weights.empty()) {
-    throw cdl::ConfigError("-wi weighs classes; -l " + loss + " is a regression, with none");
+    throw cdl::ConfigError("-wi weighs classes; -l " + loss + what + ", with none");
   }
   if (params.stratified) {
-    throw cdl::ConfigError("--stratified keeps class shares; -l " + loss +
-                           " is a regression, with none");
+    throw cdl::ConfigError("--stratified keeps class shares; -l " + loss + what + ", with none");
   }
   if (!command.test_path.empty()) {
-    throw cdl::ConfigError("-t adds a test accuracy column; -l " + loss +
-                           " is a regression, with no accuracy");
+    throw cdl::ConfigError("-t adds a test accuracy column; -l " + loss + what +
+                           ", with no accuracy");
+  }
+  if (one_class && params.cv_folds > 0) {
+    throw cdl::ConfigError("-v: cross validation of the one-class SVM (-l " + loss +
+                           ") is not supported; train a model and score it with cdpredict");
   }
 }
 
@@ -407,7 +420,7 @@ TrainingData read_training_data(const cdl::TrainCommand& command, const cdl::Par
                                 const cdl::ReadOptions& options, const std::string& cache,
                                 cdl::CacheUse& cache_use) {
   const bool by_rows = cache.empty() && command.trace_path.empty() &&
-                       !cdl::is_regression(params.loss.value()) && cdl::trains_on_rows(params);
+                       cdl::has_classes(params.loss.value()) && cdl::trains_on_rows(params);
   try {
     TrainingData data;
     if (by_rows) {
@@ -483,8 +496,18 @@ int main(int argc, char** argv) {
     }
     const cdl::Params params = cdl::resolve_defaults(command.params);
     cdl::validate(params);
-    const bool regression = cdl::is_regression(params.loss.value());
+    // A regression or the one-class SVM: one problem, no classes.
+    const bool regression = !cdl::has_classes(params.loss.value());
     if (regression) check_regression_options(command, params);
+    // The trace evaluates f of a margin or regression loss, one problem at a
+    // time: the one-class SVM and a model over all classes have neither.
+    if (!command.trace_path.empty() && (cdl::is_one_class(params.loss.value()) ||
+                                        cdl::solver_info(params.solver).solve_all_classes)) {
+      throw cdl::ConfigError(std::string("--trace: solver ") +
+                             cdl::solver_info(params.solver).name +
+                             " has no trace; its progress lines give the dual D(alpha) of each "
+                             "iteration");
+    }
     check_output_paths(command, params);
 
     cdl::ReadOptions options;

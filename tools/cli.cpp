@@ -227,11 +227,15 @@ const std::vector<Flag<TrainCommand>>& train_flags() {
          }
          c.params.threads = threads;
        }},
-      {"-n", "nu", "LIBLINEAR's nu of the one-class SVM; no solver here has one (threads are -m)",
-       [](TrainCommand&, const std::string&, const std::string&) {
-         throw ConfigError(
-             "-n is LIBLINEAR's nu of the one-class SVM, which no solver here has; the number "
-             "of threads is -m");
+      {"-n", "nu",
+       "oneclass (-s 21): nu of the one-class SVM, in (0, 1] (default " + show(kDefaultNu) +
+           ", as LIBLINEAR); no other solver takes it (threads are -m)",
+       [](TrainCommand& c, const std::string& flag, const std::string& v) {
+         // The range is validate()'s, after the check that the run is
+         // one-class: -n 4 elsewhere is most likely meant as threads.
+         double x = 0;
+         if (!parse_double(v, x)) bad_value(flag, "a number in (0, 1]", v);
+         c.params.nu = x;
        }},
       {"--stratified", nullptr, "cross validation: keep each class's share in every fold",
        [](TrainCommand& c, const std::string&, const std::string&) { c.params.stratified = true; }},

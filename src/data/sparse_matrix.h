@@ -139,6 +139,30 @@ inline double row_dot(const CsrMatrix& m, std::size_t j, const std::vector<doubl
   return sum;
 }
 
+// x_i'x_j for rows i and j of `m`, by merging the two sorted rows.
+// O(nonzeros of both rows).
+inline double rows_dot(const CsrMatrix& m, std::size_t i, std::size_t j) {
+  auto a = m.row_ptr[i];
+  auto b = m.row_ptr[j];
+  const auto a_end = m.row_ptr[i + 1];
+  const auto b_end = m.row_ptr[j + 1];
+  double sum = 0;
+  while (a < a_end && b < b_end) {
+    const auto ta = static_cast<std::size_t>(a);
+    const auto tb = static_cast<std::size_t>(b);
+    if (m.col_idx[ta] == m.col_idx[tb]) {
+      sum += m.values[ta] * m.values[tb];
+      ++a;
+      ++b;
+    } else if (m.col_idx[ta] < m.col_idx[tb]) {
+      ++a;
+    } else {
+      ++b;
+    }
+  }
+  return sum;
+}
+
 // |value| as the bits of a double, which order as the magnitudes do (a
 // NaN's above infinity's): the readers keep the largest |value| so, with an
 // integer max that never skips a NaN.

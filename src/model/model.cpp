@@ -19,8 +19,7 @@
 namespace cdl {
 namespace {
 
-// LIBLINEAR's classification and regression solver types; its one-class type
-// is rejected since its output is neither a label nor a value.
+// LIBLINEAR's classification, regression and one-class solver types.
 const char* const kClassifierTypes[] = {
     "L2R_LR",   "L2R_L2LOSS_SVC_DUAL", "L2R_L2LOSS_SVC", "L2R_L1LOSS_SVC_DUAL",
     "MCSVM_CS", "L1R_L2LOSS_SVC",      "L1R_LR",         "L2R_LR_DUAL",
@@ -30,7 +29,7 @@ const char* const kClassifierTypes[] = {
 const char* const kRegressionTypes[] = {"L2R_L2LOSS_SVR",      "L2R_L2LOSS_SVR_DUAL",
                                         "L2R_L1LOSS_SVR_DUAL", "L2R_SQUARED_LOSS",
                                         "L1R_SQUARED_LOSS",    "L1R_L2LOSS_SVR"};
-const char* const kOtherTypes[] = {"ONECLASS_SVM"};
+const char* const kOneClassType = "ONECLASS_SVM";
 
 bool is_classifier_type(const std::string& name) {
   for (const char* known : kClassifierTypes) {
@@ -105,8 +104,11 @@ bool is_regression_type(const std::string& solver_type) {
   return false;
 }
 
+bool is_one_class_type(const std::string& solver_type) { return solver_type == kOneClassType; }
+
 Task LinearModel::task() const {
-  return is_regression_type(solver_type) ? Task::kRegression : Task::kClassification;
+  if (is_regression_type(solver_type)) return Task::kRegression;
+  return is_one_class_type(solver_type) ? Task::kOneClass : Task::kClassification;
 }
 
 std::size_t LinearModel::nr_w() const {
@@ -127,15 +129,18 @@ void LinearModel::decision_values(const Index* indices, const double* values, st
     const double* row = &w[num_features * k_max];
     for (std::size_t k = 0; k < k_max; ++k) out[k] += row[k] * bias;
   }
+  if (task() == Task::kOneClass) out[0] -= rho;
 }
 
 namespace {
 
-// The label of `count` decision values among `classes` classes. As
-// LIBLINEAR: two classes are decided by the sign of the first decision
-// value, even for MCSVM_CS, which stores two weight columns.
+// The label of `count` decision values among `classes` classes (no labels:
+// a one-class model's +1 or -1). As LIBLINEAR: two classes are decided by
+// the sign of the first decision value, even for MCSVM_CS, which stores two
+// weight columns.
 int label_among(const std::vector<int>& labels, std::size_t classes, const double* decision,
                 std::size_t count) {
+  if (labels.empty()) return decision[0] > 0 ? 1 : -1;
   if (classes == 1) return labels[0];
   if (classes == 2) return decision[0] > 0 ? labels[0] : labels[1];
   std::size_t best = 0;
@@ -157,6 +162,9 @@ std::vector<int> labels_of(const LinearModel& model, std::vector<double>& decisi
     for (std::size_t r = 0; r < num_rows; ++r) {
       for (std::size_t c = 0; c < k_max; ++c) decision[r * k_max + c] += weights[c] * model.bias;
     }
+  }
+  if (model.task() == Task::kOneClass) {
+    for (std::size_t r = 0; r < num_rows; ++r) decision[r] -= model.rho;
   }
   // nr_class() compares the solver type's name: once, not once a row.
   const std::size_t classes = model.nr_class();
@@ -239,6 +247,10 @@ void write_model(const LinearModel& model, const std::function<void(const std::s
   out += "nr_feature " + std::to_string(model.num_features) + "\n";
   out += "bias ";
   append_number(out, model.bias);
+  if (model.task() == Task::kOneClass) {
+    out += "\nrho ";
+    append_number(out, model.rho);
+  }
   out += "\nw\n";
   const std::size_t k_max = model.nr_w();
   for (std::size_t i = 0; i < model.weight_rows(); ++i) {
@@ -297,13 +309,9 @@ void need_args(const LineCursor& cursor, const std::string& key, const Tokens& t
 void read_solver_type(const LineCursor& cursor, const Tokens& tokens, LinearModel& model) {
   need_args(cursor, "solver_type", tokens, 1);
   model.solver_type = std::string(tokens[1]);
-  if (is_classifier_type(model.solver_type) || is_regression_type(model.solver_type)) return;
-  for (const char* other : kOtherTypes) {
-    if (model.solver_type == other) {
-      cursor.fail("solver_type " + model.solver_type +
-                  " is a one-class model; cdpredict supports classification and "
-                  "regression models");
-    }
+  if (is_classifier_type(model.solver_type) || is_regression_type(model.solver_type) ||
+      is_one_class_type(model.solver_type)) {
+    return;
   }
   cursor.fail("unknown solver_type " + cdl::quoted(model.solver_type));
 }
@@ -323,6 +331,9 @@ void read_labels(const LineCursor& cursor, const Tokens& tokens, const ModelHead
   if (!header.has_nr_class) cursor.fail("'label' must come after 'nr_class'");
   if (model.task() == Task::kRegression) {
     cursor.fail("a regression model (" + model.solver_type + ") has no 'label' line");
+  }
+  if (model.task() == Task::kOneClass) {
+    cursor.fail("a one-class model (" + model.solver_type + ") has no 'label' line");
   }
   need_args(cursor, "label", tokens, header.nr_class);
   std::set<int> distinct;
@@ -351,6 +362,19 @@ void read_bias(const LineCursor& cursor, const Tokens& tokens, LinearModel& mode
   }
 }
 
+// A one-class model's offset: after solver_type, and only in one.
+void read_rho(const LineCursor& cursor, const Tokens& tokens, LinearModel& model) {
+  if (model.solver_type.empty()) cursor.fail("'rho' must come after 'solver_type'");
+  if (model.task() != Task::kOneClass) {
+    cursor.fail("'rho' is the offset of a one-class model (ONECLASS_SVM), not of " +
+                model.solver_type);
+  }
+  need_args(cursor, "rho", tokens, 1);
+  if (!parse_double(tokens[1], model.rho)) {
+    cursor.fail("rho: " + cdl::quoted(tokens[1]) + " is not a finite number");
+  }
+}
+
 [[noreturn]] void fail_unknown_key(const LineCursor& cursor, const std::string& key) {
   // A number: a data file's label on the first line, or a weight whose
   // 'w' line is missing.
@@ -359,7 +383,7 @@ void read_bias(const LineCursor& cursor, const Tokens& tokens, LinearModel& mode
                      : cursor.line() == 1       ? "; this looks like a data file, not a model"
                                                 : "; is the 'w' line missing?";
   cursor.fail("unknown key " + cdl::quoted(key) +
-              " (expected solver_type, nr_class, label, nr_feature, bias or w)" + hint);
+              " (expected solver_type, nr_class, label, nr_feature, bias, rho or w)" + hint);
 }
 
 // Reads the header's lines up to and including 'w' into `model` and `header`.
@@ -389,6 +413,8 @@ void read_header(LineCursor& cursor, const std::string& text, const std::string&
       read_nr_feature(cursor, tokens, model);
     } else if (key == "bias") {
       read_bias(cursor, tokens, model);
+    } else if (key == "rho") {
+      read_rho(cursor, tokens, model);
     } else {
       fail_unknown_key(cursor, key);
     }
@@ -396,16 +422,23 @@ void read_header(LineCursor& cursor, const std::string& text, const std::string&
 }
 
 // After 'w': every key the model needs was there ('label' only for a
-// classifier), and a regression model has nr_class 2.
+// classifier, 'rho' only for a one-class model), and a regression or
+// one-class model has nr_class 2.
 void check_header(const LineCursor& cursor, const LinearModel& model, const ModelHeader& header) {
-  for (const char* key : {"solver_type", "nr_class", "label", "nr_feature", "bias"}) {
-    const bool needed = std::string(key) != "label" || model.task() == Task::kClassification;
+  const Task task = model.task();
+  for (const char* key : {"solver_type", "nr_class", "label", "nr_feature", "bias", "rho"}) {
+    const std::string name(key);
+    const bool needed = name == "label" ? task == Task::kClassification
+                        : name == "rho" ? task == Task::kOneClass
+                                        : true;
     if (needed && header.seen.count(key) == 0) {
       cursor.fail(std::string("missing '") + key + "' before 'w'");
     }
   }
-  if (model.task() == Task::kRegression && header.nr_class != 2) {
-    cursor.fail("nr_class of a regression model is 2, got " + std::to_string(header.nr_class));
+  if (task != Task::kClassification && header.nr_class != 2) {
+    cursor.fail(std::string("nr_class of a ") +
+                (task == Task::kRegression ? "regression" : "one-class") + " model is 2, got " +
+                std::to_string(header.nr_class));
   }
 }
 

@@ -23,6 +23,11 @@
 // 1/2 ||w||^2 + C sum (y - w'x)^2), L1R_SQUARED_LOSS (the Lasso,
 // ||w||_1 + C sum (y - w'x)^2) and L1R_L2LOSS_SVR (||w||_1 + C sum
 // max(0, |y - w'x| - p)^2).
+//
+// A one-class model (ONECLASS_SVM, LIBLINEAR 2.50's -s 21) has no label
+// line, nr_class 2, bias -1, one weight per line, and a `rho` line between
+// `bias` and `w`: its decision value is w'x - rho, and it predicts +1 if
+// that is positive, else -1.
 #ifndef CDL_MODEL_H_
 #define CDL_MODEL_H_
 
@@ -42,18 +47,21 @@ struct LinearModel {
   std::size_t num_features = 0;  // nr_feature, not counting the bias
   double bias = -1;              // < 0: no bias feature
   std::vector<double> w;         // weight_rows() x nr_w, row-major by feature
+  double rho = 0;                // a one-class model's offset: decision w'x - rho
 
   Task task() const;
-  // For a regression model, 2, as LIBLINEAR writes it.
-  std::size_t nr_class() const { return task() == Task::kRegression ? 2 : labels.size(); }
+  // For a regression or one-class model, 2, as LIBLINEAR writes it.
+  std::size_t nr_class() const { return task() != Task::kClassification ? 2 : labels.size(); }
   std::size_t nr_w() const;
   std::size_t weight_rows() const { return num_features + (bias >= 0 ? 1 : 0); }
 
   // Decision values of one instance (0-based indices; indices at or beyond
-  // num_features are ignored, as LIBLINEAR does). `out` gets nr_w values.
+  // num_features are ignored, as LIBLINEAR does). `out` gets nr_w values;
+  // a one-class model's is w'x - rho.
   void decision_values(const Index* indices, const double* values, std::size_t count,
                        std::vector<double>& out) const;
-  // The predicted label for the given decision values.
+  // The predicted label for the given decision values (+1 or -1 for a
+  // one-class model).
   int label_for(const std::vector<double>& decision) const;
 
   // The predicted labels of every row of `x`, column-major, whose column
@@ -104,6 +112,8 @@ class RegressionScore {
 
 // The regression solver types LIBLINEAR writes.
 bool is_regression_type(const std::string& solver_type);
+// LIBLINEAR's one-class solver type, ONECLASS_SVM.
+bool is_one_class_type(const std::string& solver_type);
 
 // Writes the model atomically (temporary file, then rename).
 void save_model(const LinearModel& model, const std::string& path);

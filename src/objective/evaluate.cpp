@@ -22,9 +22,11 @@ auto with_margin_loss(LossKind loss, Body body) {
     case LossKind::kSquared:
     case LossKind::kSvrL2:
     case LossKind::kSvrL1:
+    case LossKind::kOneClass:
+    case LossKind::kMultiHinge:
       break;
   }
-  throw Error("this evaluation is for classification losses");
+  throw Error("this evaluation is for the margin losses");
 }
 
 }  // namespace

@@ -15,6 +15,12 @@ const std::vector<LossInfo>& loss_table() {
        "regression: L2-loss SVR max(0, |y - w'x| - p)^2, LIBLINEAR's -s 11 and -s 12 loss"},
       {"svr1", LossKind::kSvrL1,
        "regression: L1-loss SVR max(0, |y - w'x| - p), LIBLINEAR's -s 13 loss"},
+      {"oneclass", LossKind::kOneClass,
+       "one-class SVM: max(0, rho - w'x) with the offset rho fitted, labels ignored; "
+       "LIBLINEAR's -s 21 loss"},
+      {"mchinge", LossKind::kMultiHinge,
+       "multi-class hinge max_m (w_m'x + [m != y]) - w_y'x (Crammer & Singer), "
+       "LIBLINEAR's -s 4 loss"},
   };
   return table;
 }

@@ -20,8 +20,12 @@
 namespace cdl {
 
 // The losses -l names: the classification losses, of the margin, then the
-// regression losses, of (score, target).
-enum class LossKind { kL2Svm, kL1Svm, kLogistic, kSquared, kSvrL2, kSvrL1 };
+// regression losses, of (score, target), then two that are neither: the
+// one-class SVM's, of w'x and an offset rho fitted with w (no labels), and
+// Crammer and Singer's multi-class hinge, of one score per class. The last
+// two are trained by their own solvers only (oneclass, cs) and have no
+// per-instance struct below.
+enum class LossKind { kL2Svm, kL1Svm, kLogistic, kSquared, kSvrL2, kSvrL1, kOneClass, kMultiHinge };
 
 // The -l table: a loss's name, kind and one line for -h.
 struct LossInfo {
@@ -39,6 +43,12 @@ const LossInfo* find_loss(const std::string& name);
 inline bool is_regression(LossKind loss) {
   return loss == LossKind::kSquared || loss == LossKind::kSvrL2 || loss == LossKind::kSvrL1;
 }
+// Whether the loss is the one-class SVM's: no labels, a model that tells
+// typical instances (+1) from outliers (-1).
+inline bool is_one_class(LossKind loss) { return loss == LossKind::kOneClass; }
+// Whether a model of the loss has classes: not for a regression nor the
+// one-class SVM, each trained as one problem of all rows.
+inline bool has_classes(LossKind loss) { return !is_regression(loss) && !is_one_class(loss); }
 // Whether the loss has SVR's tube width epsilon (-p).
 inline bool is_svr(LossKind loss) { return loss == LossKind::kSvrL2 || loss == LossKind::kSvrL1; }
 

@@ -293,9 +293,11 @@ auto with_margin_objective(LossKind loss, const Problem& problem, const Regulari
     case LossKind::kSquared:
     case LossKind::kSvrL2:
     case LossKind::kSvrL1:
+    case LossKind::kOneClass:
+    case LossKind::kMultiHinge:
       break;
   }
-  throw ConfigError("a regression loss has no margin objective");
+  throw ConfigError(std::string("loss ") + loss_info(loss).name + " has no margin objective");
 }
 
 }  // namespace cdl

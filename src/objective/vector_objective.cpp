@@ -251,9 +251,11 @@ std::unique_ptr<VectorObjective> make_vector_objective(LossKind loss, const Prob
     case LossKind::kSquared:
     case LossKind::kSvrL2:
     case LossKind::kSvrL1:
+    case LossKind::kOneClass:
+    case LossKind::kMultiHinge:
       break;
   }
-  throw ConfigError("the whole-vector objective is for classification losses");
+  throw ConfigError("the whole-vector objective is for the margin losses");
 }
 
 }  // namespace cdl

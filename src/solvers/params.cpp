@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "select/selection_rule.h"
 #include "solvers/liblinear_numbers.h"
@@ -109,6 +110,13 @@ void validate_problem(const Params& params, const SolverInfo& solver) {
     throw ConfigError("-p is the SVR tube width: it needs -l svr2 or svr1");
   }
   if (params.free_bias) validate_free_bias(params, solver);
+  if (params.nu && !(params.loss && is_one_class(*params.loss))) {
+    throw ConfigError(
+        "-n is LIBLINEAR's nu of the one-class SVM (-s 21); the number of threads is -m");
+  }
+  if (params.loss && is_one_class(*params.loss) && params.bias >= 0) {
+    throw ConfigError("-B: the one-class SVM has no bias feature (its offset is rho); drop -B");
+  }
   if (solver.intercept && params.bias >= 0) {
     // The solver fits w0 itself, unregularized, and the model file has one
     // bias slot, which w0 takes; a regularized bias feature on top would be
@@ -160,6 +168,11 @@ void validate_numbers(const Params& params, const SolverInfo& solver) {
   }
   if (params.svr_epsilon && !(*params.svr_epsilon >= 0 && std::isfinite(*params.svr_epsilon))) {
     throw ConfigError("-p must be a number >= 0");
+  }
+  if (params.nu && !(*params.nu > 0 && *params.nu <= 1)) {
+    char given[32];
+    std::snprintf(given, sizeof given, "%g", *params.nu);
+    throw ConfigError(std::string("-n: expected a number in (0, 1], got ") + given);
   }
   if (params.max_iter && *params.max_iter <= 0) throw ConfigError("max-iter must be positive");
   if (params.pd_sigma && !(*params.pd_sigma > 0 && std::isfinite(*params.pd_sigma))) {

@@ -34,6 +34,8 @@ constexpr double kLassoGapEps = 1e-3;
 constexpr unsigned kMaxThreads = 1024;
 // Default -p, the SVR tube width, as LIBLINEAR's.
 constexpr double kDefaultSvrEpsilon = 0.1;
+// Default -n, the one-class SVM's nu, as LIBLINEAR 2.50's.
+constexpr double kDefaultNu = 0.5;
 // Default --partitions of cdper (solver_cd_partitioned.cpp's header and
 // docs/checks.md give the measurements): the serial algorithm below
 // kCdPartitionedNonzeros nonzeros, where two threads do not pay for the
@@ -56,6 +58,10 @@ struct Params {
   double C = 1.0;
   // -p: epsilon of the svr2 loss; only with -l svr2 (default kDefaultSvrEpsilon).
   std::optional<double> svr_epsilon;
+  // -n: nu of the one-class SVM, in (0, 1]; only with -l oneclass (default
+  // kDefaultNu): at most a share nu of the instances fall outside, and at
+  // least nu are support vectors.
+  std::optional<double> nu;
   std::optional<double> eps;  // stopping tolerance; default per solver
   // Outer iterations; for Pegasos, updates. Default per solver, and for
   // Pegasos per data size (see pegasos_updates).

@@ -32,6 +32,8 @@ struct SolveResult {
   // others) and the nonzeros touched by coordinate steps.
   std::vector<double> alpha;
   std::int64_t nnz_ops = 0;
+  // The one-class SVM's offset (its decision is w'x - rho); 0 for the others.
+  double rho = 0;
 };
 
 }  // namespace cdl

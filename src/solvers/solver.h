@@ -77,6 +77,11 @@ SolveResult solve_rcd_pair(const SolverInput& input);
 SolveResult solve_svr_dual(const SolverInput& input);
 // Dual CD for logistic regression (solver_lr_dual.cpp).
 SolveResult solve_lr_dual(const SolverInput& input);
+// The one-class SVM by dual CD on pairs (solver_oneclass.cpp); sets rho.
+SolveResult solve_oneclass(const SolverInput& input);
+// Crammer and Singer's multi-class SVM by the sequential dual method
+// (solver_cs.cpp), one model over all classes.
+std::vector<double> solve_cs(const MultiClassInput& input);
 
 // ---- the algorithms, given their parts ----
 

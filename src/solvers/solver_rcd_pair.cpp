@@ -47,29 +47,6 @@
 namespace cdl {
 namespace {
 
-// x_i'x_j by merging the two sorted rows.
-double rows_dot(const CsrMatrix& rows, std::size_t i, std::size_t j) {
-  auto a = rows.row_ptr[i];
-  auto b = rows.row_ptr[j];
-  const auto a_end = rows.row_ptr[i + 1];
-  const auto b_end = rows.row_ptr[j + 1];
-  double sum = 0;
-  while (a < a_end && b < b_end) {
-    const auto ta = static_cast<std::size_t>(a);
-    const auto tb = static_cast<std::size_t>(b);
-    if (rows.col_idx[ta] == rows.col_idx[tb]) {
-      sum += rows.values[ta] * rows.values[tb];
-      ++a;
-      ++b;
-    } else if (rows.col_idx[ta] < rows.col_idx[tb]) {
-      ++a;
-    } else {
-      ++b;
-    }
-  }
-  return sum;
-}
-
 // [low, high] of d with 0 <= alpha + s d <= c, for s = +1 or -1.
 void limit_step(double alpha, double s, double c, double& low, double& high) {
   if (s > 0) {

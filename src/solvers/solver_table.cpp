@@ -103,6 +103,10 @@ const char* dual_solver_type(LossKind loss) {
       return "L2R_L2LOSS_SVR_DUAL";
     case LossKind::kSvrL1:
       return "L2R_L1LOSS_SVR_DUAL";
+    case LossKind::kOneClass:
+      return "ONECLASS_SVM";
+    case LossKind::kMultiHinge:
+      return "MCSVM_CS";
     default:
       break;
   }
@@ -171,8 +175,9 @@ SolverInfo pdcd_row() {
 }
 
 // A dual CD solver of LIBLINEAR 2.50 that visits the instances in its own
-// random order (no --select): eps 0.1 is LIBLINEAR 2.50's default for its
-// dual solvers, and the model type is LIBLINEAR's dual one for the loss.
+// order (no --select; random unless the row says otherwise): eps 0.1 is
+// LIBLINEAR 2.50's default for its dual solvers, and the model type is
+// LIBLINEAR's dual one for the loss.
 SolverInfo own_order_dual_row(const char* name, const char* description,
                               SolveResult (*solve)(const SolverInput&)) {
   SolverInfo row;
@@ -213,6 +218,36 @@ SolverInfo lr_dual_row() {
   return row;
 }
 
+// The one-class SVM (solver_oneclass.cpp), LIBLINEAR 2.50's -s 21: it
+// picks its pairs by their gradients (no random order), and its default eps
+// is LIBLINEAR 2.50's for -s 21.
+SolverInfo oneclass_row() {
+  SolverInfo row = own_order_dual_row(
+      "oneclass", "one-class SVM: dual CD on maximal violating pairs, shrinking", solve_oneclass);
+  row.randomized = false;
+  row.losses = {L::kOneClass};
+  row.liblinear = {{21, L::kOneClass, R::kL2}};
+  row.default_eps = 0.01;
+  row.stopping = "max{-G_i : a_i < 1} - min{-G_i : a_i > 0} <= eps, G = Q a the dual gradient";
+  row.norm_name = "violation";
+  return row;
+}
+
+// Crammer and Singer's multi-class SVM (solver_cs.cpp), LIBLINEAR's -s 4:
+// one model over all classes; 100000 iterations are LIBLINEAR's limit for
+// -s 4.
+SolverInfo cs_row() {
+  SolverInfo row = own_order_dual_row(
+      "cs", "Crammer & Singer multi-class SVM, sequential dual method (Keerthi et al.)", nullptr);
+  row.solve_all_classes = solve_cs;
+  row.losses = {L::kMultiHinge};
+  row.liblinear = {{4, L::kMultiHinge, R::kL2}};
+  row.stopping = "max over rows of max_m g_m - min {g_m : alpha_i^m below its bound} <= eps";
+  row.norm_name = "violation";
+  row.default_max_iter = 100000;
+  return row;
+}
+
 std::vector<SolverInfo> with_kinds(std::vector<SolverInfo> rows) {
   for (SolverInfo& row : rows) row.kind = SolverKind(row.name);
   return rows;
@@ -248,6 +283,8 @@ const std::vector<SolverInfo>& solver_table() {
                     solve_rcd_pair),
       svr_dual_row(),
       lr_dual_row(),
+      oneclass_row(),
+      cs_row(),
   });
   return table;
 }
@@ -266,6 +303,9 @@ const char* liblinear_solver_type(LossKind loss) {
       return "L2R_SQUARED_LOSS";
     case LossKind::kSvrL1:
       return "L2R_L1LOSS_SVR_DUAL";  // the L1-loss SVR's only L2R type
+    case LossKind::kOneClass:
+    case LossKind::kMultiHinge:
+      break;  // their dual types: dual_solver_type()
   }
   throw Error(std::string("no LIBLINEAR model type for loss ") + loss_info(loss).name);
 }
@@ -284,6 +324,8 @@ const char* model_solver_type(const SolverInfo& row, LossKind loss, RegularizerK
         return "L1R_L2LOSS_SVR";
       case LossKind::kL1Svm:
       case LossKind::kSvrL1:
+      case LossKind::kOneClass:
+      case LossKind::kMultiHinge:
         break;
     }
   }

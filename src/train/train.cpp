@@ -238,6 +238,7 @@ std::vector<double> train_all_classes(const SolverInfo& row, const CscMatrix& x,
                                       std::size_t nr_w) {
   std::vector<double> class_costs;
   for (int label : classes.labels) class_costs.push_back(class_cost(params, label));
+  reporter.set_norm_name(row.norm_name);
   std::vector<double> w = row.solve_all_classes(
       {x, rows, classes, class_costs, held_out, params, derive_seed(params.seed, 0), reporter});
   if (w.size() != x.num_cols * nr_w) {
@@ -297,9 +298,9 @@ LinearModel train_with_row(const SolverInfo& row, const DataMatrix& data, const 
                            const std::vector<std::uint8_t>* held_out) {
   const std::size_t nr_class = classes.labels.size();
   if (nr_class == 0) throw Error("no training instances");
-  if (is_regression(params.loss.value())) {
+  if (!has_classes(params.loss.value())) {
     throw ConfigError(std::string("loss ") + loss_info(params.loss.value()).name +
-                      " is a regression: train it with train_regression()");
+                      " has no classes: train it with train_regression()");
   }
   if (largest_cost(classes, params, data.weights) > data.checked_cost()) {
     check_magnitudes(data, classes, params);

@@ -33,6 +33,7 @@ LinearModel train_regression(const CscMatrix& x, const std::vector<double>& targ
   Problem problem = regression_problem(x, targets, params.C, rows ? &*rows : nullptr);
   problem.held_out = held_out;
   problem.weights = weights;
+  if (is_one_class(params.loss.value())) problem.task = Task::kOneClass;
   reporter.begin_problem(problem, params.loss.value(), 0);
   const SolveResult result =
       train_binary(problem, params, derive_seed(params.seed, 0), reporter, w0);
@@ -41,6 +42,7 @@ LinearModel train_regression(const CscMatrix& x, const std::vector<double>& targ
   model.bias = params.bias;
   model.num_features = x.num_cols - (params.bias >= 0 ? 1 : 0);
   model.w = result.w;
+  model.rho = result.rho;
   for (std::size_t i = 0; i < model.w.size(); ++i) {
     if (!std::isfinite(model.w[i])) {
       throw Error("training failed: the weight of feature " + std::to_string(i + 1) +

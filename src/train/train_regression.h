@@ -1,5 +1,7 @@
 // Regression training (-l sq, -l svr2): one problem with the real targets as
-// they are, no classes, and its cross validation (-v).
+// they are, no classes, and its cross validation (-v). The one-class SVM
+// (-l oneclass) trains here too: one problem of all rows, no classes, its
+// targets ignored.
 #ifndef CDL_TRAIN_REGRESSION_H_
 #define CDL_TRAIN_REGRESSION_H_
 
@@ -20,7 +22,7 @@ namespace cdl {
 // rows `held_out` marks; times s_j if instance `weights` are given), from w0
 // if given. The model has no labels and the
 // solver_type of model_solver_type() (L2R_L2LOSS_SVR, L2R_SQUARED_LOSS,
-// L1R_SQUARED_LOSS, L1R_L2LOSS_SVR).
+// L1R_SQUARED_LOSS, L1R_L2LOSS_SVR; ONECLASS_SVM, with the solver's rho).
 LinearModel train_regression(const CscMatrix& x, const std::vector<double>& targets,
                              const Params& params, Reporter& reporter,
                              const std::vector<double>* w0 = nullptr,

@@ -245,9 +245,18 @@ TEST(ModelLoad, RejectsEachMissingKey) {
 }
 
 TEST(ModelLoad, RejectsUnknownKey) {
+  EXPECT_EQ(parse_error(valid_with("bias -1\n", "bias -1\nintercept 0.5\n")),
+            "m.model:6: unknown key 'intercept' (expected solver_type, nr_class, label, "
+            "nr_feature, bias, rho or w)");
+}
+
+// rho is a one-class model's offset only.
+TEST(ModelLoad, RejectsRhoOutsideAOneClassModel) {
   EXPECT_EQ(parse_error(valid_with("bias -1\n", "bias -1\nrho 0.5\n")),
-            "m.model:6: unknown key 'rho' (expected solver_type, nr_class, label, nr_feature, "
-            "bias or w)");
+            "m.model:6: 'rho' is the offset of a one-class model (ONECLASS_SVM), not of "
+            "L2R_L2LOSS_SVC");
+  EXPECT_EQ(parse_error("rho 0.5\n" + valid_with("", "")),
+            "m.model:1: 'rho' must come after 'solver_type'");
 }
 
 TEST(ModelLoad, RejectsDuplicateKey) {
@@ -337,10 +346,84 @@ TEST(ModelLoad, RejectsUnknownSolverType) {
             "m.model:1: unknown solver_type 'L2R_FOO'");
 }
 
-TEST(ModelLoad, RejectsOneClassSolverType) {
-  EXPECT_EQ(parse_error(valid_with("L2R_L2LOSS_SVC", "ONECLASS_SVM")),
-            "m.model:1: solver_type ONECLASS_SVM is a one-class model; cdpredict supports "
-            "classification and regression models");
+// A one-class model as LIBLINEAR 2.50 writes it: no label line, nr_class 2,
+// rho between bias and w.
+const char* const kOneClass =
+    "solver_type ONECLASS_SVM\n"  // line 1
+    "nr_class 2\n"                // line 2
+    "nr_feature 2\n"              // line 3
+    "bias -1\n"                   // line 4
+    "rho 0.75\n"                  // line 5
+    "w\n"                         // line 6
+    "0.5 \n"                      // line 7
+    "-0.25 \n";                   // line 8
+
+std::string one_class_with(const std::string& from, const std::string& to) {
+  std::string text = kOneClass;
+  const auto pos = text.find(from);
+  EXPECT_NE(pos, std::string::npos) << from;
+  return text.replace(pos, from.size(), to);
+}
+
+TEST(OneClassModel, ParsesAndPredictsTheSignOfWxMinusRho) {
+  const LinearModel m = parse_model(kOneClass, "m.model");
+  EXPECT_EQ(m.task(), Task::kOneClass);
+  EXPECT_EQ(m.rho, 0.75);
+  EXPECT_EQ(m.nr_class(), 2u);
+  EXPECT_EQ(m.nr_w(), 1u);
+  EXPECT_TRUE(m.labels.empty());
+  EXPECT_FALSE(m.has_probabilities());
+  // x = (2, 1): w'x = 0.75 = rho, not above it: -1. x = (2, 0): 1 - 0.75 > 0.
+  const Index indices[] = {0, 1};
+  const double on_rho[] = {2.0, 1.0};
+  const double above[] = {2.0, 0.0};
+  std::vector<double> decision;
+  m.decision_values(indices, on_rho, 2, decision);
+  EXPECT_EQ(decision, (std::vector<double>{0.0}));
+  EXPECT_EQ(m.label_for(decision), -1);
+  m.decision_values(indices, above, 2, decision);
+  EXPECT_EQ(decision, (std::vector<double>{0.25}));
+  EXPECT_EQ(m.label_for(decision), 1);
+  // The whole-matrix predictions subtract rho too.
+  const CsrMatrix rows = test::csr_from_dense(2, 2, {2.0, 1.0, 2.0, 0.0});
+  EXPECT_EQ(m.predict(rows), (std::vector<int>{-1, 1}));
+  EXPECT_EQ(m.predict(to_csc(rows)), (std::vector<int>{-1, 1}));
+}
+
+TEST(OneClassModel, SaveLoadSaveIsByteIdenticalAndAsLiblinearWritesIt) {
+  const LinearModel m = parse_model(kOneClass, "m.model");
+  EXPECT_EQ(format_model(m), kOneClass);
+  expect_save_load_save_identical(m);
+  const std::string fixture = test::fixture_path("heart_scale_s21_opt.liblinear250.model");
+  const LinearModel theirs = load_model(fixture);
+  EXPECT_EQ(format_model(theirs), test::read_file(fixture));
+}
+
+TEST(OneClassModel, RejectsABadRhoOrHeader) {
+  EXPECT_EQ(parse_error(one_class_with("rho 0.75\n", "")), "m.model:5: missing 'rho' before 'w'");
+  EXPECT_EQ(parse_error(one_class_with("rho 0.75", "rho abc")),
+            "m.model:5: rho: 'abc' is not a finite number");
+  EXPECT_EQ(parse_error(one_class_with("rho 0.75", "rho inf")),
+            "m.model:5: rho: 'inf' is not a finite number");
+  EXPECT_EQ(parse_error(one_class_with("rho 0.75", "rho 1 2")),
+            "m.model:5: 'rho' takes 1 value, got 2");
+  EXPECT_EQ(parse_error(one_class_with("rho 0.75\n", "rho 0.75\nrho 0.5\n")),
+            "m.model:6: duplicate key 'rho'");
+  EXPECT_EQ(parse_error(one_class_with("nr_class 2\n", "nr_class 2\nlabel 1 -1\n")),
+            "m.model:3: a one-class model (ONECLASS_SVM) has no 'label' line");
+  EXPECT_EQ(parse_error(one_class_with("nr_class 2", "nr_class 3")),
+            "m.model:6: nr_class of a one-class model is 2, got 3");
+}
+
+TEST(OneClassModel, RejectsACorruptWeightBlock) {
+  EXPECT_EQ(parse_error(one_class_with("-0.25 \n", "")),
+            "m.model:8: the weights end after 1 of 2 lines");
+  EXPECT_EQ(parse_error(one_class_with("-0.25 ", "-0.25x ")),
+            "m.model:8: weight '-0.25x' is not a finite number");
+  EXPECT_EQ(parse_error(one_class_with("0.5 \n", "0.5 1 \n")),
+            "m.model:7: expected 1 weight, got 2");
+  EXPECT_EQ(parse_error(std::string(kOneClass) + "3 \n"),
+            "m.model:9: more weight lines than nr_feature = 2");
 }
 
 TEST(ModelLoad, AcceptsCrlfLineEnds) {

@@ -159,6 +159,8 @@ Real loss_value(LossKind loss, Real m) {
     case LossKind::kSquared:  // regression losses: not margin losses
     case LossKind::kSvrL2:
     case LossKind::kSvrL1:
+    case LossKind::kOneClass:
+    case LossKind::kMultiHinge:
       break;
   }
   return 0;
@@ -176,6 +178,8 @@ Real loss_slope(LossKind loss, Real m) {
     case LossKind::kSquared:
     case LossKind::kSvrL2:
     case LossKind::kSvrL1:
+    case LossKind::kOneClass:
+    case LossKind::kMultiHinge:
       break;
   }
   return 0;
@@ -490,6 +494,8 @@ double closed_form(LossKind loss, double cost, double s) {
     case LossKind::kSquared:
     case LossKind::kSvrL2:
     case LossKind::kSvrL1:
+    case LossKind::kOneClass:
+    case LossKind::kMultiHinge:
       break;
   }
   return 0;

@@ -145,7 +145,8 @@ TEST(TrainArgs, EveryLiblinearNumberResolvesOrIsRefusedByName) {
       static const std::map<int, std::string> expected = {
           {0, "tron lr l2"},     {1, "dcd l2svm l2"},   {2, "tron l2svm l2"},
           {3, "dcd l1svm l2"},   {5, "cdper l2svm l1"}, {6, "cdper lr l1"},
-          {11, "cdper svr2 l2"}, {12, "dcd-svr svr2 l2"}, {13, "dcd-svr svr1 l2"}, {7, "dcd-lr lr l2"}};
+          {11, "cdper svr2 l2"}, {12, "dcd-svr svr2 l2"}, {13, "dcd-svr svr1 l2"}, {7, "dcd-lr lr l2"},
+          {21, "oneclass oneclass l2"}, {4, "cs mchinge l2"}};
       ASSERT_EQ(expected.count(entry.number), 1u);
       EXPECT_EQ(std::string(solver_info(p.solver).name) + " " + loss_info(*p.loss).name + " " +
                     regularizer_info(p.regularizer).name,
@@ -157,11 +158,8 @@ TEST(TrainArgs, EveryLiblinearNumberResolvesOrIsRefusedByName) {
     }
   }
   // The numbers this build solves today.
-  for (const char* number : {"0", "2"})
+  for (const char* number : {"0", "2", "4", "21"})
     EXPECT_EQ(train_error(std::string("-s ") + number + " f"), "");
-  EXPECT_EQ(train_error("-s 4 f"),
-            "LIBLINEAR's -s 4 (support vector classification by Crammer and Singer) is not "
-            "solved by cdtrain yet");
 }
 
 TEST(TrainArgs, LossByName) {
@@ -239,12 +237,12 @@ TEST(TrainArgs, RejectsBadMaxIterAndSeed) {
 TEST(TrainArgs, RejectsUnknownSolverAndLoss) {
   const std::string solvers =
       "a LIBLINEAR number (0-7, 11-13, 21) or one of cdper, cd, cdperone, online, cmls, cmlsper, "
-      "tron, pegasos, dcd, pdcd, rcd-pair, dcd-svr, dcd-lr";
+      "tron, pegasos, dcd, pdcd, rcd-pair, dcd-svr, dcd-lr, oneclass, cs";
   EXPECT_EQ(train_error("-s 9 f"),
             "-s 9: LIBLINEAR has no solver 9 (its numbers are 0-7, 11-13, 21); cdtrain's own solvers "
             "go by name (cdtrain -h)");
   EXPECT_EQ(train_error("-s foo f"), "-s: expected " + solvers + ", got 'foo'");
-  EXPECT_EQ(train_error("-l foo f"), "-l: expected one of l2svm, l1svm, lr, sq, svr2, svr1, got 'foo'");
+  EXPECT_EQ(train_error("-l foo f"), "-l: expected one of l2svm, l1svm, lr, sq, svr2, svr1, oneclass, mchinge, got 'foo'");
 }
 
 TEST(TrainArgs, RejectsUnknownFlag) {
@@ -346,7 +344,7 @@ TEST(Validate, RejectsInvalidPairsListingTheValidOnes) {
   const std::string pairs =
       "valid pairs: -s cdper/cd/cdperone/online: l2svm lr sq svr2; -s cmls/cmlsper: l2svm; -s "
       "tron: l2svm lr; -s pegasos: l1svm; -s dcd: l2svm l1svm; -s pdcd/rcd-pair: l1svm; "
-      "-s dcd-svr: svr2 svr1; -s dcd-lr: lr";
+      "-s dcd-svr: svr2 svr1; -s dcd-lr: lr; -s oneclass: oneclass; -s cs: mchinge";
   EXPECT_EQ(validate_error(train("-l l1svm f").params),
             "solver cdper does not train loss l1svm; " + pairs);
   EXPECT_EQ(validate_error(train("-s cmls -l lr f").params),

@@ -1,9 +1,11 @@
 // The numbers LIBLINEAR 2.50 solves that cdtrain added, end to end: -s 12
-// and -s 13 (dcd-svr), -s 7 (dcd-lr): the model types, LIBLINEAR 2.50's
-// predict on our model files, -p, the trace's rows and the pairs refused
-// (fixtures: tests/fixtures/README.md).
+// and -s 13 (dcd-svr), -s 7 (dcd-lr), -s 21 (oneclass): the model types,
+// LIBLINEAR 2.50's predict on our model files, -p, -n, the trace's rows and
+// the pairs and models refused (fixtures: tests/fixtures/README.md).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <sstream>
 #include <string>
 
@@ -14,20 +16,21 @@ namespace {
 
 std::string data(const std::string& name) { return test::absolute_data_path(name); }
 
-// `cdtrain -q -s N data/heart_scale MODEL`, then cdpredict on it, against
-// what LIBLINEAR 2.50's predict wrote for the same model file.
-void expect_liblinear_predictions(int number, const std::string& solver_type) {
-  SCOPED_TRACE(number);
+// `cdtrain -q -s N data/SET MODEL`, then cdpredict on it, against what
+// LIBLINEAR 2.50's predict wrote for the same model file.
+void expect_liblinear_predictions(int number, const std::string& solver_type,
+                                  const std::string& set = "heart_scale") {
+  SCOPED_TRACE(testing::Message() << number << " " << set);
   test::ScratchDir dir;
-  const auto trained = test::run_tool("cdtrain", "-q -s " + std::to_string(number) + " " +
-                                                     data("heart_scale") + " " + dir.file("m"));
+  const auto trained = test::run_tool(
+      "cdtrain", "-q -s " + std::to_string(number) + " " + data(set) + " " + dir.file("m"));
   ASSERT_EQ(trained.status, 0) << trained.err;
   EXPECT_EQ(test::first_line_of(dir.file("m")), "solver_type " + solver_type);
   const auto predicted =
-      test::run_tool("cdpredict", data("heart_scale") + " " + dir.file("m") + " " + dir.file("p"));
+      test::run_tool("cdpredict", data(set) + " " + dir.file("m") + " " + dir.file("p"));
   ASSERT_EQ(predicted.status, 0) << predicted.err;
   EXPECT_EQ(test::read_file(dir.file("p")),
-            test::read_file(test::fixture_path("heart_scale_s" + std::to_string(number) +
+            test::read_file(test::fixture_path(set + "_s" + std::to_string(number) +
                                                ".liblinear250.predictions")));
 }
 
@@ -41,6 +44,94 @@ TEST(SvrDualEndToEnd, L1LossModelPredictsAsLiblinear250PredictReadsIt) {
 
 TEST(LrDualEndToEnd, ModelPredictsAsLiblinear250PredictReadsIt) {
   expect_liblinear_predictions(7, "L2R_LR_DUAL");
+}
+
+TEST(OneClassEndToEnd, ModelPredictsAsLiblinear250PredictReadsIt) {
+  expect_liblinear_predictions(21, "ONECLASS_SVM");
+  expect_liblinear_predictions(21, "ONECLASS_SVM", "breast-cancer_scale");
+}
+
+// The model is LIBLINEAR 2.50's layout, the same by -s 21 and by name, and
+// -n changes it.
+TEST(OneClassEndToEnd, WritesRhoAndTakesNu) {
+  test::ScratchDir dir;
+  const std::string set = data("heart_scale");
+  ASSERT_EQ(test::run_tool("cdtrain", "-q -s 21 " + set + " " + dir.file("a")).status, 0);
+  ASSERT_EQ(test::run_tool("cdtrain", "-q -s oneclass " + set + " " + dir.file("b")).status, 0);
+  ASSERT_EQ(test::run_tool("cdtrain", "-q -s 21 -n 0.1 " + set + " " + dir.file("c")).status, 0);
+  const std::string model = test::read_file(dir.file("a"));
+  EXPECT_EQ(model.substr(0, model.find("rho ")),
+            "solver_type ONECLASS_SVM\nnr_class 2\nnr_feature 13\nbias -1\n");
+  EXPECT_EQ(model, test::read_file(dir.file("b")));
+  EXPECT_NE(model, test::read_file(dir.file("c")));
+  const auto info = test::run_tool("cdpredict", "--info " + dir.file("a"));
+  EXPECT_NE(info.out.find("solver_type: ONECLASS_SVM (one-class"), std::string::npos) << info.out;
+  EXPECT_NE(info.out.find("rho: "), std::string::npos) << info.out;
+}
+
+// -n is nu for -s 21 only; what the one-class SVM lacks is refused, and
+// none of it leaves a model file.
+TEST(OneClassEndToEnd, RefusesBadNuAndOptionsItLacks) {
+  test::ScratchDir dir;
+  const std::string set = data("heart_scale") + " " + dir.file("m");
+  const auto refused = [&](const std::string& options, const std::string& message) {
+    SCOPED_TRACE(options);
+    const auto r = test::run_tool("cdtrain", options + " " + set);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(dir.file("m")));
+  };
+  refused("-s 21 -n 0", "-n: expected a number in (0, 1], got 0");
+  refused("-s 21 -n 1.5", "-n: expected a number in (0, 1], got 1.5");
+  refused("-s 21 -n x", "-n: expected a number in (0, 1], got 'x'");
+  refused("-n 2", "-n is LIBLINEAR's nu of the one-class SVM (-s 21); the number of threads is -m");
+  refused("-s 3 -n 0.5", "the number of threads is -m");
+  refused("-s 21 -B 1", "-B: the one-class SVM has no bias feature");
+  refused("-s 21 -v 5", "-v: cross validation of the one-class SVM");
+  refused("-s 21 -C", "-C searches C by classification accuracy; -l oneclass is the one-class SVM");
+  refused("-s 21 -w1 2", "-wi weighs classes; -l oneclass is the one-class SVM");
+  refused("-s 21 -l l2svm", "whose loss is oneclass");
+}
+
+// cdpredict refuses a one-class model without rho or with a corrupt
+// weight block, naming the line, and writes no output.
+TEST(OneClassEndToEnd, PredictRefusesABrokenModel) {
+  test::ScratchDir dir;
+  const auto refused = [&](const std::string& text, const std::string& message) {
+    const std::string model = dir.write("bad.model", text);
+    const auto r = test::run_tool(
+        "cdpredict", data("heart_scale") + " " + model + " " + dir.file("out"));
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.err.find(model + message), std::string::npos) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(dir.file("out")));
+  };
+  const std::string header = "solver_type ONECLASS_SVM\nnr_class 2\nnr_feature 2\nbias -1\n";
+  refused(header + "w\n0.5 \n1 \n", ":5: missing 'rho' before 'w'");
+  refused(header + "rho 1\nw\n0.5 \n", ":8: the weights end after 1 of 2 lines");
+  refused(header + "rho 1\nw\n0.5 \nx \n", ":8: weight 'x' is not a finite number");
+}
+
+TEST(CrammerSingerEndToEnd, ModelPredictsAsLiblinear250PredictReadsIt) {
+  expect_liblinear_predictions(4, "MCSVM_CS", "dna.scale");
+  expect_liblinear_predictions(4, "MCSVM_CS");
+}
+
+// -s 4 is cs, one model over all classes: nr_class weights per feature,
+// also for two classes.
+TEST(CrammerSingerEndToEnd, WritesOneWeightPerClass) {
+  test::ScratchDir dir;
+  ASSERT_EQ(test::run_tool("cdtrain", "-q -s 4 " + data("heart_scale") + " " + dir.file("a")).status,
+            0);
+  ASSERT_EQ(
+      test::run_tool("cdtrain", "-q -s cs " + data("heart_scale") + " " + dir.file("b")).status, 0);
+  const std::string model = test::read_file(dir.file("a"));
+  EXPECT_EQ(model, test::read_file(dir.file("b")));
+  EXPECT_EQ(model.substr(0, model.find("w\n") + 2),
+            "solver_type MCSVM_CS\nnr_class 2\nlabel 1 -1\nnr_feature 13\nbias -1\nw\n");
+  const std::string first = model.substr(model.find("w\n") + 2);
+  EXPECT_EQ(std::count(first.begin(), first.begin() + static_cast<std::ptrdiff_t>(first.find('\n')),
+                       ' '),
+            2);
 }
 
 // -s 0 still writes TRON's model type.

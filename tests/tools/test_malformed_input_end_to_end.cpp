@@ -448,24 +448,25 @@ std::vector<ModelCase> model_cases() {
        "PATH:5: missing 'label' before 'w'"},
       {"MissingW",
        "solver_type L2R_L2LOSS_SVC\nnr_class 2\nlabel 1 -1\nnr_feature 2\nbias -1\n0.5\n-0.25\n",
-       "PATH:6: unknown key '0.5' (expected solver_type, nr_class, label, nr_feature, bias or "
-       "w); is the 'w' line missing?"},
+       "PATH:6: unknown key '0.5' (expected solver_type, nr_class, label, nr_feature, bias, rho "
+       "or w); is the 'w' line missing?"},
       {"DataFileAsModel", "+1 1:0.5\n-1 2:1\n",
-       "PATH:1: unknown key '+1' (expected solver_type, nr_class, label, nr_feature, bias or w); "
+       "PATH:1: unknown key '+1' (expected solver_type, nr_class, label, nr_feature, bias, rho or "
+       "w); "
        "this looks like a data file, not a model"},
       {"BinaryModel",
        std::string("\x7F"
                    "ELF\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\n",
                    18),
        "PATH:1: unknown key '\\x7FELF\\x02\\x01\\x01\\x00\\x00\\x00\\x00\\x00\\x00...' (expected "
-       "solver_type, nr_class, label, nr_feature, bias or w)"},
+       "solver_type, nr_class, label, nr_feature, bias, rho or w)"},
       {"EndsInTheHeader", "solver_type L2R_L2LOSS_SVC\nnr_class 2\nlabel 1 -1\n",
        "PATH:3: missing 'w' line before the weights"},
       {"UnknownKey",
        "solver_type L2R_L2LOSS_SVC\nnr_class 2\nlabel 1 -1\nnr_feature 2\ncolor red\nbias "
        "-1\nw\n0.5\n-0.25\n",
-       "PATH:5: unknown key 'color' (expected solver_type, nr_class, label, nr_feature, bias or "
-       "w)"},
+       "PATH:5: unknown key 'color' (expected solver_type, nr_class, label, nr_feature, bias, rho "
+       "or w)"},
       {"NrClassNotANumber",
        "solver_type L2R_L2LOSS_SVC\nnr_class abc\nlabel 1 -1\nnr_feature 2\nbias "
        "-1\nw\n0.5\n-0.25\n",

@@ -46,8 +46,7 @@ TEST(RegressionModel, HeaderIsStrict) {
   EXPECT_EQ(error("solver_type L2R_L1LOSS_SVR_DUAL\nnr_class 3\nnr_feature 1\nbias -1\nw\n0.5 \n"),
             "m:5: nr_class of a regression model is 2, got 3");
   EXPECT_EQ(error("solver_type ONECLASS_SVM\nnr_class 2\nnr_feature 1\nbias -1\nw\n0.5 \n"),
-            "m:1: solver_type ONECLASS_SVM is a one-class model; cdpredict supports "
-            "classification and regression models");
+            "m:5: missing 'rho' before 'w'");
   // A classifier still needs its labels.
   EXPECT_EQ(error("solver_type L2R_L2LOSS_SVC\nnr_class 2\nnr_feature 1\nbias -1\nw\n0.5 \n"),
             "m:5: missing 'label' before 'w'");

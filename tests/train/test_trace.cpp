@@ -221,8 +221,9 @@ TEST(TraceReporter, EverySolverWritesExactRows) {
   for (const SolverInfo& info : solver_table()) {
     // Their rows hold (w, w0) and the post-processed primal, which need not
     // decrease: test_solver_pdcd.cpp checks them. A regression row's trace is
-    // TraceEndToEnd's below and test_svr_dual_end_to_end.cpp's.
-    if (info.intercept || is_regression(info.losses.front())) continue;
+    // TraceEndToEnd's below and test_svr_dual_end_to_end.cpp's. The one-class
+    // SVM and a model over all classes have no trace (cdtrain refuses it).
+    if (info.intercept || !has_classes(info.losses.front()) || info.solve_all_classes) continue;
     Params params = resolved(info.kind);
     if (info.kind == SolverKind::kPegasos) params.max_iter = 3 * 270;  // 3 passes, 3 rows
     TracedRun run;
@@ -454,6 +455,21 @@ TEST(TraceEndToEnd, TronLastRowMatchesTheSavedModelAndCdpredict) {
   }
 }
 
+// The one-class SVM and Crammer and Singer's model over all classes have no
+// trace: cdtrain refuses --trace for them, and writes nothing.
+TEST(TraceEndToEnd, RefusedWithoutOne) {
+  for (const char* number : {"21", "4"}) {
+    test::ScratchDir dir;
+    const auto r = test::run_tool("cdtrain", std::string("-s ") + number + " --trace " +
+                                                 dir.file("t.tsv") + " " + data("heart_scale") +
+                                                 " " + dir.file("m"));
+    EXPECT_EQ(r.status, 2) << number;
+    EXPECT_NE(r.err.find("has no trace"), std::string::npos) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(dir.file("t.tsv")));
+    EXPECT_FALSE(std::filesystem::exists(dir.file("m")));
+  }
+}
+
 TEST(TraceEndToEnd, MultiClassWithTestSet) {
   test::ScratchDir dir;
   const auto r = test::run_tool("cdtrain", "-q -s tron --trace " + dir.file("t.tsv") + " -t " +
@@ -478,8 +494,10 @@ TEST(TraceEndToEnd, MultiClassWithTestSet) {
 
 TEST(TraceEndToEnd, EverySolverWritesAtLeastOneRow) {
   for (const SolverInfo& info : solver_table()) {
-    // More columns: test_dcd/pdcd_end_to_end.cpp.
+    // More columns: test_dcd/pdcd_end_to_end.cpp. No trace: the one-class
+    // SVM, a model over all classes (TraceEndToEnd.RefusedWithoutOne).
     if (info.dual_trace || info.intercept) continue;
+    if (is_one_class(info.losses.front()) || info.solve_all_classes) continue;
     test::ScratchDir dir;
     const std::string extra = info.kind == SolverKind::kPegasos ? "-l l1svm --max-iter 540 " : "";
     // A regression has no test accuracy column (-t is refused).

@@ -128,7 +128,7 @@ TEST(CheckMagnitudes, EverySolverRefusesInsteadOfReturningNaN) {
     params.max_iter = params.max_iter.value_or(100);
     std::ostringstream log;
     Reporter reporter(log, Reporter::Level::kQuiet);
-    if (is_regression(params.loss.value())) {
+    if (!has_classes(params.loss.value())) {
       EXPECT_THROW(train_regression(data.features, data.labels, params, reporter), InstanceError);
     } else {
       EXPECT_THROW(train(data.features, classes, params, reporter), InstanceError);
