@@ -44,6 +44,17 @@ struct TrainingData {
   void set_checked_cost(double cost) {
     (rows ? rows->features.checked_cost : columns.features.checked_cost) = cost;
   }
+  cdl::DataShape shape() const {
+    const cdl::DataMatrix m = matrix();
+    return {m.num_rows(), m.num_cols(), static_cast<std::uint64_t>(m.nnz())};
+  }
+  // Columns to rows, for a solver that reads rows alone: the columns are
+  // freed before training.
+  void to_rows() {
+    rows = cdl::LabeledRows{std::move(columns.labels), cdl::to_csr(columns.features),
+                            std::move(columns.lines), columns.largest_magnitude};
+    columns = cdl::LabeledCsc{};
+  }
 };
 
 // The start of each stdout summary line ("Cross Validation ...", "Best C =
@@ -51,7 +62,13 @@ struct TrainingData {
 // The value stays the line's last word, so that LIBSVM's grid.py (which
 // takes the first stdout line containing "Cross" and reads its last word,
 // minus the '%') and tools/grid.sh still read it.
-std::string summary_prefix(const cdl::Params& params) { return cdl::describe_run(params) + ": "; }
+// The header (stderr) says why the data's shape chose the solver; this line
+// names the solver alone.
+std::string summary_prefix(const cdl::Params& params) {
+  cdl::Params named = params;
+  named.solver_reason.clear();
+  return cdl::describe_run(named) + ": ";
+}
 
 // -C: one "log2c=... rate=..." line per C, as LIBLINEAR, then the best,
 // named by the solver and problem, and a warning when the best is the largest
@@ -428,7 +445,7 @@ int main(int argc, char** argv) {
       std::cout << cdl::version_text("cdtrain");
       return 0;
     }
-    const cdl::Params params = cdl::resolve_defaults(command.params);
+    cdl::Params params = cdl::resolve_defaults(command.params);
     cdl::validate(params);
     const bool regression = cdl::is_regression(params.loss.value());
     if (regression) check_regression_options(command, params);
@@ -444,6 +461,15 @@ int main(int argc, char** argv) {
     const Clock::time_point start = Clock::now();
     TrainingData data = read_training_data(command, params, options, cache, cache_use);
     const double reading_seconds = seconds_since(start);
+    if (!regression && command.initial_model.empty() && cdl::solver_by_shape(command.params)) {
+      // Read as columns, for cdper; dual CD reads rows alone.
+      params = cdl::resolve_defaults(cdl::choose_solver_by_shape(command.params, data.shape()));
+      cdl::validate(params);
+      if (!data.rows && cache.empty() && command.trace_path.empty() &&
+          cdl::trains_on_rows(params)) {
+        data.to_rows();
+      }
+    }
     cdl::Reporter reporter(
         std::cerr, params.quiet ? cdl::Reporter::Level::kQuiet : cdl::Reporter::Level::kNormal);
     if (!cache_use.warning.empty()) reporter.warning(cache_use.warning);

@@ -396,7 +396,7 @@ TEST(TrainHelp, MentionsEveryFlagSolverAndDefault) {
     EXPECT_NE(help.find(loss), std::string::npos) << loss;
   }
   for (const char* default_text :
-       {"(case-insensitive; default cdper)", "(default: the solver's first: l2svm; l1svm for pegasos", "(default 1)",
+       {"Default: for the L2-SVM, dcd on data with more features than instances and at least 100000 nonzeros, else cdper", "(default: the solver's first: l2svm; l1svm for pegasos", "(default 1)",
         "(default -e 0.001)", "(default -e 0.01)", "(default -e 0.1)", "(default -1: none)", "(default 0.01)", "(default 0.5)",
         "(default 1000)", "(default 500 passes over the data)"}) {
     EXPECT_NE(help.find(default_text), std::string::npos) << default_text;
