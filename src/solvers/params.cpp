@@ -234,7 +234,11 @@ Params resolve_defaults(Params params) {
   const SolverInfo& solver = solver_info(params.solver);
   if (!params.loss) params.loss = solver.losses.front();
   if (!params.eps) {
-    params.eps = params.regularizer == RegularizerKind::kL2 ? solver.default_eps
+    double row_eps = solver.default_eps;
+    for (const auto& [loss, eps] : solver.loss_eps) {
+      if (loss == *params.loss) row_eps = eps;
+    }
+    params.eps = params.regularizer == RegularizerKind::kL2 ? row_eps
                  : is_lasso(params)                         ? kLassoGapEps
                                                             : kL1CdEps;
   }

@@ -349,11 +349,11 @@ TEST(SolverLossPairs, InvalidPairsThrowConfigErrorListingTheValidPairs) {
     }
   }
   // 0-3 without l1svm, svr1; 4-5 without lr, l1svm, sq, svr2, svr1; 6
-  // without l1svm, sq, svr2, svr1; 7 without l2svm, lr, sq, svr2, svr1; 8
+  // (tron) without l1svm, sq, svr1; 7 without l2svm, lr, sq, svr2, svr1; 8
   // (dcd) without lr, sq, svr2, svr1; 9-10 (pdcd, rcd-pair) without l2svm,
   // lr, sq, svr2, svr1; 11 (dcd-svr) without l2svm, l1svm, lr, sq; 12
   // (dcd-lr) without l2svm, l1svm, sq, svr2, svr1.
-  EXPECT_EQ(invalid, 4 * 2 + 2 * 5 + 4 + 5 + 4 + 2 * 5 + 4 + 5);
+  EXPECT_EQ(invalid, 4 * 2 + 2 * 5 + 3 + 5 + 4 + 2 * 5 + 4 + 5);
 }
 
 TEST(SolverLossPairs, DefaultLossIsTheSolversFirst) {

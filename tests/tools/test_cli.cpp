@@ -345,7 +345,7 @@ TEST(Validate, AcceptsEveryValidSolverLossPair) {
 TEST(Validate, RejectsInvalidPairsListingTheValidOnes) {
   const std::string pairs =
       "valid pairs: -s cdper/cd/cdperone/online: l2svm lr sq svr2; -s cmls/cmlsper: l2svm; -s "
-      "tron: l2svm lr; -s pegasos: l1svm; -s dcd: l2svm l1svm; -s pdcd/rcd-pair: l1svm; "
+      "tron: l2svm lr svr2; -s pegasos: l1svm; -s dcd: l2svm l1svm; -s pdcd/rcd-pair: l1svm; "
       "-s dcd-svr: svr2 svr1; -s dcd-lr: lr";
   EXPECT_EQ(validate_error(train("-l l1svm f").params),
             "solver cdper does not train loss l1svm; " + pairs);
@@ -402,7 +402,7 @@ TEST(TrainHelp, MentionsEveryFlagSolverAndDefault) {
     EXPECT_NE(help.find(default_text), std::string::npos) << default_text;
   }
   EXPECT_NE(help.find("tron "), std::string::npos);
-  EXPECT_NE(help.find("(l2svm, lr)"), std::string::npos);
+  EXPECT_NE(help.find("(l2svm, lr, svr2)"), std::string::npos);
 }
 
 TEST(TrainHelp, UsageLine) {
