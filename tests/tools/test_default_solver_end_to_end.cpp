@@ -36,6 +36,11 @@ TEST(DefaultSolverEndToEnd, WideDataTrainsDualCdAsMinusSDcdForAnyThreads) {
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(test::read_file(dir.file("other")), model) << flags;
   }
+  // A pipe is read as columns (no sample to guess the shape from), then
+  // made rows: the same model.
+  const auto piped = test::run_script(dir, "cat wide.svm | $CDTRAIN -q - piped");
+  ASSERT_EQ(piped.status, 0) << piped.err;
+  EXPECT_EQ(test::read_file(dir.file("piped")), model);
 }
 
 TEST(DefaultSolverEndToEnd, NamedSolversOtherProblemsAndOptionsKeepCdper) {
