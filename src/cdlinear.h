@@ -106,8 +106,11 @@ class Data {
 struct TrainOptions {
   // -s: a solver's name ("cdper", "cd", "tron", "dcd", ...; cdtrain -h
   // lists them) or LIBLINEAR's -s number ("2"), which picks the solver,
-  // loss and regularizer of that problem.
-  std::string solver = "cdper";
+  // loss and regularizer of that problem. Empty: cdtrain's default, which
+  // for the L2-SVM is chosen by the data's shape (dcd on data with more
+  // features than instances and at least 100000 nonzeros, else cdper;
+  // Model::solver_type() tells which ran).
+  std::string solver;
   // -l: "l2svm", "l1svm", "lr"; "sq" or "svr2" train a regression. Empty:
   // the solver's default (or the number's loss).
   std::string loss;

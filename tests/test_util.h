@@ -145,6 +145,31 @@ inline CsrMatrix csr_from_dense(std::size_t rows, std::size_t cols,
   return m;
 }
 
+// A LIBSVM text of `rows` instances with `per_row` nonzeros each among
+// `features` features (every 1 + k * features / per_row-th, shifted per
+// row), values in (0, 1], the label the sign of a fixed linear score of
+// +-1 weights (a hash of the feature); from a
+// seeded std::mt19937_64, so the same text on every platform.
+inline std::string sparse_libsvm_text(std::size_t rows, std::size_t features,
+                                      std::size_t per_row) {
+  std::mt19937_64 random(7);
+  const std::size_t stride = features / per_row;
+  std::string text;
+  for (std::size_t r = 0; r < rows; ++r) {
+    std::string line;
+    double score = 0;
+    const std::size_t shift = static_cast<std::size_t>(random() % stride);
+    for (std::size_t k = 0; k < per_row; ++k) {
+      const std::size_t feature = 1 + k * stride + shift;
+      const double value = static_cast<double>(random() % 1000 + 1) / 1000.0;
+      score += (((feature * 2654435761u) >> 11) % 2 == 0 ? -1.0 : 1.0) * value;
+      line += " " + std::to_string(feature) + ":" + std::to_string(value);
+    }
+    text += (score > 0 ? "+1" : "-1") + line + "\n";
+  }
+  return text;
+}
+
 }  // namespace cdl::test
 
 #endif  // CDL_TESTS_TEST_UTIL_H_

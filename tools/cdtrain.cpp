@@ -5,9 +5,12 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <optional>
+#include <string>
 
 #include "cli.h"
 #include "data/cache.h"
@@ -49,6 +52,22 @@ struct TrainingData {
   void set_checked_cost(double cost) {
     (rows ? rows->features.checked_cost : columns.features.checked_cost) = cost;
   }
+  cdl::DataShape shape() const {
+    const cdl::DataMatrix m = matrix();
+    return {m.num_rows(), m.num_cols(), static_cast<std::uint64_t>(m.nnz())};
+  }
+  // Columns to rows, for a solver that reads rows alone, and back: the
+  // other form is freed before training.
+  void to_rows() {
+    rows = cdl::LabeledRows{std::move(columns.labels), cdl::to_csr(columns.features),
+                            std::move(columns.lines), columns.largest_magnitude};
+    columns = cdl::LabeledCsc{};
+  }
+  void to_columns() {
+    columns = cdl::LabeledCsc{std::move(rows->labels), cdl::to_csc(rows->features),
+                              std::move(rows->lines), rows->largest_magnitude};
+    rows.reset();
+  }
 };
 
 // The start of each stdout summary line ("Cross Validation ...", "Best C =
@@ -56,7 +75,13 @@ struct TrainingData {
 // The value stays the line's last word, so that LIBSVM's grid.py (which
 // takes the first stdout line containing "Cross" and reads its last word,
 // minus the '%') and tools/grid.sh still read it.
-std::string summary_prefix(const cdl::Params& params) { return cdl::describe_run(params) + ": "; }
+// The header (stderr) says why the data's shape chose the solver; this line
+// names the solver alone.
+std::string summary_prefix(const cdl::Params& params) {
+  cdl::Params named = params;
+  named.solver_reason.clear();
+  return cdl::describe_run(named) + ": ";
+}
 
 // -C: one "log2c=... rate=..." line per C, as LIBLINEAR, then the best,
 // named by the solver and problem, and a warning when the best is the largest
@@ -410,6 +435,46 @@ double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
+// Whether the data's shape chooses the solver (cdl::solver_by_shape); a run
+// from -i's model keeps cdper, which takes a start.
+bool shape_chooses(const cdl::TrainCommand& command) {
+  return command.initial_model.empty() && cdl::solver_by_shape(command.params);
+}
+
+// The bytes of a regular file that looks_wide() reads.
+constexpr std::size_t kShapeSampleBytes = std::size_t{1} << 20;
+
+// A guess, from the first kShapeSampleBytes of a regular file, whether the
+// data has more features than instances: the largest index of the sample's
+// lines against the lines that the file's size suggests. Only the form the
+// file is read in (rows for dcd, columns for cdper) follows the guess, to
+// spare a transposition; the solver follows the shape read, and a wrong
+// guess costs the transposition, never a different model. False for
+// standard input and pipes.
+bool looks_wide(const std::string& path) {
+  std::error_code error;
+  if (path == cdl::kStandardInput || !std::filesystem::is_regular_file(path, error)) return false;
+  const std::uintmax_t size = std::filesystem::file_size(path, error);
+  std::ifstream in(path, std::ios::binary);
+  if (error || size == 0 || !in) return false;
+  std::string line;
+  std::size_t bytes = 0;
+  std::size_t lines = 0;
+  unsigned long long largest = 0;
+  while (bytes < kShapeSampleBytes && std::getline(in, line)) {
+    bytes += line.size() + 1;
+    ++lines;
+    const std::size_t colon = line.rfind(':');
+    const std::size_t space = colon == std::string::npos ? colon : line.find_last_of(" \t", colon);
+    if (space != std::string::npos) {
+      largest = std::max(largest, std::strtoull(line.c_str() + space + 1, nullptr, 10));
+    }
+  }
+  const double instances =
+      static_cast<double>(lines) * static_cast<double>(size) / static_cast<double>(bytes);
+  return lines > 0 && static_cast<double>(largest) > instances;
+}
+
 // Reads the training data; a model file given as the data (swapped
 // arguments) gets the hint cdpredict gives for the opposite mistake.
 // A run that trains on rows alone (and writes no trace, whose evaluations
@@ -419,8 +484,12 @@ double seconds_since(Clock::time_point start) {
 TrainingData read_training_data(const cdl::TrainCommand& command, const cdl::Params& params,
                                 const cdl::ReadOptions& options, const std::string& cache,
                                 cdl::CacheUse& cache_use) {
-  const bool by_rows = cache.empty() && command.trace_path.empty() &&
-                       cdl::has_classes(params.loss.value()) && cdl::trains_on_rows(params);
+  // When the data's shape chooses between dcd (rows) and cdper (columns),
+  // the form of looks_wide()'s guess is read.
+  const bool by_rows =
+      cache.empty() && command.trace_path.empty() && cdl::has_classes(params.loss.value()) &&
+      (cdl::trains_on_rows(params) ||
+       (shape_chooses(command) && looks_wide(command.training_path)));
   try {
     TrainingData data;
     if (by_rows) {
@@ -494,7 +563,7 @@ int main(int argc, char** argv) {
       std::cout << cdl::version_text("cdtrain");
       return 0;
     }
-    const cdl::Params params = cdl::resolve_defaults(command.params);
+    cdl::Params params = cdl::resolve_defaults(command.params);
     cdl::validate(params);
     // A regression or the one-class SVM: one problem, no classes.
     const bool regression = !cdl::has_classes(params.loss.value());
@@ -520,6 +589,16 @@ int main(int argc, char** argv) {
     const Clock::time_point start = Clock::now();
     TrainingData data = read_training_data(command, params, options, cache, cache_use);
     const double reading_seconds = seconds_since(start);
+    if (!regression && shape_chooses(command)) {
+      params = cdl::resolve_defaults(cdl::choose_solver_by_shape(command.params, data.shape()));
+      cdl::validate(params);
+      if (data.rows && !cdl::trains_on_rows(params)) {
+        data.to_columns();
+      } else if (!data.rows && cache.empty() && command.trace_path.empty() &&
+                 cdl::trains_on_rows(params)) {
+        data.to_rows();
+      }
+    }
     cdl::Reporter reporter(
         std::cerr, params.quiet ? cdl::Reporter::Level::kQuiet : cdl::Reporter::Level::kNormal);
     if (!cache_use.warning.empty()) reporter.warning(cache_use.warning);

@@ -109,9 +109,11 @@ const std::vector<Flag<TrainCommand>>& train_flags() {
   static const Params defaults;
   static const std::vector<Flag<TrainCommand>> flags = {
       {"-s", "solver",
-       "solver by name (case-insensitive; default cdper) or by LIBLINEAR's number (the problem "
-       "LIBLINEAR's -s N solves); see the tables below",
+       "solver by name (case-insensitive) or by LIBLINEAR's number (the problem LIBLINEAR's -s N "
+       "solves); see the tables below. Default: for the L2-SVM, dcd on data with more features "
+       "than instances and at least 100000 nonzeros, else cdper",
        [](TrainCommand& c, const std::string& flag, const std::string& v) {
+         c.params.solver_given = true;
          int number = 0;
          if (parse_integer(v, number)) {
            c.params.liblinear_number = number;

@@ -84,8 +84,11 @@ std::string show(double value) {
   return buffer;
 }
 
-// TrainOptions::solver: a LIBLINEAR number, or a solver's name.
+// TrainOptions::solver: a LIBLINEAR number, or a solver's name; empty: the
+// default, which the data's shape chooses (cdl::choose_solver_by_shape).
 void set_solver(const std::string& solver, cdl::Params& params) {
+  if (solver.empty()) return;
+  params.solver_given = true;
   int number = 0;
   if (cdl::parse_integer(solver, number)) {
     params.liblinear_number = number;
@@ -104,8 +107,9 @@ void set_solver(const std::string& solver, cdl::Params& params) {
 }
 
 // The Params that cdtrain's flags of the same values give, resolved and
-// validated.
-cdl::Params params_of(const TrainOptions& options) {
+// validated, with the solver chosen by `shape` when the options leave it to
+// the data.
+cdl::Params params_of(const TrainOptions& options, const cdl::DataShape& shape) {
   cdl::Params params;
   set_solver(options.solver, params);
   if (!options.loss.empty()) {
@@ -138,7 +142,7 @@ cdl::Params params_of(const TrainOptions& options) {
   params.max_iter = options.max_iter;
   params.svr_epsilon = options.svr_epsilon;
   params.quiet = options.progress == nullptr;
-  params = cdl::resolve_defaults(params);
+  params = cdl::resolve_defaults(cdl::choose_solver_by_shape(params, shape));
   cdl::validate(params);
   if (cdl::is_regression(params.loss.value()) && !params.class_weights.empty()) {
     throw cdl::ConfigError("class weights weigh classes; loss " +
@@ -196,7 +200,11 @@ const std::vector<double>* instance_weights_of(const Data::Impl& data,
 }
 
 cdl::LinearModel train_model(const Data::Impl& data, const TrainOptions& options) {
-  cdl::Params params = params_of(options);
+  const cdl::CscMatrix& read = data.csc.features;
+  cdl::Params params =
+      params_of(options, {read.num_rows, read.num_cols + (options.bias >= 0 ? 1 : 0),
+                          static_cast<std::uint64_t>(read.nnz()) +
+                              (options.bias >= 0 ? read.num_rows : 0)});
   const std::vector<double>* weights = instance_weights_of(data, options);
   std::ostream discard(nullptr);
   cdl::Reporter reporter(

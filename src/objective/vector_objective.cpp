@@ -94,11 +94,17 @@ std::vector<std::size_t> transpose_blocks(const Problem& problem) {
 // computed in a fixed order whatever the threads and however the blocks
 // fall on them; with B = 1 it is the serial scatter of LIBLINEAR. The one
 // scalar sum, f, is added on the calling thread in row order.
-template <class Loss>
+//
+// `Terms` gives row j's C_j loss, its slope (the u_j of the gradient's X'u)
+// and its curvature D_jj from x_j'w: MarginTerms for a classification loss
+// of the margin, ScoreTerms for a regression loss of (score, target).
+template <class Terms>
 class RowObjective final : public VectorObjective {
  public:
-  RowObjective(const Problem& problem, const Regularizer& regularizer, unsigned threads)
+  RowObjective(const Problem& problem, const Regularizer& regularizer, unsigned threads,
+               Terms terms)
       : problem_(problem),
+        terms_(terms),
         regularizer_(regularizer),
         rows_(*problem.rows),
         row_blocks_(blocks_of(rows_.row_ptr)),
@@ -110,7 +116,7 @@ class RowObjective final : public VectorObjective {
     if (threads > 1 && rows_.nnz() >= kParallelNonzeros) {
       team_ = std::make_unique<ThreadTeam>(threads);
     }
-    gradient_norm_at_zero_ = norm2(cdl::gradient_at_zero<Loss>(problem));
+    gradient_norm_at_zero_ = norm2(terms_.gradient_at_zero(problem));
   }
 
   std::size_t num_features() const override { return problem_.num_features(); }
@@ -120,11 +126,8 @@ class RowObjective final : public VectorObjective {
     w_ = w;
     for_blocks(row_blocks_, [&](std::size_t begin, std::size_t end) {
       for (std::size_t j = begin; j < end; ++j) {
-        const double m = problem_.y[j] * row_dot(rows_, j, w);
-        const double cost = problem_.cost(j);
-        slope_[j] = problem_.y[j] * cost * Loss::d1(m);
-        curvature_[j] = cost * Loss::d2(m);
-        scratch_[j] = cost * Loss::value(m);
+        terms_(problem_.y[j], problem_.cost(j), row_dot(rows_, j, w), scratch_[j], slope_[j],
+               curvature_[j]);
       }
     });
     evaluated_ = true;
@@ -218,6 +221,7 @@ class RowObjective final : public VectorObjective {
   }
 
   const Problem& problem_;
+  const Terms terms_;
   const Regularizer regularizer_;
   const CsrMatrix& rows_;
   const std::vector<std::size_t> row_blocks_;
@@ -234,28 +238,77 @@ class RowObjective final : public VectorObjective {
   bool evaluated_ = false;
 };
 
+// A classification loss of the margin m_j = y_j x_j'w.
+template <class Loss>
+struct MarginTerms {
+  void operator()(double y, double cost, double xw, double& value, double& slope,
+                  double& curvature) const {
+    const double m = y * xw;
+    slope = y * cost * Loss::d1(m);
+    curvature = cost * Loss::d2(m);
+    value = cost * Loss::value(m);
+  }
+  std::vector<double> gradient_at_zero(const Problem& problem) const {
+    return cdl::gradient_at_zero<Loss>(problem);
+  }
+};
+
+// A regression loss of the score x_j'w and the target t_j = problem.y[j]:
+// for the L2-loss SVR, D_jj = 2 C_j on the rows outside the tube,
+// |x_j'w - t_j| > epsilon, and 0 inside (the generalized Hessian, as for
+// the L2-SVM).
+template <class Loss>
+struct ScoreTerms {
+  Loss loss;
+  void operator()(double target, double cost, double score, double& value, double& slope,
+                  double& curvature) const {
+    slope = cost * loss.d1(score, target);
+    curvature = cost * loss.d2(score, target);
+    value = cost * loss.value(score, target);
+  }
+  // X'(C_j loss'(0, t_j)), from the rows.
+  std::vector<double> gradient_at_zero(const Problem& problem) const {
+    std::vector<double> u(problem.num_rows());
+    for (std::size_t j = 0; j < u.size(); ++j) {
+      u[j] = problem.cost(j) * loss.d1(0.0, problem.y[j]);
+    }
+    std::vector<double> g(problem.num_features(), 0.0);
+    add_transpose_product(problem, u, g);
+    return g;
+  }
+};
+
+template <class Terms>
+std::unique_ptr<VectorObjective> row_objective(const Problem& problem,
+                                               const Regularizer& regularizer, unsigned threads,
+                                               Terms terms) {
+  return std::make_unique<RowObjective<Terms>>(problem, regularizer, threads, terms);
+}
+
 }  // namespace
 
 std::unique_ptr<VectorObjective> make_vector_objective(LossKind loss, const Problem& problem,
                                                        const Regularizer& regularizer,
-                                                       unsigned threads) {
+                                                       unsigned threads, double svr_epsilon) {
   if (problem.rows == nullptr) throw Error("the whole-vector objective needs the rows");
   if (!regularizer.smooth()) throw ConfigError("a Newton method needs a smooth regularizer");
   switch (loss) {
     case LossKind::kL2Svm:
-      return std::make_unique<RowObjective<L2SvmLoss>>(problem, regularizer, threads);
+      return row_objective(problem, regularizer, threads, MarginTerms<L2SvmLoss>{});
     case LossKind::kLogistic:
-      return std::make_unique<RowObjective<LogisticLoss>>(problem, regularizer, threads);
+      return row_objective(problem, regularizer, threads, MarginTerms<LogisticLoss>{});
+    case LossKind::kSvrL2:
+      return row_objective(problem, regularizer, threads, ScoreTerms<SvrL2Loss>{{svr_epsilon}});
     case LossKind::kL1Svm:
       throw ConfigError("l1svm has no second derivative for a Newton method");
-    case LossKind::kSquared:
-    case LossKind::kSvrL2:
     case LossKind::kSvrL1:
+      throw ConfigError("svr1 has no second derivative for a Newton method");
+    case LossKind::kSquared:
     case LossKind::kOneClass:
     case LossKind::kMultiHinge:
       break;
   }
-  throw ConfigError("the whole-vector objective is for the margin losses");
+  throw ConfigError("the whole-vector objective takes l2svm, lr and svr2");
 }
 
 }  // namespace cdl

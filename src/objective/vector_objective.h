@@ -1,13 +1,15 @@
 // The regularized objective f(w) = r(w) + sum_j C_j loss(y_j w'x_j)
-// (paper, equation 1, r(w) = 1/2 w'w) seen as a function of the whole vector
-// w, for TRON. r is a smooth Regularizer (regularizer.h).
+// (paper, equation 1, r(w) = 1/2 w'w), or for the L2-loss SVR
+// r(w) + sum_j C_j max(0, |w'x_j - t_j| - epsilon)^2, seen as a function of
+// the whole vector w, for TRON. r is a smooth Regularizer (regularizer.h).
 //
 // Contract: evaluate(w) computes f(w) and caches, for that w, the margins
 // m_j = y_j w'x_j and the curvatures D_jj = C_j loss''(m_j). gradient() and
 // hess_vec() then use the cache; calling them before evaluate() is a bug,
 // checked by assert. For L2-SVM, D_jj is the generalized Hessian of
 // Mangasarian (2002) and is zero for inactive instances (m_j >= 1), which
-// hess_vec() skips, as Lin, Weng & Keerthi (2008) do.
+// hess_vec() skips, as Lin, Weng & Keerthi (2008) do; for the SVR it is zero
+// inside the tube (|w'x_j - t_j| <= epsilon).
 //
 // Cost: evaluate O(#nz + n); gradient O(#nz + B n); hess_vec O(#nz of rows
 // with D_jj != 0 + B n): X s and X'u over the active rows of the CSR, X'u in
@@ -49,11 +51,11 @@ class VectorObjective {
   virtual double gradient_norm_at_zero() const = 0;
 };
 
-// For the twice-differentiable losses (l2svm, lr), its passes on `threads`
-// threads; throws ConfigError for others.
+// For l2svm, lr and svr2 (problem.y the targets, svr_epsilon its tube
+// width), its passes on `threads` threads; throws ConfigError for others.
 std::unique_ptr<VectorObjective> make_vector_objective(
     LossKind loss, const Problem& problem, const Regularizer& regularizer = Regularizer::l2_only(),
-    unsigned threads = 1);
+    unsigned threads = 1, double svr_epsilon = SvrL2Loss{}.epsilon);
 
 }  // namespace cdl
 

@@ -21,6 +21,7 @@
 #include "select/selection_rule.h"
 #include "solvers/params.h"
 #include "solvers/progress.h"
+#include "solvers/report.h"
 #include "solvers/solve_result.h"
 
 namespace cdl {
@@ -255,24 +256,36 @@ bool report_epoch(const Problem& problem, const Params& params, bool wants_gap,
   return gap_met;
 }
 
+// What the loops carry from one epoch to the next besides the dual and w:
+// whether the reports want the duality gap, the shrinking thresholds,
+// whether the run has converged, and the copy of alpha the reports read.
+struct EpochLoop {
+  EpochLoop(const Params& params, const Reporter& reporter)
+      : wants_gap(params.gap_tol.has_value() || reporter.level() != Reporter::Level::kQuiet ||
+                  reporter.wants_w()) {}
+  const bool wants_gap;
+  ShrinkBounds shrink_bounds;
+  bool converged = false;
+  std::vector<double> alpha;
+};
+
 // The end of an epoch, shared by the loops: counts it into `result`, takes
-// the stopping test (and the next shrinking thresholds) and reports it.
-// Returns whether the run has converged (-e's rule or --gap-tol).
+// the stopping test (and the next shrinking thresholds) and reports it; sets
+// loop.converged when the run has converged (-e's rule or --gap-tol).
 template <LossKind kLoss>
-bool end_epoch(const EpochStats& epoch, const Problem& problem, const Params& params,
-               bool wants_gap, DualRows& dual, const std::vector<double>& w,
-               ShrinkBounds& shrink_bounds, SolveResult& result, std::vector<double>& alpha,
-               Progress& progress) {
+void end_epoch(const EpochStats& epoch, const Problem& problem, const Params& params,
+               DualRows& dual, const std::vector<double>& w, EpochLoop& loop,
+               SolveResult& result, Progress& progress) {
   result.nnz_ops += epoch.nnz_ops;
   result.inner_iterations += epoch.visits;
   dual.active_count -= epoch.shrunk;
   ++result.iterations;
   result.grad_norm = epoch.spread();
-  bool converged = epoch_passes(epoch, params.eps.value(), problem, dual, shrink_bounds);
-  if (report_epoch<kLoss>(problem, params, wants_gap, dual, w, result, alpha, progress)) {
-    converged = true;
+  loop.converged = epoch_passes(epoch, params.eps.value(), problem, dual, loop.shrink_bounds);
+  if (report_epoch<kLoss>(problem, params, loop.wants_gap, dual, w, result, loop.alpha,
+                          progress)) {
+    loop.converged = true;
   }
-  return converged;
 }
 
 // The run's result: status, time, alpha, w and f(w).

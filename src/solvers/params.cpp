@@ -247,6 +247,7 @@ void check_solver_option(const SolverInfo& solver, const char* flag, const std::
 std::string describe_run(const Params& params) {
   const SolverInfo& solver = solver_info(params.solver);
   std::string out = std::string("solver ") + solver.name;
+  if (!params.solver_reason.empty()) out += " (" + params.solver_reason + ")";
   if (params.loss) out += std::string(", loss ") + loss_info(*params.loss).name;
   out += std::string(", regularizer ") + regularizer_info(params.regularizer).name;
   if (params.liblinear_number) {
@@ -258,11 +259,44 @@ std::string describe_run(const Params& params) {
   return out;
 }
 
+// The solver the shape chooses on data with more features than instances:
+// dual CD, whose steps cost a row each (docs/solvers.md, "The default solver").
+constexpr SolverKind kWideDataSolver{"dcd"};
+
+bool solver_by_shape(const Params& given) {
+  return !given.solver_given && !given.liblinear_number && given.solver == SolverKind::kCdPer &&
+         given.loss.value_or(LossKind::kL2Svm) == LossKind::kL2Svm &&
+         given.regularizer == RegularizerKind::kL2 && solver_options_set(given).empty();
+}
+
+Params choose_solver_by_shape(const Params& given, const DataShape& shape) {
+  if (!solver_by_shape(given)) return given;
+  Params params = given;
+  const std::string features = std::to_string(shape.features) + " features";
+  const std::string instances = std::to_string(shape.instances) + " instances";
+  const std::string nonzeros = std::to_string(shape.nonzeros) + " nonzeros";
+  if (shape.features > shape.instances && shape.nonzeros >= kShapeNonzeros) {
+    params.solver = kWideDataSolver;
+    params.solver_reason = "default for " + features + " > " + instances + ", " + nonzeros +
+                           "; -s cdper for the paper's CD";
+  } else {
+    params.solver = SolverKind::kCdPer;
+    params.solver_reason = shape.features > shape.instances
+                               ? "default for " + nonzeros + " < " + std::to_string(kShapeNonzeros)
+                               : "default for " + features + " <= " + instances;
+  }
+  return params;
+}
+
 Params resolve_defaults(Params params) {
   const SolverInfo& solver = solver_info(params.solver);
   if (!params.loss) params.loss = solver.losses.front();
   if (!params.eps) {
-    params.eps = params.regularizer == RegularizerKind::kL2 ? solver.default_eps
+    double row_eps = solver.default_eps;
+    for (const auto& [loss, eps] : solver.loss_eps) {
+      if (loss == *params.loss) row_eps = eps;
+    }
+    params.eps = params.regularizer == RegularizerKind::kL2 ? row_eps
                  : is_lasso(params)                         ? kLassoGapEps
                                                             : kL1CdEps;
   }

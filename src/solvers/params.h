@@ -45,9 +45,19 @@ constexpr double kDefaultNu = 0.5;
 constexpr std::int64_t kDefaultCdPartitions = 2;
 constexpr std::int64_t kCdPartitionedNonzeros = 1000000;
 constexpr std::int64_t kMaxPartitions = 4096;
+// The default L2-SVM solver is dual CD on data with more features than
+// instances and at least this many nonzeros (choose_solver_by_shape;
+// docs/solvers.md gives the measurements).
+constexpr std::uint64_t kShapeNonzeros = 100000;
 
 struct Params {
   SolverKind solver = SolverKind::kCdPer;
+  // -s was given (by name or number); otherwise the L2-SVM's solver is
+  // chosen by the data's shape (choose_solver_by_shape).
+  bool solver_given = false;
+  // Why the data's shape chose `solver` (for the run's header); empty when
+  // the solver was given or the shape did not choose it.
+  std::string solver_reason;
   // -s N, LIBLINEAR's number N (liblinear_numbers.h), which chose solver,
   // loss and regularizer and fixes the model's solver_type; unset for -s NAME.
   std::optional<int> liblinear_number;
@@ -102,6 +112,27 @@ struct Params {
   // LIBLINEAR 2.50's -R; only for the rows with free_bias_losses.
   bool free_bias = false;
 };
+
+// The data that a default solver is chosen for: l, n (with a bias column)
+// and the nonzeros.
+struct DataShape {
+  std::size_t instances = 0;
+  std::size_t features = 0;
+  std::uint64_t nonzeros = 0;
+};
+
+// Whether the data's shape chooses the solver of these (unresolved) params:
+// no -s, the L2-SVM with the L2 regularizer (the default problem), and none
+// of a solver's own options. A caller that starts from a model's w (-i)
+// keeps cdper, which takes it.
+bool solver_by_shape(const Params& given);
+
+// The default L2-SVM solver for data of `shape`: dcd (dual CD, Hsieh et al.
+// 2008) when n > l and nnz >= kShapeNonzeros, cdper (the paper's primal CD)
+// otherwise. Returns `given` with that solver and solver_reason set, still
+// unresolved (resolve_defaults() then takes the chosen row's eps); `given`
+// itself unless solver_by_shape(given).
+Params choose_solver_by_shape(const Params& given, const DataShape& shape);
 
 // Fills the optional fields with the solver's defaults (all but a max_iter
 // that the solver sets from the data, as Pegasos's).

@@ -111,19 +111,14 @@ SolveResult dcd_loop(const Problem& problem, const CsrMatrix& x, SelectionRule& 
   std::vector<double> w(x.num_cols, 0.0);
 
   SolveResult result;
-  const bool wants_gap = params.gap_tol.has_value() ||
-                         reporter.level() != Reporter::Level::kQuiet || reporter.wants_w();
-  ShrinkBounds shrink_bounds;
-  bool converged = false;
-  std::vector<double> alpha;  // a copy for reports
-
+  EpochLoop loop(params, reporter);
   Progress progress(reporter);
-  while (!converged && result.iterations < max_iter) {
-    const EpochStats epoch = dcd_epoch<kLoss>(problem, x, shrink, shrink_bounds, rule, dual, w);
-    converged = end_epoch<kLoss>(epoch, problem, params, wants_gap, dual, w, shrink_bounds, result,
-                                 alpha, progress);
+  while (!loop.converged && result.iterations < max_iter) {
+    const EpochStats epoch =
+        dcd_epoch<kLoss>(problem, x, shrink, loop.shrink_bounds, rule, dual, w);
+    end_epoch<kLoss>(epoch, problem, params, dual, w, loop, result, progress);
   }
-  finish_run<kLoss>(problem, converged, dual, std::move(w), progress, result);
+  finish_run<kLoss>(problem, loop.converged, dual, std::move(w), progress, result);
   return result;
 }
 

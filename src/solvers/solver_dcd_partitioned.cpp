@@ -385,19 +385,14 @@ SolveResult partitioned_loop(const Problem& problem, const CsrMatrix& x, std::si
           : 1;
 
   SolveResult result;
-  const bool wants_gap = params.gap_tol.has_value() ||
-                         reporter.level() != Reporter::Level::kQuiet || reporter.wants_w();
-  ShrinkBounds shrink_bounds;
-  bool converged = false;
-  std::vector<double> alpha;  // a copy for reports
-
+  EpochLoop loop(params, reporter);
   Progress progress(reporter);
   RoundThreads team(round_threads);
   const double max_sigma = static_cast<double>(partitions);
   double sigma = 1;
   const std::size_t slices = slices_per_epoch(nonzeros, partitions, x.num_cols);
-  while (!converged && result.iterations < max_iter) {
-    const ShrinkBounds prev = shrink_bounds;
+  while (!loop.converged && result.iterations < max_iter) {
+    const ShrinkBounds prev = loop.shrink_bounds;
     for (std::size_t slice = 0; slice < slices; ++slice) {
       team.run(parts.size(), [&](std::size_t k) {
         local_slice<kLoss>(problem, x, shrink, prev, w, sigma, slice, slices, dual, parts[k]);
@@ -414,10 +409,9 @@ SolveResult partitioned_loop(const Problem& problem, const CsrMatrix& x, std::si
         epoch.shrunk == 0) {
       pg_range_at_end<kLoss>(problem, x, dual, w, parts, team, epoch);
     }
-    converged = end_epoch<kLoss>(epoch, problem, params, wants_gap, dual, w, shrink_bounds, result,
-                                 alpha, progress);
+    end_epoch<kLoss>(epoch, problem, params, dual, w, loop, result, progress);
   }
-  finish_run<kLoss>(problem, converged, dual, std::move(w), progress, result);
+  finish_run<kLoss>(problem, loop.converged, dual, std::move(w), progress, result);
   return result;
 }
 

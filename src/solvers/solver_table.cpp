@@ -59,13 +59,17 @@ SolverInfo tron_row() {
   row.name = "tron";
   row.description = "trust region Newton method (Lin, Weng & Keerthi)";
   row.solve = solve_tron;
-  row.losses = {L::kL2Svm, L::kLogistic};
+  row.losses = {L::kL2Svm, L::kLogistic, L::kSvrL2};
   // LIBLINEAR's -s 0 and -s 2 measured fastest with TRON here (docs/solvers.md).
   row.liblinear = {{0, L::kLogistic, R::kL2}, {2, L::kL2Svm, R::kL2}};
   row.free_bias_losses = {L::kL2Svm, L::kLogistic};
   row.default_eps = 0.01;
+  // LIBLINEAR's default for its -s 11, the same stopping rule.
+  row.loss_eps = {{L::kSvrL2, 0.0001}};
   row.eps_scale = EpsScale::kMinorityShare;
-  row.stopping = "||grad f|| <= eps' ||grad f(0)||, eps' = eps * min(#pos, #neg) / l";
+  row.stopping =
+      "||grad f|| <= eps' ||grad f(0)||, eps' = eps * min(#pos, #neg) / l (svr2: eps' = eps, "
+      "default 0.0001)";
   row.norm_name = "|grad f|";
   row.default_max_iter = kDefaultMaxIter;
   row.needs_rows = true;

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "objective/loss.h"
@@ -128,6 +129,9 @@ struct SolverInfo {
   // tests, for -h. With an L1 regularizer the CD rows use kL1CdEps and the
   // minimum-norm subgradient instead (params.h).
   double default_eps = 0.0;
+  // The default -e of the losses listed, in place of default_eps.
+  std::vector<std::pair<LossKind, double>> loss_eps;
+  // Scales -e for the classification losses (a regression has no classes).
   EpsScale eps_scale = EpsScale::kNone;
   const char* stopping = "";
   // What the solver reports as its gradient norm (IterationInfo::grad_norm,

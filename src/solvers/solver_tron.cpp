@@ -1,9 +1,13 @@
-// Trust region Newton method (TRON) for L2-regularized L2-SVM and logistic
-// regression.
+// Trust region Newton method (TRON) for L2-regularized L2-SVM, logistic
+// regression and L2-loss support vector regression.
 //
 // Problem: min_w f(w) = 1/2 w'w + sum_j C_j loss(y_j w'x_j), loss the squared
 //   hinge (paper, equation 3; generalized Hessian of Mangasarian 2002) or the
-//   logistic loss (4).
+//   logistic loss (4); or, for the L2-loss SVR (LIBLINEAR's -s 11; Ho & Lin
+//   2012, "Large-scale linear support vector regression", JMLR 13, equation
+//   (5)), f(w) = 1/2 w'w + sum_j C_j max(0, |w'x_j - t_j| - p)^2, whose
+//   generalized Hessian I + 2 C X_A' X_A has A the rows outside the tube,
+//   |w'x_j - t_j| > p.
 //
 // Algorithm: Lin, Weng & Keerthi (2008), "Trust region Newton method for
 //   large-scale logistic regression", JMLR 9, as summarized in Chang, Hsieh &
@@ -27,7 +31,7 @@
 //   is rounding noise (one such iteration also happens on badly scaled data,
 //   when CG has only cancelled the steep coordinates). train() passes eps = -e
 //   (0.01 by default) times max(min(#pos, #neg), 1) / l, LIBLINEAR's scaling for its primal
-//   solvers.
+//   solvers; for the SVR, -e itself (0.0001 by default), as LIBLINEAR's -s 11.
 //
 // Cost: one outer iteration is one evaluation of f and grad f, O(#nz), plus
 //   one Hessian-vector product per CG step (paper, equation 27; the Hessian
@@ -207,10 +211,11 @@ SolveResult solve_tron(VectorObjective& objective, std::vector<double> w, const 
 }
 
 SolveResult solve_tron(const SolverInput& input) {
-  const Regularizer regularizer =
-      regularizer_of(input.params, input.problem.num_features());
-  auto objective = make_vector_objective(input.params.loss.value(), input.problem, regularizer,
-                                         thread_count(input.params));
+  const Regularizer regularizer = regularizer_of(input.params, input.problem.num_features());
+  auto objective =
+      make_vector_objective(input.params.loss.value(), input.problem, regularizer,
+                            thread_count(input.params),
+                            input.params.svr_epsilon.value_or(kDefaultSvrEpsilon));
   return solve_tron(*objective, starting_w(input), input.params, input.reporter);
 }
 

@@ -34,7 +34,9 @@ SolveResult train_binary(const Problem& problem, const Params& params, std::uint
                          Reporter& reporter, const std::vector<double>* w0) {
   const SolverInfo& row = solver_info(params.solver);
   Params scaled = params;
-  if (row.eps_scale == EpsScale::kMinorityShare) scaled.eps = *params.eps * minority_share(problem);
+  if (row.eps_scale == EpsScale::kMinorityShare && !is_regression(params.loss.value())) {
+    scaled.eps = *params.eps * minority_share(problem);
+  }
   reporter.set_norm_name(row.norm_name);
   const SolveResult result =
       row.solve({problem, scaled, seed, reporter, row.warm_start ? w0 : nullptr});

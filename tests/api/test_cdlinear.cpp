@@ -88,6 +88,16 @@ TEST(Library, ModelIsCdtrainsByteForByte) {
   }
 }
 
+TEST(Library, DefaultSolverFollowsTheShapeAsCdtrains) {
+  test::ScratchDir dir;
+  const std::string wide = dir.write("wide.svm", test::sparse_libsvm_text(200, 5000, 500));
+  const auto r = test::run_tool("cdtrain", "-q " + wide + " " + dir.file("tool.model"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  const cdlinear::Model model = cdlinear::train(cdlinear::Data::read(wide), {});
+  EXPECT_EQ(model.solver_type(), "L2R_L2LOSS_SVC_DUAL");
+  EXPECT_EQ(model.to_string(), test::read_file(dir.file("tool.model")));
+}
+
 TEST(Library, PredictionsAreCdpredicts) {
   test::ScratchDir dir;
   const std::string heart = test::data_path("heart_scale");

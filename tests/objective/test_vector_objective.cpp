@@ -1,4 +1,4 @@
-// The whole-vector objective for TRON, for l2svm and lr: f(w), its gradient
+// The whole-vector objective for TRON, for l2svm, lr and svr2: f(w), its gradient
 // and Hessian-vector products against direct dense computations and central
 // finite differences.
 #include <gtest/gtest.h>
@@ -100,6 +100,38 @@ Vec axpy(double a, const Vec& x, const Vec& y) {  // a x + y
 const std::vector<Vec> kDirections = {
     {1, 0, 0, 0}, {0, 0, 0, 1}, {0.3, -1.2, 0.5, 0.7}, {-2.0, 0.1, 1.4, -0.6}};
 
+// The gradient at w against central differences of f; returns the gradient.
+Vec expect_gradient_matches_finite_differences(VectorObjective& objective, const Vec& w) {
+  const double h = 1e-6;
+  const Vec g = gradient_at(objective, w);
+  EXPECT_EQ(g.size(), kCols);
+  for (std::size_t i = 0; i < std::min(g.size(), kCols); ++i) {
+    Vec plus = w;
+    Vec minus = w;
+    plus[i] += h;
+    minus[i] -= h;
+    const double fd = (objective.evaluate(plus) - objective.evaluate(minus)) / (2 * h);
+    EXPECT_NEAR(g[i], fd, 1e-7) << "feature " << i;
+  }
+  return g;
+}
+
+// H(w) s for every direction s against central differences of the gradient.
+void expect_hess_vec_matches_finite_differences(VectorObjective& objective, const Vec& w) {
+  const double h = 1e-5;
+  for (const Vec& s : kDirections) {
+    objective.evaluate(w);
+    Vec hs;
+    objective.hess_vec(s, hs);
+    const Vec gp = gradient_at(objective, axpy(h, s, w));
+    const Vec gm = gradient_at(objective, axpy(-h, s, w));
+    ASSERT_EQ(hs.size(), kCols);
+    for (std::size_t i = 0; i < kCols; ++i) {
+      EXPECT_NEAR(hs[i], (gp[i] - gm[i]) / (2 * h), 1e-7) << "feature " << i;
+    }
+  }
+}
+
 class VectorObjectiveTest : public ::testing::TestWithParam<LossKind> {
  protected:
   Fixture fx_;
@@ -124,37 +156,15 @@ TEST_P(VectorObjectiveTest, EvaluateMatchesTheDirectObjective) {
 }
 
 TEST_P(VectorObjectiveTest, GradientMatchesFiniteDifferences) {
-  const double h = 1e-6;
   for (const Vec& w : kPoints) {
-    const Vec g = gradient_at(*objective_, w);
+    const Vec g = expect_gradient_matches_finite_differences(*objective_, w);
     ASSERT_EQ(g.size(), kCols);
-    for (std::size_t i = 0; i < kCols; ++i) {
-      Vec plus = w;
-      Vec minus = w;
-      plus[i] += h;
-      minus[i] -= h;
-      const double fd = (objective_->evaluate(plus) - objective_->evaluate(minus)) / (2 * h);
-      EXPECT_NEAR(g[i], fd, 1e-7) << "feature " << i;
-    }
     EXPECT_EQ(g[3], w[3]);  // the empty feature contributes only w_3
   }
 }
 
 TEST_P(VectorObjectiveTest, HessVecMatchesFiniteDifferencesOfTheGradient) {
-  const double h = 1e-5;
-  for (const Vec& w : kPoints) {
-    for (const Vec& s : kDirections) {
-      objective_->evaluate(w);
-      Vec hs;
-      objective_->hess_vec(s, hs);
-      const Vec gp = gradient_at(*objective_, axpy(h, s, w));
-      const Vec gm = gradient_at(*objective_, axpy(-h, s, w));
-      ASSERT_EQ(hs.size(), kCols);
-      for (std::size_t i = 0; i < kCols; ++i) {
-        EXPECT_NEAR(hs[i], (gp[i] - gm[i]) / (2 * h), 1e-7) << "feature " << i;
-      }
-    }
-  }
+  for (const Vec& w : kPoints) expect_hess_vec_matches_finite_differences(*objective_, w);
 }
 
 TEST_P(VectorObjectiveTest, HessVecIsIdentityPlusXtDX) {
@@ -202,6 +212,46 @@ std::string loss_name(const ::testing::TestParamInfo<LossKind>& param) {
 
 INSTANTIATE_TEST_SUITE_P(TwiceDifferentiable, VectorObjectiveTest,
                          ::testing::Values(LossKind::kL2Svm, LossKind::kLogistic), loss_name);
+
+// The L2-loss SVR, f(w) = 1/2 w'w + C sum_j max(0, |x_j'w - t_j| - p)^2:
+// f directly, the gradient by central differences, the generalized Hessian
+// I + 2 C X_A'X_A (A: the rows outside the tube) by differences of the
+// gradient, at points whose residuals stay 0.05 away from the tube's edges.
+TEST(SvrVectorObjective, MatchesTheDirectObjectiveAndFiniteDifferences) {
+  Fixture fx;
+  const Vec targets = {0.4, -1.0, 2.0, 0.0, -0.3, 1.1};
+  const double C = 0.8;
+  const double p = 0.2;
+  const Problem problem = regression_problem(fx.x, targets, C, &fx.rows);
+  const auto objective =
+      make_vector_objective(LossKind::kSvrL2, problem, Regularizer::l2_only(), 1, p);
+  const auto residuals = [&](const Vec& w) {
+    Vec r(kRows);
+    for (std::size_t j = 0; j < kRows; ++j) {
+      for (std::size_t i = 0; i < kCols; ++i) r[j] += kDense[j * kCols + i] * w[i];
+      r[j] -= targets[j];
+    }
+    return r;
+  };
+  const std::vector<Vec> points = {{0.3, -0.2, 0.7, 1.0}, {-1.0, 0.5, 0.25, 0.4}, {0, 0, 0, 0}};
+  for (const Vec& w : points) {
+    const Vec r = residuals(w);
+    double f = 0.5 * dot(w, w);
+    std::size_t outside = 0;
+    for (double r_j : r) {
+      ASSERT_GT(std::fabs(std::fabs(r_j) - p), 0.05) << r_j;
+      const double b = std::max(0.0, std::fabs(r_j) - p);
+      f += C * b * b;
+      outside += std::fabs(r_j) > p;
+    }
+    EXPECT_GT(outside, 0u);
+    EXPECT_NEAR(objective->evaluate(w), f, 1e-13 * f);
+    expect_gradient_matches_finite_differences(*objective, w);
+    expect_hess_vec_matches_finite_differences(*objective, w);
+  }
+  const Vec g0 = gradient_at(*objective, {0, 0, 0, 0});
+  EXPECT_NEAR(objective->gradient_norm_at_zero(), std::sqrt(dot(g0, g0)), 1e-14);
+}
 
 TEST(MakeVectorObjective, RejectsL1SvmAsAConfigError) {
   Fixture fx;

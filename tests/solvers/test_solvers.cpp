@@ -349,13 +349,13 @@ TEST(SolverLossPairs, InvalidPairsThrowConfigErrorListingTheValidPairs) {
     }
   }
   // 0-3 without l1svm, svr1; 4-5 without lr, l1svm, sq, svr2, svr1; 6
-  // without l1svm, sq, svr2, svr1; 7 without l2svm, lr, sq, svr2, svr1; 8
+  // (tron) without l1svm, sq, svr1; 7 without l2svm, lr, sq, svr2, svr1; 8
   // (dcd) without lr, sq, svr2, svr1; 9-10 (pdcd, rcd-pair) without l2svm,
   // lr, sq, svr2, svr1; 11 (dcd-svr) without l2svm, l1svm, lr, sq; 12
   // (dcd-lr) without l2svm, l1svm, sq, svr2, svr1; each of them without
   // oneclass and mchinge too; 13 (oneclass) and 14 (cs) without the seven
   // other losses.
-  EXPECT_EQ(invalid, 4 * 2 + 2 * 5 + 4 + 5 + 4 + 2 * 5 + 4 + 5 + 13 * 2 + 2 * 7);
+  EXPECT_EQ(invalid, 4 * 2 + 2 * 5 + 3 + 5 + 4 + 2 * 5 + 4 + 5 + 13 * 2 + 2 * 7);
 }
 
 TEST(SolverLossPairs, DefaultLossIsTheSolversFirst) {

@@ -343,7 +343,7 @@ TEST(Validate, AcceptsEveryValidSolverLossPair) {
 TEST(Validate, RejectsInvalidPairsListingTheValidOnes) {
   const std::string pairs =
       "valid pairs: -s cdper/cd/cdperone/online: l2svm lr sq svr2; -s cmls/cmlsper: l2svm; -s "
-      "tron: l2svm lr; -s pegasos: l1svm; -s dcd: l2svm l1svm; -s pdcd/rcd-pair: l1svm; "
+      "tron: l2svm lr svr2; -s pegasos: l1svm; -s dcd: l2svm l1svm; -s pdcd/rcd-pair: l1svm; "
       "-s dcd-svr: svr2 svr1; -s dcd-lr: lr; -s oneclass: oneclass; -s cs: mchinge";
   EXPECT_EQ(validate_error(train("-l l1svm f").params),
             "solver cdper does not train loss l1svm; " + pairs);
@@ -394,13 +394,13 @@ TEST(TrainHelp, MentionsEveryFlagSolverAndDefault) {
     EXPECT_NE(help.find(loss), std::string::npos) << loss;
   }
   for (const char* default_text :
-       {"(case-insensitive; default cdper)", "(default: the solver's first: l2svm; l1svm for pegasos", "(default 1)",
+       {"Default: for the L2-SVM, dcd on data with more features than instances and at least 100000 nonzeros, else cdper", "(default: the solver's first: l2svm; l1svm for pegasos", "(default 1)",
         "(default -e 0.001)", "(default -e 0.01)", "(default -e 0.1)", "(default -1: none)", "(default 0.01)", "(default 0.5)",
         "(default 1000)", "(default 500 passes over the data)"}) {
     EXPECT_NE(help.find(default_text), std::string::npos) << default_text;
   }
   EXPECT_NE(help.find("tron "), std::string::npos);
-  EXPECT_NE(help.find("(l2svm, lr)"), std::string::npos);
+  EXPECT_NE(help.find("(l2svm, lr, svr2)"), std::string::npos);
 }
 
 TEST(TrainHelp, UsageLine) {

@@ -97,10 +97,13 @@ TEST(EndToEnd, TrainPrintsProgressUnlessQuiet) {
   test::ScratchDir dir;
   const auto loud = test::run_tool("cdtrain", data("heart_scale") + " " + dir.file("a.model"));
   ASSERT_EQ(loud.status, 0) << loud.err;
-  // A header naming what runs, the iterations with the quantity each prints
-  // named for what it is, the summary and the total time, reading vs training.
-  EXPECT_EQ(
-      loud.err.rfind("cdtrain: training, solver cdper, loss l2svm, regularizer l2\niter 1 ", 0), 0u)
+  // A header naming what runs (and why the data's shape chose it), the
+  // iterations with the quantity each prints named for what it is, the
+  // summary and the total time, reading vs training.
+  EXPECT_EQ(loud.err.rfind("cdtrain: training, solver cdper (default for 13 features <= 270 "
+                           "instances), loss l2svm, regularizer l2\niter 1 ",
+                           0),
+            0u)
       << loud.err;
   EXPECT_TRUE(std::regex_search(
       loud.err, std::regex("\niter 2  f [0-9.e+]+  \\|D'\\| [0-9.e+-]+  time [0-9.]+ms\n")))

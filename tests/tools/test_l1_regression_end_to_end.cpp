@@ -117,6 +117,26 @@ TEST(RegressionEndToEnd, TrainsAndPredictsEveryRegressionModel) {
   }
 }
 
+// TRON on the L2-loss SVR reaches LIBLINEAR 2.3's -s 11 optimum at -e 1e-7
+// (diabetes_svr_tight.liblinear.model), with LIBLINEAR's stopping rule and
+// eps, and the same model for any -m.
+TEST(RegressionEndToEnd, TronSvrReachesLiblinearsOptimum) {
+  const ScratchDir dir;
+  const std::string data = test::fixture_path("diabetes.svm");
+  const auto run =
+      run_script(dir, "$CDTRAIN -q -s tron -l svr2 -B 1 -e 1e-7 -m 1 " + data + " m1 && " +
+                          "$CDTRAIN -q -s tron -l svr2 -B 1 -e 1e-7 -m 3 " + data + " m3");
+  ASSERT_EQ(run.status, 0) << run.err;
+  EXPECT_EQ(test::read_file(dir.file("m1")), test::read_file(dir.file("m3")));
+  const LinearModel peer = load_model(test::fixture_path("diabetes_svr_tight.liblinear.model"));
+  const LinearModel ours = load_model(dir.file("m1"));
+  EXPECT_EQ(ours.solver_type, "L2R_L2LOSS_SVR");
+  ASSERT_EQ(ours.w.size(), peer.w.size());
+  for (std::size_t i = 0; i < ours.w.size(); ++i) {
+    EXPECT_NEAR(ours.w[i], peer.w[i], 1e-4 * (1 + std::fabs(peer.w[i]))) << i;
+  }
+}
+
 TEST(RegressionEndToEnd, CrossValidationReportsErrorAndCorrelation) {
   const ScratchDir dir;
   const auto run =

@@ -291,7 +291,10 @@ TEST(ModelSelectionEndToEnd, CrossValidationPrintsOneLinePerFold) {
                 "solver cdper, loss l2svm, regularizer l2: Cross Validation Accuracy = %g%%\n",
                 100.0 * static_cast<double>(right) / 270.0);
   EXPECT_EQ(r.out, line);
-  EXPECT_EQ(r.err.rfind("cdtrain: 5-fold cross validation, solver cdper, loss l2svm", 0), 0u)
+  EXPECT_EQ(r.err.rfind("cdtrain: 5-fold cross validation, solver cdper (default for 13 features "
+                       "<= 270 instances), loss l2svm",
+                       0),
+            0u)
       << r.err;
 }
 

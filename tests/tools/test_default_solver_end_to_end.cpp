@@ -1,0 +1,91 @@
+// cdtrain without -s: the L2-SVM's solver chosen by the data's shape
+// (choose_solver_by_shape, docs/solvers.md "The default solver"): dual CD
+// on data with more features than instances and enough nonzeros, the same
+// model as -s dcd for any -m; cdper otherwise, and whenever -s, another
+// problem, a solver's own option or -i is given.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "test_util.h"
+
+namespace cdl {
+namespace {
+
+// 200 instances, 5000 features, 100,000 nonzeros: the smallest wide data
+// that the shape gives to dual CD.
+std::string wide_file(const test::ScratchDir& dir) {
+  return dir.write("wide.svm", test::sparse_libsvm_text(200, 5000, 500));
+}
+
+TEST(DefaultSolverEndToEnd, WideDataTrainsDualCdAsMinusSDcdForAnyThreads) {
+  test::ScratchDir dir;
+  const std::string wide = wide_file(dir);
+  const auto by_shape = test::run_tool("cdtrain", "-m 1 " + wide + " " + dir.file("default"));
+  ASSERT_EQ(by_shape.status, 0) << by_shape.err;
+  EXPECT_EQ(by_shape.err.rfind("cdtrain: training, solver dcd (default for 5000 features > 200 "
+                               "instances, 100000 nonzeros; -s cdper for the paper's CD), loss "
+                               "l2svm, regularizer l2\n",
+                               0),
+            0u)
+      << by_shape.err;
+  EXPECT_EQ(test::first_line_of(dir.file("default")), "solver_type L2R_L2LOSS_SVC_DUAL");
+  const std::string model = test::read_file(dir.file("default"));
+  for (const std::string flags : {"-q -s dcd -m 2", "-q -m 2", "-q -m 3", "-q -s 1 -m 2"}) {
+    const auto r = test::run_tool("cdtrain", flags + " " + wide + " " + dir.file("other"));
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(test::read_file(dir.file("other")), model) << flags;
+  }
+  // A pipe is read as columns (no sample to guess the shape from), then
+  // made rows: the same model.
+  const auto piped = test::run_script(dir, "cat wide.svm | $CDTRAIN -q - piped");
+  ASSERT_EQ(piped.status, 0) << piped.err;
+  EXPECT_EQ(test::read_file(dir.file("piped")), model);
+}
+
+TEST(DefaultSolverEndToEnd, NamedSolversOtherProblemsAndOptionsKeepCdper) {
+  test::ScratchDir dir;
+  const std::string wide = wide_file(dir);
+  for (const std::string flags : {"-s cdper", "-l lr", "--sigma 0.02", "--partitions 1"}) {
+    const auto r = test::run_tool("cdtrain", flags + " " + wide + " " + dir.file("m"));
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.err.find("cdtrain: training, solver cdper, loss"), std::string::npos)
+        << flags << "\n"
+        << r.err;
+    EXPECT_NE(test::first_line_of(dir.file("m")).find("solver_type L2R_"), std::string::npos);
+    EXPECT_EQ(test::first_line_of(dir.file("m")).find("_DUAL"), std::string::npos) << flags;
+  }
+  // -i starts from a model's w, which dual CD cannot: cdper trains on.
+  const auto start = test::run_tool("cdtrain", "-q -s cdper " + wide + " " + dir.file("start"));
+  ASSERT_EQ(start.status, 0) << start.err;
+  const auto warm =
+      test::run_tool("cdtrain", "-i " + dir.file("start") + " " + wide + " " + dir.file("m"));
+  ASSERT_EQ(warm.status, 0) << warm.err;
+  EXPECT_NE(warm.err.find("solver cdper, loss l2svm"), std::string::npos) << warm.err;
+}
+
+TEST(DefaultSolverEndToEnd, SmallOrTallDataKeepsCdperAndSaysWhy) {
+  test::ScratchDir dir;
+  // 200 x 5000 with 99,800 nonzeros: below the floor.
+  const std::string small = dir.write("small.svm", test::sparse_libsvm_text(200, 5000, 499));
+  const auto r = test::run_tool("cdtrain", small + " " + dir.file("m"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err.rfind("cdtrain: training, solver cdper (default for 99800 nonzeros < 100000), "
+                        "loss l2svm",
+                        0),
+            0u)
+      << r.err;
+  EXPECT_EQ(test::first_line_of(dir.file("m")), "solver_type L2R_L2LOSS_SVC");
+  // -v folds and -C's search keep the whole file's choice.
+  const std::string wide = wide_file(dir);
+  const auto cv = test::run_tool("cdtrain", "-v 3 " + wide);
+  ASSERT_EQ(cv.status, 0) << cv.err;
+  EXPECT_EQ(cv.err.rfind("cdtrain: 3-fold cross validation, solver dcd (default for", 0), 0u)
+      << cv.err;
+  EXPECT_EQ(cv.out.rfind("solver dcd, loss l2svm, regularizer l2: Cross Validation Accuracy", 0),
+            0u)
+      << cv.out;
+}
+
+}  // namespace
+}  // namespace cdl
