@@ -54,9 +54,10 @@ void validate_free_bias(const Params& params, const SolverInfo& solver) {
   const bool served = params.regularizer == RegularizerKind::kL2 &&
                       std::find(losses.begin(), losses.end(), loss) != losses.end();
   if (served && params.bias > 0) {
-    if (cd_partitions(params) > 1) {
+    if (params.partitions && *params.partitions > 1 &&
+        solver.takes_option(option::kPartitions)) {
       throw ConfigError("-R: the partitioned CD (--partitions " +
-                        std::to_string(cd_partitions(params)) +
+                        std::to_string(*params.partitions) +
                         ") regularizes the bias; use --partitions 1 or -s tron");
     }
     return;
@@ -311,6 +312,8 @@ unsigned thread_count(const Params& params) {
 std::int64_t cd_partitions(const Params& params, std::size_t nonzeros) {
   if (!solver_info(params.solver).takes_option(option::kPartitions)) return 1;
   if (params.partitions) return *params.partitions;
+  // -R: the partitioned CD regularizes the bias, so the serial solver runs.
+  if (params.free_bias) return 1;
   const bool own_rule = !params.select || *params.select == "perm";
   const bool large = nonzeros >= static_cast<std::size_t>(kCdPartitionedNonzeros);
   return own_rule && large ? kDefaultCdPartitions : 1;

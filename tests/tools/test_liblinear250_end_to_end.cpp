@@ -88,7 +88,8 @@ TEST(OneClassEndToEnd, RefusesBadNuAndOptionsItLacks) {
   refused("-s 3 -n 0.5", "the number of threads is -m");
   refused("-s 21 -B 1", "-B: the one-class SVM has no bias feature");
   refused("-s 21 -v 5", "-v: cross validation of the one-class SVM");
-  refused("-s 21 -C", "-C searches C by classification accuracy; -l oneclass is the one-class SVM");
+  refused("-s 21 -C", "-C searches C; -l oneclass is the one-class SVM, with no C");
+  refused("-s 21 -W " + data("heart_scale"), "-W multiplies each instance's C; -l oneclass");
   refused("-s 21 -w1 2", "-wi weighs classes; -l oneclass is the one-class SVM");
   refused("-s 21 -l l2svm", "whose loss is oneclass");
 }
