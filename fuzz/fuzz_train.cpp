@@ -29,7 +29,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::vector<std::pair<const cdl::SolverInfo*, cdl::LossKind>> pairs;
   for (const cdl::SolverInfo& info : cdl::solver_table()) {
     for (cdl::LossKind loss : info.losses) {
-      if (!cdl::is_regression(loss)) pairs.emplace_back(&info, loss);
+      if (cdl::has_classes(loss)) pairs.emplace_back(&info, loss);
     }
   }
   cdl::Params params;
@@ -50,13 +50,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (const cdl::Error&) {
     return 0;
   }
+  params.max_iter = params.solver == cdl::SolverKind::kPegasos
+                        ? 2 * static_cast<std::int64_t>(read.labels.size())
+                        : 2;
   try {
-    const cdl::ClassMap classes = cdl::map_classes(read.labels);
-    params.max_iter = params.solver == cdl::SolverKind::kPegasos
-                          ? 2 * static_cast<std::int64_t>(read.labels.size())
-                          : 2;
     params = cdl::resolve_defaults(params);
     cdl::validate(params);
+  } catch (const cdl::ConfigError&) {
+    return 0;  // a combination cdtrain refuses as a usage error (pdcd with -B)
+  }
+  try {
+    const cdl::ClassMap classes = cdl::map_classes(read.labels);
     std::ostringstream log;
     cdl::Reporter reporter(log, cdl::Reporter::Level::kQuiet);
     const cdl::LinearModel model = cdl::train(read.features, classes, params, reporter);
