@@ -12,6 +12,7 @@
 #include <cassert>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "data/sparse_matrix.h"
@@ -72,6 +73,13 @@ struct Problem {
     return weights == nullptr ? class_cost : class_cost * (*weights)[j];
   }
 };
+
+// The rows of `problem`: its own, or a copy of its columns made into `own`
+// (which must outlive the reference), for the solvers that walk rows.
+inline const CsrMatrix& rows_of(const Problem& problem, std::optional<CsrMatrix>& own) {
+  if (problem.rows != nullptr) return *problem.rows;
+  return own.emplace(to_csr(problem.x()));
+}
 
 // Calls body(weight_of), where weight_of(j) is row j's instance weight s_j:
 // a lambda that reads problem.weights, or, without weights, one that returns

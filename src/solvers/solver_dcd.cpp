@@ -127,8 +127,7 @@ SolveResult dcd_loop(const Problem& problem, const CsrMatrix& x, SelectionRule& 
 SolveResult solve_dcd(const Problem& problem, LossKind loss, SelectionRule& rule,
                       const Params& params, Reporter& reporter) {
   std::optional<CsrMatrix> own_rows;
-  if (problem.rows == nullptr) own_rows = to_csr(problem.x());
-  const CsrMatrix& x = problem.rows != nullptr ? *problem.rows : *own_rows;
+  const CsrMatrix& x = rows_of(problem, own_rows);
   switch (loss) {
     case LossKind::kL1Svm:
       return dcd_loop<LossKind::kL1Svm>(problem, x, rule, params, reporter);

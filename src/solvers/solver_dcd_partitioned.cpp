@@ -422,8 +422,7 @@ SolveResult solve_dcd_partitioned(const Problem& problem, LossKind loss, std::si
                                   Reporter& reporter) {
   assert(partitions >= 1);
   std::optional<CsrMatrix> own_rows;
-  if (problem.rows == nullptr) own_rows = to_csr(problem.x());
-  const CsrMatrix& x = problem.rows != nullptr ? *problem.rows : *own_rows;
+  const CsrMatrix& x = rows_of(problem, own_rows);
   switch (loss) {
     case LossKind::kL1Svm:
       return partitioned_loop<LossKind::kL1Svm>(problem, x, partitions, seed, threads, params,

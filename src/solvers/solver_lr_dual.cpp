@@ -83,8 +83,7 @@ SolveResult solve_lr_dual(const SolverInput& input) {
   const Problem& problem = input.problem;
   const Params& params = input.params;
   std::optional<CsrMatrix> own_rows;
-  if (problem.rows == nullptr) own_rows = to_csr(problem.x());
-  const CsrMatrix& x = problem.rows != nullptr ? *problem.rows : *own_rows;
+  const CsrMatrix& x = rows_of(problem, own_rows);
   const std::size_t l = x.num_rows;
   const double eps = params.eps.value();
 

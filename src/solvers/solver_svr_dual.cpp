@@ -65,8 +65,7 @@ SolveResult solve_svr_dual(const SolverInput& input) {
   const bool l1_loss = loss == LossKind::kSvrL1;
   const double epsilon = params.svr_epsilon.value_or(kDefaultSvrEpsilon);
   std::optional<CsrMatrix> own_rows;
-  if (problem.rows == nullptr) own_rows = to_csr(problem.x());
-  const CsrMatrix& x = problem.rows != nullptr ? *problem.rows : *own_rows;
+  const CsrMatrix& x = rows_of(problem, own_rows);
   const std::size_t l = x.num_rows;
 
   std::vector<double> w(x.num_cols, 0.0);
