@@ -19,6 +19,7 @@
 #include "data/input_file.h"
 #include "data/libsvm_line.h"
 #include "data/libsvm_reader.h"
+#include "data/pages.h"
 #include "util/error.h"
 #include "util/parallel.h"
 
@@ -50,7 +51,7 @@ class BlockReader {
   // Fills text[0, size) with the next block and sets `index`; returns its
   // info, or nullptr at the end, after an error in an earlier block, or on a
   // read error (kept as that block's error).
-  Block* next(Buffer<char>& text, std::size_t& size, std::uint64_t& index) {
+  Block* next(TextPages& text, std::size_t& size, std::uint64_t& index) {
     const std::lock_guard<std::mutex> lock(mutex_);
     if (next_ >= stop_) return nullptr;
     try {
@@ -236,7 +237,7 @@ template <class Block, class Parse>
 void parse_blocks(BlockReader<Block>& reader, std::size_t num_workers, Parse parse) {
   const std::vector<std::exception_ptr> worker_errors =
       run_tasks(num_workers, static_cast<unsigned>(num_workers), [&](std::size_t w) {
-        Buffer<char> text;
+        TextPages text;
         std::size_t size = 0;
         std::uint64_t index = 0;
         while (Block* block = reader.next(text, size, index)) {

@@ -5,8 +5,6 @@
 #ifndef CDL_ENTRY_STREAM_H_
 #define CDL_ENTRY_STREAM_H_
 
-#include <sys/mman.h>
-
 #include <cassert>
 #include <cstddef>
 #include <cstdint>
@@ -17,6 +15,7 @@
 #include <vector>
 
 #include "data/libsvm_line.h"
+#include "data/pages.h"
 
 namespace cdl {
 namespace detail {
@@ -25,36 +24,6 @@ constexpr unsigned kBucketShift = 10;
 constexpr std::size_t kBucketColumns = std::size_t{1} << kBucketShift;
 constexpr std::size_t kChunkBytes = std::size_t{256} << 10;  // one run of stream pages
 constexpr std::uint64_t kNoBlock = std::numeric_limits<std::uint64_t>::max();
-
-// Anonymous memory straight from mmap, so that freeing it returns it to the
-// system whatever malloc's thresholds are: the streams' memory must leave the
-// process while the matrix fills. Pages are touched (and counted) only when
-// written.
-class Pages {
- public:
-  explicit Pages(std::size_t size) : size_(size) {
-    void* data = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (data == MAP_FAILED) throw std::bad_alloc();
-    data_ = static_cast<char*>(data);
-  }
-  ~Pages() {
-    if (data_ != nullptr) ::munmap(data_, size_);
-  }
-  Pages(Pages&& other) noexcept : data_(std::exchange(other.data_, nullptr)), size_(other.size_) {}
-  Pages& operator=(Pages&& other) noexcept {
-    std::swap(data_, other.data_);
-    std::swap(size_, other.size_);
-    return *this;
-  }
-  Pages(const Pages&) = delete;
-  Pages& operator=(const Pages&) = delete;
-  char* data() const { return data_; }
-  std::size_t size() const { return size_; }
-
- private:
-  char* data_ = nullptr;
-  std::size_t size_ = 0;
-};
 
 // The pages of one EntryStream, apart from its hot tail (EntryStream), so
 // that the tails of all buckets stay in a few cache lines.

@@ -1,0 +1,74 @@
+// Memory straight from mmap for the readers' temporaries (internal to
+// src/data): freeing it returns it to the system, whatever malloc's
+// thresholds are. glibc's raise its mmap threshold to the size of a large
+// block once one is freed, and a later block of that size then comes from
+// a thread's arena, which keeps it after it is freed: a parsing thread's 4
+// MiB text buffer stayed in the process for the whole run that way.
+#ifndef CDL_PAGES_H_
+#define CDL_PAGES_H_
+
+#include <sys/mman.h>
+
+#include <cstddef>
+#include <cstring>
+#include <new>
+#include <utility>
+
+namespace cdl {
+namespace detail {
+
+// Anonymous memory straight from mmap, so that freeing it returns it to the
+// system whatever malloc's thresholds are: the streams' memory must leave the
+// process while the matrix fills. Pages are touched (and counted) only when
+// written.
+class Pages {
+ public:
+  Pages() = default;
+  explicit Pages(std::size_t size) : size_(size) {
+    void* data = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (data == MAP_FAILED) throw std::bad_alloc();
+    data_ = static_cast<char*>(data);
+  }
+  ~Pages() {
+    if (data_ != nullptr) ::munmap(data_, size_);
+  }
+  Pages(Pages&& other) noexcept : data_(std::exchange(other.data_, nullptr)), size_(other.size_) {}
+  Pages& operator=(Pages&& other) noexcept {
+    std::swap(data_, other.data_);
+    std::swap(size_, other.size_);
+    return *this;
+  }
+  Pages(const Pages&) = delete;
+  Pages& operator=(const Pages&) = delete;
+  char* data() const { return data_; }
+  std::size_t size() const { return size_; }
+
+ private:
+  char* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+// A byte buffer on Pages that keeps its contents as it grows, as a
+// std::vector<char> would (without the zero fill): the readers' text blocks.
+class TextPages {
+ public:
+  std::size_t size() const { return size_; }
+  char* data() const { return pages_.data(); }
+  void resize(std::size_t size) {
+    if (size > pages_.size()) {
+      Pages larger(size);
+      if (size_ > 0) std::memcpy(larger.data(), pages_.data(), size_);
+      pages_ = std::move(larger);
+    }
+    size_ = size;
+  }
+
+ private:
+  Pages pages_;
+  std::size_t size_ = 0;
+};
+
+}  // namespace detail
+}  // namespace cdl
+
+#endif  // CDL_PAGES_H_
