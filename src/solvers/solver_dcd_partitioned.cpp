@@ -71,8 +71,10 @@
 //   that moves), split among the threads by part; O(P n) for the copies and
 //   the combine, split by part and by features; O(l / S) for the line
 //   search's row sums. An epoch is S rounds. Memory: two dense n-vectors per
-//   part (the copy and dw_k) beside w and u. The gap (--gap-tol, --trace,
-//   progress) is O(#nz + l + n) per epoch with the clock stopped, as in
+//   part (the copy and dw_k) beside w, u in part 0's dw_k, and per row
+//   its place in its part's order (8 bytes) and, for a slice's rows, alpha
+//   at the round's start. The gap (--gap-tol, --trace, progress) is
+//   O(#nz + l + n) per epoch with the clock stopped, as in
 //   solver_dcd.cpp.
 #include <algorithm>
 #include <cassert>
@@ -117,16 +119,21 @@ constexpr std::int64_t kMaxSlices = 8;
 constexpr std::int64_t kPartitionedNonzeros = 1000000;
 constexpr std::int64_t kDefaultPartitions = 2;
 
-// One part: its rows, its order, and what its current epoch did.
+// One part: its rows in this epoch's order, and what its current epoch did.
 struct Part {
-  std::vector<std::size_t> rows;         // fixed for the run
-  std::unique_ptr<SelectionRule> order;  // a permutation of its rows per epoch
-  std::vector<std::size_t> visits;       // this epoch's rows in the order's order
-  std::size_t slice_begin = 0;           // the current slice of visits
+  // The part's rows, shuffled in place at each epoch's start by `rng`: the
+  // order --select perm gives (the permutation shuffled in place, epoch
+  // after epoch, by the same generator and swaps), without its index array.
+  std::vector<std::size_t> visits;
+  std::mt19937_64 rng;
+  std::size_t slice_begin = 0;  // the current slice of visits
   std::size_t slice_end = 0;
-  std::vector<double> start_alpha;  // by position in visits: alpha before its slice
+  std::vector<double> start_alpha;  // alpha before the round, by position in the slice
   std::vector<double> local;        // w + sigma dw_k, size n: what its steps read
-  std::vector<double> dw;  // dw_k, size n, kept apart for an exact combine; 0 between rounds
+  // dw_k, size n, kept apart for an exact combine; 0 between rounds. The
+  // combine leaves the round's sum u = sum_k dw_k in part 0's until w has
+  // taken it.
+  std::vector<double> dw;
   EpochStats stats;        // over the epoch's slices so far
   // The line search's row sums over the slice's rows: sum d_j,
   // sum D_jj alpha_j d_j and sum D_jj d_j^2 (alpha at the round's start).
@@ -145,7 +152,7 @@ std::size_t slices_per_epoch(std::int64_t nonzeros, std::size_t partitions, std:
 
 // The rows that count, shuffled by `seed` and cut into `count` parts.
 std::vector<Part> make_parts(const Problem& problem, std::size_t count, std::size_t num_cols,
-                             std::uint64_t seed) {
+                             std::size_t slices, std::uint64_t seed) {
   std::vector<std::size_t> rows;
   for (std::size_t j = 0; j < problem.num_rows(); ++j) {
     if (problem.cost(j) > 0) rows.push_back(j);
@@ -157,11 +164,10 @@ std::vector<Part> make_parts(const Problem& problem, std::size_t count, std::siz
     Part& part = parts[k];
     const std::size_t begin = rows.size() * k / count;
     const std::size_t end = rows.size() * (k + 1) / count;
-    part.rows.assign(rows.begin() + static_cast<std::ptrdiff_t>(begin),
-                     rows.begin() + static_cast<std::ptrdiff_t>(end));
-    part.order = make_rule("perm", {part.rows.size(), derive_seed(seed, k + 1), nullptr});
-    part.visits.reserve(part.rows.size());
-    part.start_alpha.resize(part.rows.size());
+    part.visits.assign(rows.begin() + static_cast<std::ptrdiff_t>(begin),
+                       rows.begin() + static_cast<std::ptrdiff_t>(end));
+    part.rng.seed(derive_seed(seed, k + 1));
+    part.start_alpha.resize((end - begin + slices - 1) / slices);
     part.local.assign(num_cols, 0.0);
     part.dw.assign(num_cols, 0.0);
   }
@@ -179,20 +185,16 @@ void local_slice(const Problem& problem, const CsrMatrix& x, bool shrink, const 
   DualRow* const row = dual.row.data();
   std::uint8_t* const active = dual.active.data();
   if (slice == 0) {
-    part.visits.clear();
-    SelectionRule& rule = *part.order;
-    rule.start_epoch();
-    for (CoordinateBatch batch = rule.next_batch(); batch.size > 0; batch = rule.next_batch()) {
-      for (std::size_t k = 0; k < batch.size; ++k) part.visits.push_back(part.rows[batch.begin[k]]);
-    }
+    shuffle(part.visits, part.rng);
     part.stats = EpochStats{};
   }
   const std::size_t count = part.visits.size();
   part.slice_begin = count * slice / slices;
   part.slice_end = count * (slice + 1) / slices;
   const std::size_t* const visits = part.visits.data();
+  double* const start_alpha = part.start_alpha.data() - part.slice_begin;  // by position c
   for (std::size_t c = part.slice_begin; c < part.slice_end; ++c) {
-    part.start_alpha[c] = row[visits[c]].alpha;
+    start_alpha[c] = row[visits[c]].alpha;
   }
   const CoordinateBatch batch{visits + part.slice_begin, part.slice_end - part.slice_begin};
   const auto row_of = [](std::size_t i) { return i; };
@@ -220,11 +222,11 @@ void local_slice(const Problem& problem, const CsrMatrix& x, bool shrink, const 
   part.sum_d = part.sum_dad = part.sum_ddd = 0;
   for (std::size_t c = part.slice_begin; c < part.slice_end; ++c) {
     const DualRow& r = row[visits[c]];
-    const double d = r.alpha - part.start_alpha[c];
+    const double d = r.alpha - start_alpha[c];
     if (d == 0) continue;
     const double diag = bounds.diag(r.y > 0, visits[c]);
     part.sum_d += d;
-    part.sum_dad += diag * part.start_alpha[c] * d;
+    part.sum_dad += diag * start_alpha[c] * d;
     part.sum_ddd += diag * d * d;
   }
 }
@@ -248,11 +250,13 @@ class RoundThreads {
 };
 
 // The round's combine (the header's second and third steps): u = sum_k dw_k
-// in part order (dw_k back to 0), the line search's eta, then alpha and w.
-// Returns -g'd / d'Qbar d, eta before its clipping (0 when d = 0).
+// in part order, kept in part 0's dw (the others' back to 0), the line
+// search's eta, then alpha and w (part 0's dw back to 0). Returns
+// -g'd / d'Qbar d, eta before its clipping (0 when d = 0).
 double combine(std::vector<Part>& parts, DualRows& dual, std::vector<double>& w,
-               std::vector<double>& u, RoundThreads& threads) {
+               RoundThreads& threads) {
   const std::size_t n = w.size();
+  double* const u = parts[0].dw.data();
   const std::size_t blocks = (n + kCombineBlock - 1) / kCombineBlock;
   std::vector<double> block_uu(blocks, 0.0);
   std::vector<double> block_wu(blocks, 0.0);
@@ -295,20 +299,28 @@ double combine(std::vector<Part>& parts, DualRows& dual, std::vector<double>& w,
   if (eta == 1) {
     threads.run(blocks, [&](std::size_t b) {
       const std::size_t end = std::min(n, (b + 1) * kCombineBlock);
-      for (std::size_t j = b * kCombineBlock; j < end; ++j) w[j] += u[j];
+      for (std::size_t j = b * kCombineBlock; j < end; ++j) {
+        w[j] += u[j];
+        u[j] = 0;
+      }
     });
     return ratio;
   }
   threads.run(parts.size(), [&](std::size_t k) {
     Part& part = parts[k];
+    const double* const start_alpha = part.start_alpha.data();
     for (std::size_t c = part.slice_begin; c < part.slice_end; ++c) {
       DualRow& r = dual.row[part.visits[c]];
-      r.alpha = part.start_alpha[c] + eta * (r.alpha - part.start_alpha[c]);
+      const double start = start_alpha[c - part.slice_begin];
+      r.alpha = start + eta * (r.alpha - start);
     }
   });
   threads.run(blocks, [&](std::size_t b) {
     const std::size_t end = std::min(n, (b + 1) * kCombineBlock);
-    for (std::size_t j = b * kCombineBlock; j < end; ++j) w[j] += eta * u[j];
+    for (std::size_t j = b * kCombineBlock; j < end; ++j) {
+      w[j] += eta * u[j];
+      u[j] = 0;
+    }
   });
   return ratio;
 }
@@ -344,7 +356,7 @@ void pg_range_at_end(const Problem& problem, const CsrMatrix& x, const DualRows&
   std::vector<EpochStats> ranges(parts.size());
   threads.run(parts.size(), [&](std::size_t k) {
     EpochStats& range = ranges[k];
-    for (std::size_t i : parts[k].rows) {
+    for (std::size_t i : parts[k].visits) {
       const DualRow& r = dual.row[i];
       double dot = 0;
       for (auto t = x.row_ptr[i]; t < x.row_ptr[i + 1]; ++t) {
@@ -376,9 +388,9 @@ SolveResult partitioned_loop(const Problem& problem, const CsrMatrix& x, std::si
   assert(x.num_rows == problem.num_rows());
   DualRows dual = start_dual<kLoss>(problem, x);
   std::vector<double> w(x.num_cols, 0.0);
-  std::vector<double> u(x.num_cols, 0.0);
-  std::vector<Part> parts = make_parts(problem, partitions, x.num_cols, seed);
   const auto nonzeros = static_cast<std::int64_t>(x.row_ptr[x.num_rows]);
+  const std::size_t slices = slices_per_epoch(nonzeros, partitions, x.num_cols);
+  std::vector<Part> parts = make_parts(problem, partitions, x.num_cols, slices, seed);
   const unsigned round_threads =
       nonzeros >= kParallelNonzeros
           ? static_cast<unsigned>(std::min<std::size_t>(threads, partitions))
@@ -390,14 +402,13 @@ SolveResult partitioned_loop(const Problem& problem, const CsrMatrix& x, std::si
   RoundThreads team(round_threads);
   const double max_sigma = static_cast<double>(partitions);
   double sigma = 1;
-  const std::size_t slices = slices_per_epoch(nonzeros, partitions, x.num_cols);
   while (!loop.converged && result.iterations < max_iter) {
     const ShrinkBounds prev = loop.shrink_bounds;
     for (std::size_t slice = 0; slice < slices; ++slice) {
       team.run(parts.size(), [&](std::size_t k) {
         local_slice<kLoss>(problem, x, shrink, prev, w, sigma, slice, slices, dual, parts[k]);
       });
-      const double ratio = combine(parts, dual, w, u, team);
+      const double ratio = combine(parts, dual, w, team);
       // The next round's sigma': the one that would have put this round's
       // unclipped eta at kTargetRatio, within [1, P].
       if (ratio > 0) sigma = std::min(max_sigma, std::max(1.0, sigma * kTargetRatio / ratio));
@@ -411,6 +422,8 @@ SolveResult partitioned_loop(const Problem& problem, const CsrMatrix& x, std::si
     }
     end_epoch<kLoss>(epoch, problem, params, dual, w, loop, result, progress);
   }
+  // The parts' n-vectors go before f(w)'s margins are made.
+  parts = std::vector<Part>();
   finish_run<kLoss>(problem, loop.converged, dual, std::move(w), progress, result);
   return result;
 }
