@@ -224,7 +224,7 @@ void local_slice(const Problem& problem, const CsrMatrix& x, bool shrink, const 
     const DualRow& r = row[visits[c]];
     const double d = r.alpha - start_alpha[c];
     if (d == 0) continue;
-    const double diag = bounds.diag(r.y > 0, visits[c]);
+    const double diag = bounds.diag(r.y() > 0, visits[c]);
     part.sum_d += d;
     part.sum_dad += diag * start_alpha[c] * d;
     part.sum_ddd += diag * d * d;
@@ -363,9 +363,9 @@ void pg_range_at_end(const Problem& problem, const CsrMatrix& x, const DualRows&
         const auto at = static_cast<std::size_t>(t);
         dot += x.values[at] * w[x.col_idx[at]];
       }
-      const bool positive = r.y > 0;
+      const bool positive = r.y() > 0;
       const double upper = bounds.upper(positive, i);
-      const double G = r.y * dot - 1.0 + bounds.diag(positive, i) * r.alpha;
+      const double G = r.y() * dot - 1.0 + bounds.diag(positive, i) * r.alpha;
       const double pg = r.alpha == 0 ? std::min(G, 0.0) : r.alpha == upper ? std::max(G, 0.0) : G;
       range.max_pg = std::max(range.max_pg, pg);
       range.min_pg = std::min(range.min_pg, pg);
