@@ -1,6 +1,6 @@
 // Memory straight from mmap for the readers' temporaries (internal to
 // src/data): freeing it returns it to the system, whatever malloc's
-// thresholds are. glibc's raise its mmap threshold to the size of a large
+// thresholds are. glibc raises its mmap threshold to the size of a large
 // block once one is freed, and a later block of that size then comes from
 // a thread's arena, which keeps it after it is freed: a parsing thread's 4
 // MiB text buffer stayed in the process for the whole run that way.
