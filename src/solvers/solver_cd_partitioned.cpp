@@ -324,7 +324,7 @@ SolveResult partitioned_loop(Objective& objective, const CscMatrix& x,
   std::vector<double> dm(l);
   std::vector<double> trial(l);
   std::vector<double> chunk_sums;
-  // The terms at m, and at the trial (written by trial_loss's chunks).
+  // The terms at m, and at the trial (written by the trials' chunks).
   using RowTerms = RowTermsOf<Objective>;
   typename RowTerms::Vector terms;
   typename RowTerms::Vector trial_terms;
