@@ -44,6 +44,7 @@
 #include "objective/objective.h"
 #include "objective/vector_math.h"
 #include "util/error.h"
+#include "util/parallel.h"
 
 namespace cdl {
 
@@ -85,31 +86,35 @@ struct LossTerms<LogisticLoss> {
 template <class Loss>
 class CachedMarginObjective final : public CoordinateObjective {
  public:
-  CachedMarginObjective(const Problem& problem, const Regularizer& regularizer)
+  // `threads` share the setup passes over the rows and the columns (the
+  // solve itself is on the caller's thread).
+  CachedMarginObjective(const Problem& problem, const Regularizer& regularizer,
+                        unsigned threads = 1)
       : problem_(problem),
         regularizer_(regularizer),
         x_(problem.x()),
         cost_pos_(problem.cost_pos),
         cost_neg_(problem.cost_neg),
         weights_(problem.weights != nullptr ? problem.weights->data() : nullptr),
+        threads_(threads),
         w_(problem.num_features(), 0.0),
         margin_(problem.num_rows(), 0.0),
         terms_(problem.num_rows()),
         positive_(problem.num_rows()),
-        bounds_(curvature_bounds(problem, regularizer, Loss::kMaxD2)),
+        bounds_(problem.num_features()),
         max_abs_(problem.num_features(), 0.0),
         // Only its norm is kept: the vector itself is recomputed by
         // gradient() at w = 0 (once per solve), not held as another n-vector.
-        gradient_norm_at_zero_(norm2(cdl::gradient_at_zero<Loss>(problem))) {
-    for (std::size_t j = 0; j < margin_.size(); ++j) {
-      positive_[j] = problem.cost_class(j);
-      refresh_terms(j);
-    }
-    for (std::size_t i = 0; i < max_abs_.size(); ++i) {
+        gradient_norm_at_zero_(norm2(cdl::gradient_at_zero<Loss>(problem, threads))) {
+    for (std::size_t j = 0; j < margin_.size(); ++j) positive_[j] = problem.cost_class(j);
+    run_in_blocks_or_throw(margin_.size(), threads, [&](std::size_t j) { refresh_terms(j); });
+    // H_i by curvature_bounds()'s sums (the same bits and the same error).
+    run_in_blocks_or_throw(max_abs_.size(), threads, [&](std::size_t i) {
+      bounds_[i] = cdl::curvature_bound(problem, regularizer, Loss::kMaxD2, i);
       for (auto k = begin(i); k < end(i); ++k) {
         max_abs_[i] = std::max(max_abs_[i], std::fabs(x_.values[k]));
       }
-    }
+    });
     saved_.resize(longest_column(x_));
   }
 
@@ -247,18 +252,37 @@ class CachedMarginObjective final : public CoordinateObjective {
   }
 
   // For solvers that keep several copies of the state and move w between
-  // them (solver_cd_partitioned.cpp): the per-row l-vector kept here
-  // (the margins y_j w'x_j), loading one (O(l), and the terms of every row), setting w_i without moving it
-  // (O(1)), and sum_j C_j loss_j at a given l-vector (O(l), f(w) less r(w)).
+  // them (solver_cd_partitioned.cpp): the per-row l-vectors kept here (the
+  // margins y_j w'x_j and their terms), loading both (O(l), copies, no
+  // loss function called), setting w_i without moving it (O(1)), and
+  // sum_j C_j loss_j over rows [first, stop) of given margins in row order
+  // (O(stop - first); over all rows, f(w) less r(w)), which also writes
+  // those rows' terms at the margins into `terms`: one exp a row gives both,
+  // and the solver loads the terms with the margins instead of computing
+  // them again in every copy.
+  struct Terms {
+    double a;  // y_j C_j loss'(m_j)
+    double b;  // C_j loss''(m_j)
+  };
   const std::vector<double>& row_state() const { return margin_; }
-  void load_row_state(const std::vector<double>& state) {
-    assert(state.size() == margin_.size());
+  const std::vector<Terms>& row_terms() const { return terms_; }
+  void load_row_state(const std::vector<double>& state, const std::vector<Terms>& terms) {
+    assert(state.size() == margin_.size() && terms.size() == terms_.size());
     std::copy(state.begin(), state.end(), margin_.begin());
-    for (std::size_t j = 0; j < margin_.size(); ++j) refresh_terms(j);
+    std::copy(terms.begin(), terms.end(), terms_.begin());
   }
   void set_weight(std::size_t i, double value) { w_[i] = value; }
-  double loss_sum(const std::vector<double>& state) const {
-    return objective_value<Loss>(problem_, 0.0, state);
+  double loss_sum(const std::vector<double>& state, std::size_t first, std::size_t stop,
+                  std::vector<Terms>& terms) const {
+    double sum = 0;
+    for (std::size_t j = first; j < stop; ++j) {
+      double d1;
+      double d2;
+      const double value = LossTerms<Loss>::value_and_derivs(state[j], d1, d2);
+      terms[j] = terms_of(j, d1, d2);
+      sum += problem_.cost(j) * value;
+    }
+    return sum;
   }
 
   double value() const override {
@@ -267,7 +291,7 @@ class CachedMarginObjective final : public CoordinateObjective {
 
   std::vector<double> gradient() const override {
     if (std::all_of(w_.begin(), w_.end(), [](double wi) { return wi == 0; })) {
-      return cdl::gradient_at_zero<Loss>(problem_);
+      return cdl::gradient_at_zero<Loss>(problem_, threads_);
     }
     std::vector<double> g(w_.size());
     for (std::size_t i = 0; i < w_.size(); ++i) g[i] = coord_derivs(i).d1;
@@ -277,10 +301,6 @@ class CachedMarginObjective final : public CoordinateObjective {
   double gradient_norm_at_zero() const override { return gradient_norm_at_zero_; }
 
  private:
-  struct Terms {
-    double a;  // y_j C_j loss'(m_j)
-    double b;  // C_j loss''(m_j)
-  };
   struct Saved {
     double margin;
     Terms terms;
@@ -288,14 +308,17 @@ class CachedMarginObjective final : public CoordinateObjective {
 
   std::size_t begin(std::size_t i) const { return static_cast<std::size_t>(x_.col_ptr[i]); }
   std::size_t end(std::size_t i) const { return static_cast<std::size_t>(x_.col_ptr[i + 1]); }
-  void refresh_terms(std::size_t j) {
+  // Row j's terms from loss'(m_j) and loss''(m_j).
+  Terms terms_of(std::size_t j, double d1, double d2) const {
     const double cost[3] = {cost_neg_, cost_pos_, 0.0};
     const double signed_cost[3] = {-cost_neg_, cost_pos_, 0.0};
+    return {signed_cost[positive_[j]] * weight_of(j) * d1, cost[positive_[j]] * weight_of(j) * d2};
+  }
+  void refresh_terms(std::size_t j) {
     double d1;
     double d2;
     LossTerms<Loss>::derivs(margin_[j], d1, d2);
-    terms_[j] = {signed_cost[positive_[j]] * weight_of(j) * d1,
-                 cost[positive_[j]] * weight_of(j) * d2};
+    terms_[j] = terms_of(j, d1, d2);
   }
   // s_j, the instance weight of row j (1 without -W): the loops here call
   // exp per row, beside which the test is free.
@@ -307,6 +330,7 @@ class CachedMarginObjective final : public CoordinateObjective {
   const double cost_pos_;
   const double cost_neg_;
   const double* weights_;  // problem.weights' s_j, or null
+  const unsigned threads_;  // for the passes at w = 0 (gradient())
   std::vector<double> w_;
   std::vector<double> margin_;
   std::vector<Terms> terms_;

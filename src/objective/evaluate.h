@@ -15,6 +15,7 @@
 #include "data/problem.h"
 #include "objective/loss.h"
 #include "objective/regularizer.h"
+#include "util/parallel.h"
 
 namespace cdl {
 
@@ -63,9 +64,10 @@ double objective_value(const Problem& problem, LossKind loss, const Regularizer&
 // grad f(0) = loss'(0) sum_j C_j y_j x_j (r has gradient 0 at 0), by
 // columns. y_j C_j comes from the table {-C_-, C_+, 0} by the row's
 // Problem::cost_class() byte, without a branch on the label per nonzero (the
-// same products as y_j C_j x_ji). O(#nz + l).
+// same products as y_j C_j x_ji). O(#nz + l); the columns in blocks on up
+// to `threads` threads (each component is one column's sum, the same bits).
 template <class Loss>
-std::vector<double> gradient_at_zero(const Problem& problem) {
+std::vector<double> gradient_at_zero(const Problem& problem, unsigned threads = 1) {
   const double signed_cost[3] = {-problem.cost_neg, problem.cost_pos, 0.0};
   const double d1_at_zero = Loss::d1(0.0);
   // The rows' scatter (the same terms in the same order), or with instance
@@ -84,14 +86,14 @@ std::vector<double> gradient_at_zero(const Problem& problem) {
   std::vector<std::uint8_t> cost_class(x.num_rows);
   for (std::size_t j = 0; j < x.num_rows; ++j) cost_class[j] = problem.cost_class(j);
   std::vector<double> g(x.num_cols);
-  for (std::size_t i = 0; i < x.num_cols; ++i) {
+  run_in_blocks_or_throw(x.num_cols, threads, [&](std::size_t i) {
     double slope = 0;
     for (auto k = x.col_ptr[i]; k < x.col_ptr[i + 1]; ++k) {
       const auto t = static_cast<std::size_t>(k);
       slope += signed_cost[cost_class[x.row_idx[t]]] * x.values[t];
     }
     g[i] = d1_at_zero * slope;
-  }
+  });
   return g;
 }
 std::vector<double> gradient_at_zero(const Problem& problem, LossKind loss);

@@ -37,14 +37,15 @@ namespace cdl {
 template <class Loss>
 class MarginObjective final : public CoordinateObjective {
  public:
-  // `threads` share the setup pass over the matrix (the solve itself is
-  // on the caller's thread).
+  // `threads` share the setup pass over the matrix and gradient() at w = 0
+  // (the solve itself is on the caller's thread).
   MarginObjective(const Problem& problem, const Regularizer& regularizer, unsigned threads = 1)
       : problem_(problem),
         regularizer_(regularizer),
         x_(problem.x()),
         cost_pos_(problem.cost_pos),
         cost_neg_(problem.cost_neg),
+        threads_(threads),
         w_(problem.num_features(), 0.0),
         margin_(huge_page_filled<double>(problem.num_rows())),
         positive_(huge_page_filled<std::uint8_t>(problem.num_rows())) {
@@ -168,15 +169,19 @@ class MarginObjective final : public CoordinateObjective {
   // For solvers that keep several copies of the state and move w between
   // them (solver_cd_partitioned.cpp): the per-row l-vector kept here
   // (the margins y_j w'x_j), loading one (O(l)), setting w_i without moving it
-  // (O(1)), and sum_j C_j loss_j at a given l-vector (O(l), f(w) less r(w)).
+  // (O(1)), and sum_j C_j loss_j over rows [first, stop) of a given l-vector
+  // in row order (O(stop - first); over all rows, f(w) less r(w)), which the
+  // solver sums in fixed chunks on its threads.
   const std::vector<double>& row_state() const { return margin_; }
   void load_row_state(const std::vector<double>& state) {
     assert(state.size() == margin_.size());
     std::copy(state.begin(), state.end(), margin_.begin());
   }
   void set_weight(std::size_t i, double value) { w_[i] = value; }
-  double loss_sum(const std::vector<double>& state) const {
-    return objective_value<Loss>(problem_, 0.0, state);
+  double loss_sum(const std::vector<double>& state, std::size_t first, std::size_t stop) const {
+    double sum = 0;
+    for (std::size_t j = first; j < stop; ++j) sum += problem_.cost(j) * Loss::value(state[j]);
+    return sum;
   }
 
   // Prefetch hints for coordinate i (column_prefetch.h), on the margins.
@@ -187,9 +192,9 @@ class MarginObjective final : public CoordinateObjective {
   std::vector<double> gradient() const override {
     const bool at_zero = std::all_of(w_.begin(), w_.end(), [](double wi) { return wi == 0; });
     std::vector<double> g(w_.size());
-    for (std::size_t i = 0; i < w_.size(); ++i) {
+    run_in_blocks_or_throw(w_.size(), threads_, [&](std::size_t i) {
       g[i] = at_zero ? Loss::d1(0.0) * column_sums(i).slope : coord_derivs(i).d1;
-    }
+    });
     return g;
   }
 
@@ -258,6 +263,7 @@ class MarginObjective final : public CoordinateObjective {
   const CscMatrix& x_;
   const double cost_pos_;
   const double cost_neg_;
+  const unsigned threads_;
   std::vector<double> w_;
   std::vector<double> margin_;
   // Problem::cost_class: 0 negative, 1 positive, 2 held out (C_j = 0, margin

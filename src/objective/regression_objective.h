@@ -141,15 +141,20 @@ class RegressionObjective final : public CoordinateObjective {
   // For solvers that keep several copies of the state and move w between
   // them (solver_cd_partitioned.cpp): the per-row l-vector kept here
   // (the scores w'x_j), loading one (O(l)), setting w_i without moving it
-  // (O(1)), and sum_j C_j loss_j at a given l-vector (O(l), f(w) less r(w)).
+  // (O(1)), and sum_j C_j loss_j over rows [first, stop) of a given l-vector
+  // in row order (O(stop - first); over all rows, f(w) less r(w)).
   const std::vector<double>& row_state() const { return score_; }
   void load_row_state(const std::vector<double>& state) {
     assert(state.size() == score_.size());
     std::copy(state.begin(), state.end(), score_.begin());
   }
   void set_weight(std::size_t i, double value) { w_[i] = value; }
-  double loss_sum(const std::vector<double>& state) const {
-    return regression_objective_value(problem_, loss_, 0.0, state);
+  double loss_sum(const std::vector<double>& state, std::size_t first, std::size_t stop) const {
+    double sum = 0;
+    for (std::size_t j = first; j < stop; ++j) {
+      sum += problem_.cost(j) * loss_.value(state[j], problem_.y[j]);
+    }
+    return sum;
   }
 
   // Prefetch hints for coordinate i (column_prefetch.h), on the scores.

@@ -37,11 +37,18 @@
 //     changes, and ends the run with w_b and its own l-vector m_b.
 //   - The runs' changes are disjoint in w: d_i = w_b,i - w_i for i in run
 //     pi_b^t; in the margins they add: dm_j = sum_b (m_b,j - m_j), summed in
-//     block order for every row.
+//     block order for every row. The logistic loss's objective
+//     (CachedMarginObjective) also keeps each row's derivative terms: the
+//     search computes them at each trial with its loss (one exp a row gives
+//     both), and the blocks load them with m instead of each computing them
+//     again.
 //   - Line search along d: eta = 1, beta, beta^2, ... (--beta) until
 //       f(w + eta d) - f(w) <= -sigma eta^2 ||d||^2      (--sigma),
 //     the combined analogue of (12), each trial O(l + |d|) from m + eta dm
-//     and the changed coordinates' r; then w += eta d, m += eta dm. d is a
+//     and the changed coordinates' r, its loss summed in fixed chunks of
+//     kRowChunk rows (chunked_sum, util/parallel.h: the chunks on the
+//     threads, their sums in chunk order, so the bits depend on l only);
+//     then w += eta d, m += eta dm. d is a
 //     descent direction (each block's steps decrease f from (w, m), f is
 //     convex, and f'(w; d) is the sum of the blocks' directional
 //     derivatives), so the search ends unless rounding hides the decrease
@@ -76,9 +83,13 @@
 // Cost per round: O(#nz) for the blocks' runs (as one serial epoch, split
 //   over the threads), and per merge O(P l) to load the blocks' l-vectors
 //   and sum them, O(l + |d|) per line-search trial (one trial when eta = 1
-//   passes); O(n) for the permutations and r(w). On two threads the merges
-//   and the search run on one thread: 8-15% of a round's CPU on the
-//   measured files (docs/checks.md).
+//   passes; the first trial also sums dm); O(n) for the permutations and
+//   r(w). The loads, dm and each trial's O(l) run on the threads (blocks,
+//   and chunks of rows); what stays on one thread per merge is O(|d|) and
+//   the chunks' sums, and per round O(n) for r(w) and the permutations'
+//   active sets. The setup's passes over the matrix (H_i, grad f(0), and
+//   for the logistic loss max |x_ji| and the terms) run in column blocks on
+//   the threads too (docs/checks.md).
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -101,8 +112,11 @@ namespace {
 
 // The line search on d gives up below this eta.
 constexpr double kMinEta = 1e-12;
-// Rows per task when the blocks' l-vectors are summed.
-constexpr std::size_t kRowChunk = 16384;
+// Rows per chunk when the blocks' l-vectors are summed and the line search
+// sums the loss: fixed, so the chunked sums' bits do not depend on the
+// threads (util/parallel.h's chunked_sum), and small enough that the
+// chunks of the wide file's 10^5 rows keep two threads evenly busy.
+constexpr std::size_t kRowChunk = 4096;
 // Merges per round (the header): each block's permutation is cut into this
 // many runs, and the blocks' changes are combined after each. Rounds to -e's
 // test at P = 2 on the tall and the wide file (serial epochs in brackets):
@@ -133,6 +147,20 @@ std::vector<std::vector<std::uint32_t>> make_blocks(const CscMatrix& x, std::siz
   for (auto& block : blocks) std::sort(block.begin(), block.end());
   return blocks;
 }
+
+// The per-row terms that an objective keeps beside its l-vector, if it
+// keeps any (CachedMarginObjective: the logistic loss's derivatives): the
+// line search computes them with the loss, and the blocks load them.
+template <class Objective, class = void>
+struct RowTermsOf {
+  static constexpr bool kKept = false;
+  using Vector = std::vector<char>;
+};
+template <class Objective>
+struct RowTermsOf<Objective, std::void_t<decltype(std::declval<const Objective&>().row_terms())>> {
+  static constexpr bool kKept = true;
+  using Vector = std::decay_t<decltype(std::declval<const Objective&>().row_terms())>;
+};
 
 template <class Objective, class = void>
 struct HasPrefetch : std::false_type {};
@@ -171,8 +199,7 @@ struct BlockStats {
 
 // Algorithm 2 on coordinate i (solver_cd.cpp's step).
 template <class Objective>
-void newton_step(Objective& objective, std::size_t i, const Settings& settings,
-                 BlockStats& stats) {
+void newton_step(Objective& objective, std::size_t i, const Settings& settings, BlockStats& stats) {
   const BoundedDerivs derivs = objective.bounded_derivs(i);
   const double scaled_d1 = derivs.d1 * settings.inv_scale;
   stats.squares += scaled_d1 * scaled_d1;
@@ -267,10 +294,10 @@ class CopyPool {
 struct RunSetup {
   std::size_t partitions;
   std::uint64_t seed;
-  double eps;                       // scaled as the serial rows scale it
-  std::size_t counted_rows;         // the l of the shrinking threshold
-  std::int64_t restore_every;       // kClassificationRestoreEvery or 0
-  bool first_sweep_base;            // L1 L2-SVM: v_0 from the first round
+  double eps;                  // scaled as the serial rows scale it
+  std::size_t counted_rows;    // the l of the shrinking threshold
+  std::int64_t restore_every;  // kClassificationRestoreEvery or 0
+  bool first_sweep_base;       // L1 L2-SVM: v_0 from the first round
 };
 
 template <class Objective>
@@ -279,8 +306,7 @@ SolveResult partitioned_loop(Objective& objective, const CscMatrix& x,
                              const RunSetup& setup, Reporter& reporter) {
   const std::size_t n = objective.num_features();
   const std::size_t parts = setup.partitions;
-  const std::vector<std::vector<std::uint32_t>> blocks =
-      make_blocks(x, parts, setup.seed);
+  const std::vector<std::vector<std::uint32_t>> blocks = make_blocks(x, parts, setup.seed);
   ThreadTeam team(static_cast<unsigned>(std::min<std::size_t>(thread_count(params), parts)));
   CopyPool<Objective> pool(objective, std::min<std::size_t>(team.size(), parts));
 
@@ -297,6 +323,24 @@ SolveResult partitioned_loop(Objective& objective, const CscMatrix& x,
   std::vector<BlockStats> block_stats(parts);
   std::vector<double> dm(l);
   std::vector<double> trial(l);
+  std::vector<double> chunk_sums;
+  // The terms at m, and at the trial (written by the trials' chunks).
+  using RowTerms = RowTermsOf<Objective>;
+  typename RowTerms::Vector terms;
+  typename RowTerms::Vector trial_terms;
+  if constexpr (RowTerms::kKept) {
+    terms = objective.row_terms();
+    trial_terms.resize(l);
+  }
+  // sum_j C_j loss(state_j) over rows [first, stop), and their terms.
+  const auto rows_loss = [&](const std::vector<double>& state, std::size_t first,
+                             std::size_t stop) {
+    if constexpr (RowTerms::kKept) {
+      return objective.loss_sum(state, first, stop, trial_terms);
+    } else {
+      return objective.loss_sum(state, first, stop);
+    }
+  };
 
   const bool l1 = !regularizer.smooth();
   SolveResult result;
@@ -321,7 +365,9 @@ SolveResult partitioned_loop(Objective& objective, const CscMatrix& x,
   L1Shrinking shrinking(l1 ? n : 0);
   bool converged = result.grad_norm <= stop_norm;
   bool failed = false;
-  double loss = objective.loss_sum(m);
+  double loss =
+      chunked_sum(team, l, kRowChunk, chunk_sums,
+                  [&](std::size_t first, std::size_t stop) { return rows_loss(m, first, stop); });
   double f = regularizer.value(w) + loss;
 
   Progress progress(reporter);
@@ -349,7 +395,11 @@ SolveResult partitioned_loop(Objective& objective, const CscMatrix& x,
     for (std::size_t merge = 0; merge < kMergesPerRound && !round.failed; ++merge) {
       team.run(parts, [&](std::size_t b) {
         Objective* copy = pool.take();
-        copy->load_row_state(m);
+        if constexpr (RowTerms::kKept) {
+          copy->load_row_state(m, terms);
+        } else {
+          copy->load_row_state(m);
+        }
         const std::vector<std::uint32_t>& order = orders[b];
         const auto [first, stop] = run_of(b, merge);
         for (std::size_t k = first; k < stop; ++k) copy->set_weight(order[k], w[order[k]]);
@@ -385,8 +435,7 @@ SolveResult partitioned_loop(Objective& objective, const CscMatrix& x,
         result.function_evaluations += stats.function_evaluations;
       }
       if (round.failed) break;
-      // d: the runs' changes of w, in block order; dm: the margins' change,
-      // summed in block order for every row.
+      // d: the runs' changes of w, in block order.
       changed.clear();
       double d_squares = 0;
       for (std::size_t b = 0; b < parts; ++b) {
@@ -400,20 +449,27 @@ SolveResult partitioned_loop(Objective& objective, const CscMatrix& x,
           d_squares += di * di;
         }
       }
-      team.run((l + kRowChunk - 1) / kRowChunk, [&](std::size_t c) {
-        for (std::size_t j = c * kRowChunk, end = std::min(l, j + kRowChunk); j < end; ++j) {
-          double sum = 0;
-          for (std::size_t b = 0; b < parts; ++b) sum += block_state[b][j] - m[j];
-          dm[j] = sum;
-        }
-      });
-      // The line search on d.
+      // The line search on d. Each trial's loss is summed in fixed chunks of
+      // rows on the team; the first trial's chunks also sum dm, the blocks'
+      // margin changes, in block order for every row.
       double eta = 1.0;
+      const auto trial_chunk = [&](std::size_t first, std::size_t stop) {
+        for (std::size_t j = first; j < stop; ++j) {
+          if (eta == 1.0) {
+            double sum = 0;
+            for (std::size_t b = 0; b < parts; ++b) sum += block_state[b][j] - m[j];
+            dm[j] = sum;
+            trial[j] = m[j] + sum;
+          } else {
+            trial[j] = m[j] + eta * dm[j];
+          }
+        }
+        return rows_loss(trial, first, stop);
+      };
       bool accepted = false;
       double trial_loss = loss;
       while (eta >= kMinEta) {
-        for (std::size_t j = 0; j < l; ++j) trial[j] = m[j] + (eta == 1.0 ? dm[j] : eta * dm[j]);
-        trial_loss = objective.loss_sum(trial);
+        trial_loss = chunked_sum(team, l, kRowChunk, chunk_sums, trial_chunk);
         double change = trial_loss - loss;
         for (std::size_t i : changed) change += regularizer.delta(w[i], eta * (w_next[i] - w[i]));
         if (change <= -settings.sigma * eta * eta * d_squares) {
@@ -429,6 +485,7 @@ SolveResult partitioned_loop(Objective& objective, const CscMatrix& x,
           w_next[i] = w[i];
         }
         m.swap(trial);
+        if constexpr (RowTerms::kKept) terms.swap(trial_terms);
         loss = trial_loss;
       } else {
         for (std::size_t i : changed) w_next[i] = w[i];
@@ -474,8 +531,12 @@ SolveResult solve_cd_partitioned(const SolverInput& input) {
   const Regularizer regularizer = Regularizer::of(params.regularizer);
   const LossKind loss = params.loss.value();
   const Problem& problem = input.problem;
-  RunSetup setup{static_cast<std::size_t>(cd_partitions(params, problem.nnz())), input.seed,
-                 params.eps.value(), problem.num_rows(), 0, false};
+  RunSetup setup{static_cast<std::size_t>(cd_partitions(params, problem.nnz())),
+                 input.seed,
+                 params.eps.value(),
+                 problem.num_rows(),
+                 0,
+                 false};
   if (!regularizer.smooth()) {
     const L1RowCounts counts = l1_row_counts(problem);
     setup.counted_rows = counts.counted;
@@ -494,7 +555,7 @@ SolveResult solve_cd_partitioned(const SolverInput& input) {
                                      params.svr_epsilon.value_or(kDefaultSvrEpsilon), run);
   }
   if (loss == LossKind::kLogistic && !regularizer.smooth()) {
-    CachedMarginObjective<LogisticLoss> objective(problem, regularizer);
+    CachedMarginObjective<LogisticLoss> objective(problem, regularizer, thread_count(params));
     return run(objective);
   }
   if (loss == LossKind::kL2Svm) {

@@ -91,6 +91,24 @@ class ThreadTeam {
   bool stopping_ = false;
 };
 
+// sum_k part(first_k, stop_k) over the chunks [k chunk, min((k + 1) chunk,
+// count)) of [0, count), the chunks on the team and their sums added in
+// chunk order on the caller: the bits depend on count and chunk, never on
+// the team's size (a reduction that follows the threads would not). `sums`
+// is the caller's buffer, kept between calls. part must write only what its
+// chunk owns.
+template <class Part>
+double chunked_sum(ThreadTeam& team, std::size_t count, std::size_t chunk,
+                   std::vector<double>& sums, Part part) {
+  const std::size_t chunks = (count + chunk - 1) / chunk;
+  sums.assign(chunks, 0.0);
+  team.run(chunks,
+           [&](std::size_t k) { sums[k] = part(k * chunk, std::min(count, (k + 1) * chunk)); });
+  double total = 0;
+  for (double s : sums) total += s;
+  return total;
+}
+
 }  // namespace cdl
 
 #endif  // CDL_UTIL_PARALLEL_H_

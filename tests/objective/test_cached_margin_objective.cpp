@@ -3,8 +3,9 @@
 // bit, through a sequence of steps, rejected steps (undo) and a reset, for
 // both margin losses and the L1 and L2 regularizers; its curvature bound
 // against D''_i(t) computed directly at many t; LossTerms against the
-// Loss's own functions; a held-out row that never counts; and
-// MarginObjective's setup pass on threads.
+// Loss's own functions; a held-out row that never counts; the loss and
+// terms that the partitioned solver loads into a copy; and the setup
+// passes on threads.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -196,6 +197,33 @@ TEST(MarginObjective, SetupOnThreadsKeepsTheNormAndTheFirstError) {
       EXPECT_NE(std::string(e.what()).find("feature 9001 "), std::string::npos) << e.what();
     }
   }
+}
+
+// What solver_cd_partitioned.cpp does at a merge: loss_sum() over row
+// ranges writes the terms at given margins, and a copy set up on 3 threads
+// that loads them (and w) gives the stepped objective's D'_i and D''_i bit
+// for bit; the ranges' loss is the loss of f(w) less r(w).
+TEST(CachedMarginObjective, LoadedMarginsAndTermsAreTheObjectivesOwn) {
+  Fixture data;
+  const Regularizer regularizer = Regularizer::of(RegularizerKind::kL1);
+  CachedMarginObjective<LogisticLoss> stepped(data.problem, regularizer);
+  CachedMarginObjective<LogisticLoss> copy(data.problem, regularizer, 3);
+  EXPECT_EQ(copy.gradient_norm_at_zero(), stepped.gradient_norm_at_zero());
+  EXPECT_EQ(copy.gradient(), stepped.gradient());
+  const Vec steps = {0.7, -1.3, 0.0, 2.1, -0.4, 0.9};
+  for (std::size_t i = 0; i < kCols; ++i) stepped.apply(i, steps[i]);
+  const Vec& margins = stepped.row_state();
+  std::vector<CachedMarginObjective<LogisticLoss>::Terms> terms(kRows);
+  const double loss = copy.loss_sum(margins, 0, 3, terms) + copy.loss_sum(margins, 3, kRows, terms);
+  EXPECT_NEAR(loss, stepped.value() - regularizer.value(stepped.w()), 1e-12 * stepped.value());
+  copy.load_row_state(margins, terms);
+  for (std::size_t i = 0; i < kCols; ++i) copy.set_weight(i, stepped.w()[i]);
+  for (std::size_t i = 0; i < kCols; ++i) {
+    EXPECT_EQ(copy.coord_derivs(i).d1, stepped.coord_derivs(i).d1) << "feature " << i;
+    EXPECT_EQ(copy.coord_derivs(i).d2, stepped.coord_derivs(i).d2) << "feature " << i;
+    EXPECT_EQ(copy.bound(i), stepped.bound(i));
+  }
+  EXPECT_EQ(copy.value(), stepped.value());
 }
 
 }  // namespace

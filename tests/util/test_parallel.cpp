@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -92,6 +93,50 @@ TEST(ThreadTeam, RethrowsTheFirstErrorInTaskOrderAndStaysUsable) {
     team.run(50, [&](std::size_t) { ++runs; });
     EXPECT_EQ(runs, 50);
   }
+}
+
+// Terms of mixed sign and magnitude, so that the order of the additions
+// shows in the bits.
+std::vector<double> mixed_terms(std::size_t count) {
+  std::vector<double> x(count);
+  for (std::size_t j = 0; j < count; ++j) {
+    x[j] = std::sin(0.37 * static_cast<double>(j)) * std::exp(static_cast<double>(j % 23) - 11.0);
+  }
+  return x;
+}
+
+TEST(ChunkedSum, AgreesWithOneSerialSumAndIsTheSameBitsOnAnyTeam) {
+  const std::vector<double> x = mixed_terms(100003);
+  double serial = 0;
+  double magnitude = 0;
+  for (double v : x) {
+    serial += v;
+    magnitude += std::fabs(v);
+  }
+  const auto part = [&](std::size_t first, std::size_t stop) {
+    double s = 0;
+    for (std::size_t j = first; j < stop; ++j) s += x[j];
+    return s;
+  };
+  for (std::size_t chunk : {1u, 1000u, 16384u, 200000u}) {
+    // The chunk sums added in chunk order, by hand.
+    double by_chunks = 0;
+    for (std::size_t first = 0; first < x.size(); first += chunk) {
+      by_chunks += part(first, std::min(x.size(), first + chunk));
+    }
+    std::vector<double> sums;
+    for (unsigned threads : {1u, 2u, 3u}) {
+      ThreadTeam team(threads);
+      for (int pass = 0; pass < 5; ++pass) {
+        const double total = chunked_sum(team, x.size(), chunk, sums, part);
+        EXPECT_EQ(total, by_chunks) << "chunk " << chunk << ", " << threads << " threads";
+        EXPECT_NEAR(total, serial, 1e-12 * magnitude) << "chunk " << chunk;
+      }
+    }
+  }
+  ThreadTeam team(2);
+  std::vector<double> sums;
+  EXPECT_EQ(chunked_sum(team, 0, 16, sums, part), 0.0);
 }
 
 }  // namespace
