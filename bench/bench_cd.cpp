@@ -284,14 +284,16 @@ double crammer_singer_primal(const std::string& data_path, const cdl::LinearMode
   const cdl::LabeledCsc data = cdl::read_libsvm_csc(data_path, options);
   const std::size_t k = model.nr_w();
   const std::size_t columns = model.num_features + (model.bias >= 0 ? 1 : 0);
-  if (data.features.num_cols > columns) throw cdl::Error(data_path + ": more features than the model");
+  if (data.features.num_cols > columns) {
+    throw cdl::Error(data_path + ": more features than the model");
+  }
   const cdl::CsrMatrix x = cdl::to_csr(data.features);
   double value = 0;
   for (double v : model.w) value += 0.5 * v * v;
   std::vector<double> scores;
   for (std::size_t i = 0; i < x.num_rows; ++i) {
-    const auto label = std::find(model.labels.begin(), model.labels.end(),
-                                 static_cast<int>(data.labels[i]));
+    const auto label =
+        std::find(model.labels.begin(), model.labels.end(), static_cast<int>(data.labels[i]));
     if (label == model.labels.end()) throw cdl::Error(data_path + ": a label the model lacks");
     const auto y = static_cast<std::size_t>(label - model.labels.begin());
     scores.assign(k, 0.0);

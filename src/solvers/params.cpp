@@ -88,8 +88,7 @@ void validate_free_bias(const Params& params, const SolverInfo& solver) {
                                      : ""));
   }
   std::string message = std::string("-R: solver ") + solver.name + " with -l " +
-                        loss_info(loss).name + " -r " +
-                        regularizer_info(params.regularizer).name +
+                        loss_info(loss).name + " -r " + regularizer_info(params.regularizer).name +
                         " does not leave the bias unregularized; -R is served with -r l2 by " +
                         free_bias_rows(&SolverInfo::free_bias_losses) + ", and with -r l1 by " +
                         free_bias_rows(&SolverInfo::free_bias_l1_losses) +

@@ -273,9 +273,8 @@ L1EpochStats cd_l1_epoch(Objective& objective, const Regularizer& regularizer, S
         if (settings.feedback) rule.feedback({i, derivs.d1, derivs.d2, 0.0});
         continue;
       }
-      const double lambda =
-          l1_line_search(objective, r, i, derivs, wi, g, d, model, settings.sigma,
-                         settings.beta, stats.function_evaluations);
+      const double lambda = l1_line_search(objective, r, i, derivs, wi, g, d, model, settings.sigma,
+                                           settings.beta, stats.function_evaluations);
       if (lambda == 1.0) ++stats.full_newton_steps;
       if (settings.feedback) rule.feedback({i, derivs.d1, derivs.d2, lambda * d});
     }

@@ -4,7 +4,8 @@
 // Problem: with M classes, weights w_1..w_M and C_i the C of row i's class
 // (C times its -wi weight) times row i's -W weight s_i (LIBLINEAR's weights
 // extension: C_i bounds alpha_i^{y_i}, so an integer s_i trains the problem
-// in which row i appears s_i times; s_i = 0 leaves the row out), the primal (Crammer & Singer, JMLR 2, 2001)
+// in which row i appears s_i times; s_i = 0 leaves the row out), the primal
+// (Crammer & Singer, JMLR 2, 2001)
 //     min_w 1/2 sum_m ||w_m||^2 + sum_i C_i xi_i,
 //     xi_i = max_m (w_m'x_i + e_i^m) - w_{y_i}'x_i,  e_i^m = [m != y_i],
 //   and its dual in one vector alpha_i (M values) per row (Keerthi,

@@ -26,9 +26,9 @@
 //     m = max {-G_j : alpha_j < s_j} - min {-G_j : alpha_j > 0} <= 0.
 //   The start is feasible: the first rows at their bound s_j (1 without
 //   -W) until the next takes the rest of nu sum_j s_j, as LIBLINEAR 2.50
-//   starts. An outer iteration computes G on
-//   the active rows, shrinks the rows that cannot move now (alpha_j = s_j with
-//   -G_j above the first max, alpha_j = 0 with -G_j below the second min),
+//   starts. An outer iteration computes G on the active rows, shrinks the
+//   rows that cannot move now (alpha_j = s_j with -G_j above the first max,
+//   alpha_j = 0 with -G_j below the second min),
 //   and pairs the k = max(active/10, 1) most violating rows of each side:
 //   the k largest -G_j with alpha_j < s_j with the k smallest with alpha_j > 0,
 //   in order (the two-level CD of Chou, Lin, Yu & Lin, SDM 2020, its
@@ -42,8 +42,8 @@
 //   lower row, so the model is the same on every run.
 //   rho at the end, from the KKT conditions: the mean of G_j over the free
 //   alpha_j (0 < alpha_j < s_j) if any, else the midpoint of max{G_j :
-//   alpha_j = s_j} and min{G_j : alpha_j = 0}, or the one of the two that exists
-//   (every rho beyond it is optimal then).
+//   alpha_j = s_j} and min{G_j : alpha_j = 0}, or the one of the two that
+//   exists (every rho beyond it is optimal then).
 //
 // Stopping rule: m <= eps on the active rows (default eps 0.01, LIBLINEAR
 //   2.50's for -s 21); when rows are shrunk, all are restored and the test
@@ -177,8 +177,8 @@ SolveResult solve_oneclass(const SolverInput& input) {
     // Shrinking: rows at a bound that no pair can move now.
     std::size_t kept = 0;
     for (const std::size_t j : active) {
-      const bool stuck =
-          (alpha[j] >= upper[j] && -gradient[j] > up_max) || (alpha[j] <= 0 && -gradient[j] < down_min);
+      const bool stuck = (alpha[j] >= upper[j] && -gradient[j] > up_max) ||
+                         (alpha[j] <= 0 && -gradient[j] < down_min);
       if (!stuck) active[kept++] = j;
     }
     active.resize(kept);

@@ -241,9 +241,8 @@ std::vector<double> train_all_classes(const SolverInfo& row, const CscMatrix& x,
   std::vector<double> class_costs;
   for (int label : classes.labels) class_costs.push_back(class_cost(params, label));
   reporter.set_norm_name(row.norm_name);
-  std::vector<double> w = row.solve_all_classes(
-      {x, rows, classes, class_costs, held_out, weights, params, derive_seed(params.seed, 0),
-       reporter});
+  std::vector<double> w = row.solve_all_classes({x, rows, classes, class_costs, held_out, weights,
+                                                 params, derive_seed(params.seed, 0), reporter});
   if (w.size() != x.num_cols * nr_w) {
     throw Error(std::string("solver ") + row.name + " returned " + std::to_string(w.size()) +
                 " weights for " + std::to_string(x.num_cols) + " features and " +

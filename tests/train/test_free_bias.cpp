@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <string>
+#include <utility>
 
 #include "model/model.h"
 #include "objective/evaluate.h"
@@ -26,6 +27,42 @@ struct FreeBiasRun {
   const char* fixture;
 };
 
+// -B 1 -R, eps 1e-8, for a run's solver and loss, validated.
+Params free_bias_params(const FreeBiasRun& run, RegularizerKind regularizer) {
+  Params params;
+  params.solver = find_solver(run.solver)->kind;
+  params.loss = run.loss;
+  params.regularizer = regularizer;
+  params.bias = 1;
+  params.free_bias = true;
+  params.eps = 1e-8;
+  params.max_iter = 100000;
+  params.threads = 1;
+  params = resolve_defaults(params);
+  validate(params);
+  return params;
+}
+
+// heart_scale with its bias column of 1s (-B 1).
+const CscMatrix& heart_scale_with_bias() {
+  static const CscMatrix x = [] {
+    CscMatrix with_bias = test::load("heart_scale").file.features;
+    append_constant_column(with_bias, 1.0);
+    return with_bias;
+  }();
+  return x;
+}
+
+// Our model of heart_scale -B 1 with `params`, and LIBLINEAR 2.50's fixture.
+std::pair<LinearModel, LinearModel> ours_and_liblinears(const Params& params,
+                                                        const char* fixture) {
+  test::RecordingReporter reporter;
+  std::pair<LinearModel, LinearModel> out{
+      train(heart_scale_with_bias(), test::load("heart_scale").classes, params, reporter),
+      load_model(test::fixture_path(fixture))};
+  return out;
+}
+
 // LIBLINEAR 2.50: `train -s 0 -B 1 -R -e 1e-6 data/heart_scale MODEL` and
 // `-s 2` (tests/fixtures/README.md).
 constexpr FreeBiasRun kRuns[] = {
@@ -37,22 +74,11 @@ constexpr FreeBiasRun kRuns[] = {
 
 TEST(FreeBias, ReachesLiblinearsOptimumWithAZeroBiasDerivative) {
   const test::Data& data = test::load("heart_scale");
-  CscMatrix x = data.file.features;
-  append_constant_column(x, 1.0);
+  const CscMatrix& x = heart_scale_with_bias();
   for (const FreeBiasRun& run : kRuns) {
     SCOPED_TRACE(std::string(run.solver) + " " + loss_info(run.loss).name);
-    Params params;
-    params.solver = find_solver(run.solver)->kind;
-    params.loss = run.loss;
-    params.bias = 1;
-    params.free_bias = true;
-    params.eps = 1e-8;
-    params.threads = 1;
-    params = resolve_defaults(params);
-    validate(params);
-    test::RecordingReporter reporter;
-    const LinearModel ours = train(x, data.classes, params, reporter);
-    const LinearModel theirs = load_model(test::fixture_path(run.fixture));
+    const Params params = free_bias_params(run, RegularizerKind::kL2);
+    const auto [ours, theirs] = ours_and_liblinears(params, run.fixture);
     ASSERT_EQ(ours.w.size(), theirs.w.size());
     const Problem problem = one_vs_rest(x, data.classes, 0, 1.0, 1.0);
     const Regularizer free = regularizer_of(params, x.num_cols);
@@ -118,24 +144,11 @@ constexpr FreeBiasRun kL1Runs[] = {
 
 TEST(FreeBias, L1ReachesLiblinearsOptimumWhereItsOptimalityConditionsHold) {
   const test::Data& data = test::load("heart_scale");
-  CscMatrix x = data.file.features;
-  append_constant_column(x, 1.0);
+  const CscMatrix& x = heart_scale_with_bias();
   for (const FreeBiasRun& run : kL1Runs) {
     SCOPED_TRACE(std::string(run.solver) + " " + loss_info(run.loss).name);
-    Params params;
-    params.solver = find_solver(run.solver)->kind;
-    params.loss = run.loss;
-    params.regularizer = RegularizerKind::kL1;
-    params.bias = 1;
-    params.free_bias = true;
-    params.eps = 1e-8;
-    params.max_iter = 100000;
-    params.threads = 1;
-    params = resolve_defaults(params);
-    validate(params);
-    test::RecordingReporter reporter;
-    const LinearModel ours = train(x, data.classes, params, reporter);
-    const LinearModel theirs = load_model(test::fixture_path(run.fixture));
+    const Params params = free_bias_params(run, RegularizerKind::kL1);
+    const auto [ours, theirs] = ours_and_liblinears(params, run.fixture);
     ASSERT_EQ(ours.w.size(), theirs.w.size());
     const Problem problem = one_vs_rest(x, data.classes, 0, 1.0, 1.0);
     const Regularizer free = regularizer_of(params, x.num_cols);

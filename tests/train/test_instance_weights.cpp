@@ -34,6 +34,31 @@ CscMatrix repeated_rows(const CsrMatrix& x, const std::vector<std::size_t>& orde
   return to_csc(out);
 }
 
+// The integer weights 0, 3, 2, 1, ... ((j * 7) % 4) of the data's rows, and
+// the copy with row j repeated that many times: its rows, targets, classes.
+struct RepeatedRows {
+  std::vector<double> weights;
+  CscMatrix x;
+  std::vector<double> targets;
+  ClassMap classes;
+};
+
+RepeatedRows repeated_by_weights(const test::Data& data) {
+  RepeatedRows out;
+  out.classes.labels = data.classes.labels;
+  std::vector<std::size_t> order;
+  for (std::size_t j = 0; j < data.rows.num_rows; ++j) {
+    out.weights.push_back(static_cast<double>((j * 7) % 4));
+    for (std::size_t k = 0; k < (j * 7) % 4; ++k) order.push_back(j);
+  }
+  out.x = repeated_rows(data.rows, order);
+  for (std::size_t j : order) {
+    out.targets.push_back(data.file.labels[j]);
+    out.classes.class_of.push_back(data.classes.class_of[j]);
+  }
+  return out;
+}
+
 struct Case {
   std::string solver;
   LossKind loss;
@@ -102,19 +127,11 @@ TEST_P(IntegerWeights, SameOptimumAsRepeatedRows) {
   const test::Data& data = test::load("heart_scale");
   const CscMatrix& x = data.file.features;
   const std::size_t l = x.num_rows;
-  std::vector<double> weights(l);
-  std::vector<std::size_t> order;
-  for (std::size_t j = 0; j < l; ++j) {
-    weights[j] = static_cast<double>((j * 7) % 4);  // 0, 3, 2, 1, ...
-    for (std::size_t k = 0; k < (j * 7) % 4; ++k) order.push_back(j);
-  }
-  const CscMatrix repeated = repeated_rows(data.rows, order);
-  std::vector<double> targets;
-  ClassMap classes{data.classes.labels, {}};
-  for (std::size_t j : order) {
-    targets.push_back(data.file.labels[j]);
-    classes.class_of.push_back(data.classes.class_of[j]);
-  }
+  const RepeatedRows copy = repeated_by_weights(data);
+  const std::vector<double>& weights = copy.weights;
+  const CscMatrix& repeated = copy.x;
+  const std::vector<double>& targets = copy.targets;
+  const ClassMap& classes = copy.classes;
   const SolverInfo& row = *find_solver(c.solver);
   Params params;
   params.solver = row.kind;
@@ -206,19 +223,11 @@ TEST(IntegerWeightsAllClassesAndOneClass, SameOptimumAsRepeatedRows) {
     SCOPED_TRACE(name);
     const test::Data& data = test::load(name);
     const CscMatrix& x = data.file.features;
-    std::vector<double> weights(x.num_rows);
-    std::vector<std::size_t> order;
-    for (std::size_t j = 0; j < x.num_rows; ++j) {
-      weights[j] = static_cast<double>((j * 7) % 4);  // 0, 3, 2, 1, ...
-      for (std::size_t k = 0; k < (j * 7) % 4; ++k) order.push_back(j);
-    }
-    const CscMatrix repeated = repeated_rows(data.rows, order);
-    std::vector<double> targets;
-    ClassMap classes{data.classes.labels, {}};
-    for (std::size_t j : order) {
-      targets.push_back(data.file.labels[j]);
-      classes.class_of.push_back(data.classes.class_of[j]);
-    }
+    const RepeatedRows copy = repeated_by_weights(data);
+    const std::vector<double>& weights = copy.weights;
+    const CscMatrix& repeated = copy.x;
+    const std::vector<double>& targets = copy.targets;
+    const ClassMap& classes = copy.classes;
     Params cs;
     cs.solver = find_solver("cs")->kind;
     cs.loss = LossKind::kMultiHinge;
