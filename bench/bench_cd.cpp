@@ -8,8 +8,11 @@
 //                               or LIBLINEAR's; L2-SVM, L1-SVM or LR, L2 or L1
 //                               regularized, by its solver_type) or a
 //                               regression model (SVR with -p P, default 0.1,
-//                               or squared loss) on FILE, so that both tools'
-//                               models are scored by one formula
+//                               or squared loss) on FILE, or the primal of
+//                               Crammer and Singer's multi-class SVM for an
+//                               MCSVM_CS model (solver_cs.cpp's header), so
+//                               that both tools' models are scored by one
+//                               formula
 //   bench_cd sweep FILE [--order O] [--epochs N] [--distance D[,D...]]
 //                               milliseconds per epoch (median of N, default
 //                               7) of the floor of an L2-SVM CD epoch (below)
@@ -270,12 +273,58 @@ class TimingReporter : public cdl::Reporter {
   std::ostringstream sink_;
 };
 
+// Crammer and Singer's primal 1/2 sum_m ||w_m||^2 + C sum_i (max_m (w_m'x_i
+// + [m != y_i]) - w_{y_i}'x_i) of an MCSVM_CS model on `data_path`; a label
+// the model lacks, or a feature beyond its nr_feature, is an error.
+double crammer_singer_primal(const std::string& data_path, const cdl::LinearModel& model,
+                             double cost) {
+  cdl::ReadOptions options;
+  options.integer_labels = true;
+  options.bias = model.bias;
+  const cdl::LabeledCsc data = cdl::read_libsvm_csc(data_path, options);
+  const std::size_t k = model.nr_w();
+  const std::size_t columns = model.num_features + (model.bias >= 0 ? 1 : 0);
+  if (data.features.num_cols > columns) {
+    throw cdl::Error(data_path + ": more features than the model");
+  }
+  const cdl::CsrMatrix x = cdl::to_csr(data.features);
+  double value = 0;
+  for (double v : model.w) value += 0.5 * v * v;
+  std::vector<double> scores;
+  for (std::size_t i = 0; i < x.num_rows; ++i) {
+    const auto label =
+        std::find(model.labels.begin(), model.labels.end(), static_cast<int>(data.labels[i]));
+    if (label == model.labels.end()) throw cdl::Error(data_path + ": a label the model lacks");
+    const auto y = static_cast<std::size_t>(label - model.labels.begin());
+    scores.assign(k, 0.0);
+    for (auto t = x.row_ptr[i]; t < x.row_ptr[i + 1]; ++t) {
+      const auto s = static_cast<std::size_t>(t);
+      // The bias column is the model's last weight row.
+      const std::size_t row = x.col_idx[s] < data.features.num_cols - (model.bias >= 0 ? 1 : 0)
+                                  ? x.col_idx[s]
+                                  : model.num_features;
+      for (std::size_t m = 0; m < k; ++m) scores[m] += model.w[row * k + m] * x.values[s];
+    }
+    double largest = scores[y];
+    for (std::size_t m = 0; m < k; ++m) {
+      if (m != y) largest = std::max(largest, scores[m] + 1.0);
+    }
+    value += cost * (largest - scores[y]);
+  }
+  return value;
+}
+
 // f(w) of equation (1) for a binary model, with the loss and regularizer its
 // solver_type names (L2-SVM, L1-SVM or logistic regression; L2 or L1), or of
-// a regression model (SVR with tube width p, squared loss) on its targets.
+// a regression model (SVR with tube width p, squared loss) on its targets,
+// or Crammer and Singer's primal for an MCSVM_CS model.
 int bench_objective(const std::string& data_path, const std::string& model_path, double cost,
                     double svr_epsilon) {
   const cdl::LinearModel model = cdl::load_model(model_path);
+  if (model.solver_type == "MCSVM_CS") {
+    std::printf("%.12g\n", crammer_singer_primal(data_path, model, cost));
+    return 0;
+  }
   if (model.nr_w() != 1) throw cdl::Error(model_path + ": objective needs a binary model");
   const std::string& type = model.solver_type;
   cdl::LossKind loss = cdl::LossKind::kL2Svm;

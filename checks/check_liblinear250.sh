@@ -9,11 +9,11 @@
 #   - whether LIBLINEAR 2.50's predict, run on our model file, writes
 #     exactly what cdpredict writes.
 # heart_scale has no test file here, so its figures are on the training file.
-# For -s 21 and -s 4 (`dual` below: bench_cd scores neither), f is the dual
-# each solver prints at its end (cdtrain's summary, LIBLINEAR's "Objective
-# value"), within 1% of LIBLINEAR's, on heart_scale and breast-cancer_scale
-# (-s 21, whose accuracy is that of +1/-1 against the labels) or heart_scale
-# and dna.scale (-s 4).
+# For -s 4, on heart_scale and dna.scale, f is Crammer and Singer's primal
+# (`bench_cd objective`, C = 1). For -s 21 (`dual` below: bench_cd does not
+# score it), f is the dual each solver prints at its end (cdtrain's summary,
+# LIBLINEAR's "Objective value"), within 1% of LIBLINEAR's, on heart_scale
+# and breast-cancer_scale (its accuracy is that of +1/-1 against the labels).
 #
 #   bash checks/check_liblinear250.sh [liblinear_dir] [numbers...]
 #
@@ -39,13 +39,13 @@ score() {  # test_file model -> accuracy in percent or mean squared error
 
 pairs="data/heart_scale:data/heart_scale data/a9a:data/a9a.t data/rcv1_small:data/rcv1_small.t"
 dual_pairs_21="data/heart_scale:data/heart_scale data/breast-cancer_scale:data/breast-cancer_scale"
-dual_pairs_4="data/heart_scale:data/heart_scale data/dna.scale:data/dna.scale.t"
+pairs_4="data/heart_scale:data/heart_scale data/dna.scale:data/dna.scale.t"
 failed=0
 echo "| -s | data | f ours | f LIBLINEAR 2.50 | ratio | accuracy or MSE ours / LIBLINEAR | predict on our model |"
 echo "|---|---|---|---|---|---|---|"
 for n in $numbers; do
   dual=0 list=$pairs
-  case $n in 21) dual=1 list=$dual_pairs_21 ;; 4) dual=1 list=$dual_pairs_4 ;; esac
+  case $n in 21) dual=1 list=$dual_pairs_21 ;; 4) list=$pairs_4 ;; esac
   for pair in $list; do
     train=${pair%%:*} test=${pair##*:}
     if [ "$dual" = 1 ]; then

@@ -348,9 +348,6 @@ void check_regression_options(const cdl::TrainCommand& command, const cdl::Param
   if (one_class && command.find_C) {
     throw cdl::ConfigError("-C searches C; -l " + loss + what + ", with no C");
   }
-  if (one_class && !command.weights_path.empty()) {
-    throw cdl::ConfigError("-W multiplies each instance's C; -l " + loss + what + ", with no C");
-  }
   if (!params.class_weights.empty()) {
     throw cdl::ConfigError("-wi weighs classes; -l " + loss + what + ", with none");
   }

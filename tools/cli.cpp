@@ -189,7 +189,8 @@ const std::vector<Flag<TrainCommand>>& train_flags() {
        }},
       {"-R", nullptr,
        "do not regularize the bias weight (needs -B > 0; LIBLINEAR's -R): tron (-s 0, -s 2) and "
-       "the CD solvers cdper, cd, cdperone, online (-s 11) with -r l2",
+       "the CD solvers cdper, cd, cdperone, online (-s 11) with -r l2, and with -r l1 for l2svm "
+       "and lr (-s 5, -s 6)",
        [](TrainCommand& c, const std::string&, const std::string&) { c.params.free_bias = true; }},
       {"-v", "n", "n-fold cross validation (n >= 2); prints the accuracy, writes no model",
        [](TrainCommand& c, const std::string& flag, const std::string& v) {

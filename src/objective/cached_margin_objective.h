@@ -151,7 +151,8 @@ class CachedMarginObjective final : public CoordinateObjective {
       g += t.a * v;
       h += t.b * v * v;
     }
-    return {regularizer_.derivative(w_[i], g), regularizer_.curvature(h)};
+    const Regularizer r = regularizer_.at(i);
+    return {r.derivative(w_[i], g), r.curvature(h)};
   }
 
   void apply(std::size_t i, double z) final {
@@ -217,7 +218,7 @@ class CachedMarginObjective final : public CoordinateObjective {
     last_ = i;
     saved_w_ = w_[i];
     w_[i] += z;
-    return regularizer_.delta(saved_w_, z) + sum;
+    return regularizer_.at(i).delta(saved_w_, z) + sum;
   }
 
   void undo() final {
@@ -241,8 +242,9 @@ class CachedMarginObjective final : public CoordinateObjective {
   // (regularizer's curvature included, as in bound()).
   double curvature_bound(std::size_t i, double d2, double z) const {
     if constexpr (LossTerms<Loss>::kLogCurvatureLipschitz) {
-      const double loss_part = d2 - regularizer_.l2;
-      const double grown = regularizer_.l2 + loss_part * std::exp(std::fabs(z) * max_abs_[i]);
+      const double l2 = regularizer_.at(i).l2;
+      const double loss_part = d2 - l2;
+      const double grown = l2 + loss_part * std::exp(std::fabs(z) * max_abs_[i]);
       return std::min(bounds_[i], grown);
     } else {
       (void)d2;

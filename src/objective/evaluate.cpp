@@ -200,7 +200,7 @@ double curvature_bound(const Problem& problem, const Regularizer& regularizer, d
     const double v = x.values[k];
     curvature += problem.cost(x.row_idx[k]) * v * v;
   }
-  return require_finite_bound(regularizer.curvature(max_d2 * curvature), i);
+  return require_finite_bound(regularizer.at(i).curvature(max_d2 * curvature), i);
 }
 
 double require_finite_bound(double bound, std::size_t i) {

@@ -47,12 +47,29 @@ const char* option_purpose(const char* flag) {
   return "is a solver's own option";
 }
 
-// -R: a bias to leave unregularized, and a row and loss that serve it.
+// The rows that take -R with a regularizer's losses, for validate_free_bias's
+// message: "cdper -l l2svm/lr, cd -l l2svm/lr".
+std::string free_bias_rows(std::vector<LossKind> SolverInfo::*losses) {
+  std::string serving;
+  for (const SolverInfo& row : solver_table()) {
+    if ((row.*losses).empty()) continue;
+    std::string row_losses;
+    for (LossKind l : row.*losses) {
+      row_losses += (row_losses.empty() ? "" : "/") + std::string(loss_info(l).name);
+    }
+    serving += (serving.empty() ? "" : ", ") + std::string(row.name) + " -l " + row_losses;
+  }
+  return serving;
+}
+
+// -R: a bias to leave unregularized, and a row, loss and regularizer that
+// serve it.
 void validate_free_bias(const Params& params, const SolverInfo& solver) {
   const LossKind loss = params.loss.value_or(solver.losses.front());
-  const auto& losses = solver.free_bias_losses;
-  const bool served = params.regularizer == RegularizerKind::kL2 &&
-                      std::find(losses.begin(), losses.end(), loss) != losses.end();
+  const auto& losses = params.regularizer == RegularizerKind::kL2   ? solver.free_bias_losses
+                       : params.regularizer == RegularizerKind::kL1 ? solver.free_bias_l1_losses
+                                                                    : std::vector<LossKind>{};
+  const bool served = std::find(losses.begin(), losses.end(), loss) != losses.end();
   if (served && params.bias > 0) {
     if (params.partitions && *params.partitions > 1 &&
         solver.takes_option(option::kPartitions)) {
@@ -70,21 +87,12 @@ void validate_free_bias(const Params& params, const SolverInfo& solver) {
                                            " fits an unregularized intercept already: drop -R"
                                      : ""));
   }
-  std::string serving;
-  for (const SolverInfo& row : solver_table()) {
-    if (row.free_bias_losses.empty()) continue;
-    std::string row_losses;
-    for (LossKind l : row.free_bias_losses) {
-      row_losses += (row_losses.empty() ? "" : "/") + std::string(loss_info(l).name);
-    }
-    serving += (serving.empty() ? "" : ", ") + std::string(row.name) + " -l " + row_losses;
-  }
   std::string message = std::string("-R: solver ") + solver.name + " with -l " +
-                        loss_info(loss).name + " -r " +
-                        regularizer_info(params.regularizer).name +
+                        loss_info(loss).name + " -r " + regularizer_info(params.regularizer).name +
                         " does not leave the bias unregularized; -R is served with -r l2 by " +
-                        serving + " (LIBLINEAR's -s 0 and -s 2 run tron, -s 11 cdper; its -R "
-                                  "of -s 5 and 6, with -r l1, is not served here)";
+                        free_bias_rows(&SolverInfo::free_bias_losses) + ", and with -r l1 by " +
+                        free_bias_rows(&SolverInfo::free_bias_l1_losses) +
+                        " (LIBLINEAR's -s 0 and -s 2 run tron, -s 5, 6 and 11 cdper)";
   if (loss == LossKind::kL1Svm) {
     message += "; for the L1-loss SVM with an unregularized intercept use -s pdcd or rcd-pair, "
                "which fit it without -B";

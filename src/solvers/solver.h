@@ -44,6 +44,9 @@ struct MultiClassInput {
   const std::vector<double>& class_costs;
   // Rows to leave out (cross-validation's folds), or null.
   const std::vector<std::uint8_t>* held_out;
+  // Instance weights s_i >= 0 (-W): row i's C is its class's times s_i, and
+  // a row of weight 0 is left out as a held-out row is. Null: all 1.
+  const std::vector<double>* weights;
   const Params& params;  // resolved
   std::uint64_t seed;
   Reporter& reporter;

@@ -10,6 +10,10 @@
 //   - the L2-loss SVR max(0, |y_j - w'x_j| - p)^2 (L1R_L2LOSS_SVR).
 //   The Regularizer (regularizer.h) carries the L1 weight; its prox_step,
 //   delta and min_norm_subgradient are the only places the |.| appears.
+//   With -R (L2-SVM and LR, LIBLINEAR 2.50's -s 5/6 -R) the bias weight is
+//   left out of ||w||_1 (Regularizer::unregularized): its step is the plain
+//   Newton step d = -g/h with the same line search (Delta = g d), its v_i
+//   is g, and it is never shrunk.
 //
 // Algorithm: cyclic (or --select's order) coordinate descent with a
 //   one-variable Newton direction for the nonsmooth sub-problem, Shi, Tu, Xu &
@@ -187,7 +191,9 @@ std::vector<double> min_norm_subgradients(const Objective& objective,
                                           const Regularizer& regularizer) {
   std::vector<double> v = objective.gradient();
   const std::vector<double>& w = objective.w();
-  for (std::size_t i = 0; i < v.size(); ++i) v[i] = regularizer.min_norm_subgradient(w[i], v[i]);
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    v[i] = regularizer.at(i).min_norm_subgradient(w[i], v[i]);
+  }
   return v;
 }
 
@@ -231,12 +237,16 @@ L1EpochStats cd_l1_epoch(Objective& objective, const Regularizer& regularizer, S
       if (!active[i]) continue;
       const BoundedDerivs derivs = objective.bounded_derivs(i);
       const double wi = objective.w()[i];
+      // -R's bias weight has no regularizer: its step is the plain Newton
+      // step -g/h and it is never shrunk (as LIBLINEAR 2.50's -R).
+      const bool free = i == regularizer.unregularized;
+      const Regularizer r = regularizer.at(i);
       // The loss part's derivatives (r's smooth part taken back out).
-      const double g = derivs.d1 - regularizer.l2 * wi;
-      const double h = std::max(derivs.d2 - regularizer.l2, kMinSecondDerivative);
-      const double v = regularizer.min_norm_subgradient(wi, derivs.d1);
+      const double g = derivs.d1 - r.l2 * wi;
+      const double h = std::max(derivs.d2 - r.l2, kMinSecondDerivative);
+      const double v = r.min_norm_subgradient(wi, derivs.d1);
       ++stats.visits;
-      if (settings.may_shrink && wi == 0 && std::fabs(g) < shrink_below) {
+      if (settings.may_shrink && !free && wi == 0 && std::fabs(g) < shrink_below) {
         active[i] = 0;
         ++stats.shrunk;
         violation[i] = 0;
@@ -245,7 +255,7 @@ L1EpochStats cd_l1_epoch(Objective& objective, const Regularizer& regularizer, S
       violation[i] = v;
       stats.violation_sum += std::fabs(v);
       stats.max_violation = std::max(stats.max_violation, std::fabs(v));
-      const double d = regularizer.prox_step(wi, g, h);
+      const double d = r.prox_step(wi, g, h);
       if (d == 0) {
         ++stats.full_newton_steps;
         if (settings.feedback) rule.feedback({i, derivs.d1, derivs.d2, 0.0});
@@ -258,14 +268,13 @@ L1EpochStats cd_l1_epoch(Objective& objective, const Regularizer& regularizer, S
       // Delta of the Armijo rule: < 0 for d != 0 in exact arithmetic; near
       // the optimum rounding can leave it >= 0, and then no step can
       // decrease f by a measurable amount: the coordinate stays.
-      const double model = g * d + regularizer.delta(wi, d);
+      const double model = g * d + r.delta(wi, d);
       if (!(model < 0)) {
         if (settings.feedback) rule.feedback({i, derivs.d1, derivs.d2, 0.0});
         continue;
       }
-      const double lambda =
-          l1_line_search(objective, regularizer, i, derivs, wi, g, d, model, settings.sigma,
-                         settings.beta, stats.function_evaluations);
+      const double lambda = l1_line_search(objective, r, i, derivs, wi, g, d, model, settings.sigma,
+                                           settings.beta, stats.function_evaluations);
       if (lambda == 1.0) ++stats.full_newton_steps;
       if (settings.feedback) rule.feedback({i, derivs.d1, derivs.d2, lambda * d});
     }

@@ -2,7 +2,10 @@
 // (LIBLINEAR's -s 4, MCSVM_CS): one model over all classes.
 //
 // Problem: with M classes, weights w_1..w_M and C_i the C of row i's class
-// (C times its -wi weight), the primal (Crammer & Singer, JMLR 2, 2001)
+// (C times its -wi weight) times row i's -W weight s_i (LIBLINEAR's weights
+// extension: C_i bounds alpha_i^{y_i}, so an integer s_i trains the problem
+// in which row i appears s_i times; s_i = 0 leaves the row out), the primal
+// (Crammer & Singer, JMLR 2, 2001)
 //     min_w 1/2 sum_m ||w_m||^2 + sum_i C_i xi_i,
 //     xi_i = max_m (w_m'x_i + e_i^m) - w_{y_i}'x_i,  e_i^m = [m != y_i],
 //   and its dual in one vector alpha_i (M values) per row (Keerthi,
@@ -12,7 +15,7 @@
 //     min_alpha D(alpha) = 1/2 sum_m ||w_m||^2 + sum_i sum_m e_i^m alpha_i^m,
 //     sum_m alpha_i^m = 0,  alpha_i^m <= C_i [m = y_i],
 //   with w_m = sum_i alpha_i^m x_i and min P = -min D. A row held out by
-//   cross-validation is never visited (its alpha_i stays 0).
+//   cross-validation, or of weight 0, is never visited (its alpha_i stays 0).
 //
 // Algorithm: the sequential dual method: the rows in a new random order
 //   every outer iteration (--seed), and for row i the exact minimization of
@@ -96,7 +99,7 @@ std::vector<double> solve_cs(const MultiClassInput& input) {
 
   std::vector<double> w(n * classes, 0.0);
   std::vector<double> alpha(x.num_rows * classes, 0.0);
-  std::vector<double> norm2(x.num_rows, 0.0);
+  std::vector<double> norm2(x.num_rows, 0.0), row_cost(x.num_rows, 0.0);
   // Row i's active classes are active_class[i M .. i M + active_count[i]),
   // and y_slot[i] is the slot of y_i among them (active_count[i] if shrunk).
   std::vector<std::size_t> active_class(x.num_rows * classes);
@@ -104,6 +107,9 @@ std::vector<double> solve_cs(const MultiClassInput& input) {
   std::vector<std::size_t> all_rows;
   for (std::size_t i = 0; i < x.num_rows; ++i) {
     if (input.held_out != nullptr && (*input.held_out)[i] != 0) continue;
+    const double weight = input.weights != nullptr ? (*input.weights)[i] : 1.0;
+    if (!(weight > 0)) continue;
+    row_cost[i] = input.class_costs[input.classes.class_of[i]] * weight;
     all_rows.push_back(i);
     norm2[i] = row_squared_norm(x, i);
   }
@@ -137,7 +143,7 @@ std::vector<double> solve_cs(const MultiClassInput& input) {
       if (a_ii <= 0) continue;  // an empty row has nothing to move: it leaves
       std::size_t* own = &active_class[i * classes];
       double* alpha_i = &alpha[i * classes];
-      const double cost = input.class_costs[input.classes.class_of[i]];
+      const double cost = row_cost[i];
       std::size_t count = active_count[i];
       for (std::size_t m = 0; m < count; ++m) g[m] = m == y_slot[i] ? 0.0 : 1.0;
       for (auto t = x.row_ptr[i]; t < x.row_ptr[i + 1]; ++t) {

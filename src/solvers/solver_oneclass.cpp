@@ -12,31 +12,38 @@
 //   w'x - rho: +1 (typical) if positive, -1 (outlier) otherwise. l counts
 //   the rows that count (a row held out by cross-validation is left out);
 //   the labels and C play no part.
+//   Instance weights s_j (-W) replace the box's 1 by s_j and nu l by
+//   nu sum_j s_j: 0 <= alpha_j <= s_j, sum_j alpha_j = nu sum_j s_j. Row j
+//   repeated s_j times has s_j variables in [0, 1] that enter D only
+//   through their sum, so an integer s_j trains the problem of the repeated
+//   rows (the same w and D*), as -W means for the rows with a C; s_j = 0
+//   leaves the row out. Without -W every s_j is 1: LIBLINEAR 2.50's problem.
 //
 // Algorithm: the dual's gradient is G = Q alpha, G_j = w'x_j. Its KKT
-//   conditions ask for a rho with G_j <= rho where alpha_j = 1, G_j >= rho
+//   conditions ask for a rho with G_j <= rho where alpha_j = s_j, G_j >= rho
 //   where alpha_j = 0 and G_j = rho in between, i.e. (the maximal violating
 //   pair of Keerthi et al. 2001, as LIBSVM uses it)
-//     m = max {-G_j : alpha_j < 1} - min {-G_j : alpha_j > 0} <= 0.
-//   The start is feasible: the first floor(nu l) rows at 1, the next at the
-//   rest of nu l, as LIBLINEAR 2.50 starts. An outer iteration computes G on
-//   the active rows, shrinks the rows that cannot move now (alpha_j = 1 with
-//   -G_j above the first max, alpha_j = 0 with -G_j below the second min),
+//     m = max {-G_j : alpha_j < s_j} - min {-G_j : alpha_j > 0} <= 0.
+//   The start is feasible: the first rows at their bound s_j (1 without
+//   -W) until the next takes the rest of nu sum_j s_j, as LIBLINEAR 2.50
+//   starts. An outer iteration computes G on the active rows, shrinks the
+//   rows that cannot move now (alpha_j = s_j with -G_j above the first max,
+//   alpha_j = 0 with -G_j below the second min),
 //   and pairs the k = max(active/10, 1) most violating rows of each side:
-//   the k largest -G_j with alpha_j < 1 with the k smallest with alpha_j > 0,
+//   the k largest -G_j with alpha_j < s_j with the k smallest with alpha_j > 0,
 //   in order (the two-level CD of Chou, Lin, Yu & Lin, SDM 2020, its
 //   supplement's Algorithm 7, from memory: the paper is not in
 //   shared/papers). Each pair (u, d) that still violates with fresh
 //   gradients moves t from alpha_d to alpha_u, which keeps the sum: the
 //   sub-problem min_t t (G_u - G_d) + t^2/2 (Q_uu + Q_dd - 2 Q_ud) gives
 //   t = (G_d - G_u) / (Q_uu + Q_dd - 2 Q_ud), clipped to
-//   min(1 - alpha_u, alpha_d) (a variable that reaches its bound is set
+//   min(s_u - alpha_u, alpha_d) (a variable that reaches its bound is set
 //   to it exactly); then w += t (x_u - x_d). Ties in the selection go to the
 //   lower row, so the model is the same on every run.
 //   rho at the end, from the KKT conditions: the mean of G_j over the free
-//   alpha_j (0 < alpha_j < 1) if any, else the midpoint of max{G_j : alpha_j
-//   = 1} and min{G_j : alpha_j = 0}, or the one of the two that exists
-//   (every rho beyond it is optimal then).
+//   alpha_j (0 < alpha_j < s_j) if any, else the midpoint of max{G_j :
+//   alpha_j = s_j} and min{G_j : alpha_j = 0}, or the one of the two that
+//   exists (every rho beyond it is optimal then).
 //
 // Stopping rule: m <= eps on the active rows (default eps 0.01, LIBLINEAR
 //   2.50's for -s 21); when rows are shrunk, all are restored and the test
@@ -85,12 +92,12 @@ void top_pairs(std::vector<Score>& up, std::vector<Score>& down, std::size_t k) 
 }
 
 // rho from the KKT conditions at the end (the header's rule).
-double offset(const std::vector<double>& alpha, const std::vector<double>& gradient,
-              const std::vector<std::size_t>& rows) {
+double offset(const std::vector<double>& alpha, const std::vector<double>& bound,
+              const std::vector<double>& gradient, const std::vector<std::size_t>& rows) {
   double lower = -kInfinity, upper = kInfinity, free_sum = 0;
   std::size_t free = 0;
   for (const std::size_t j : rows) {
-    if (alpha[j] >= 1) {
+    if (alpha[j] >= bound[j]) {
       lower = std::max(lower, gradient[j]);
     } else if (alpha[j] <= 0) {
       upper = std::min(upper, gradient[j]);
@@ -122,16 +129,22 @@ SolveResult solve_oneclass(const SolverInput& input) {
   const double nu = params.nu.value_or(kDefaultNu);
 
   std::vector<std::size_t> rows;  // the rows that count
+  std::vector<double> upper(x.num_rows, 0.0);  // s_j, the bound of alpha_j
+  double weight_sum = 0;
   for (std::size_t j = 0; j < x.num_rows; ++j) {
-    if (problem.cost(j) > 0) rows.push_back(j);
+    if (problem.cost(j) > 0) {
+      rows.push_back(j);
+      upper[j] = problem.weight(j);
+      weight_sum += upper[j];
+    }
   }
-  const double total = nu * static_cast<double>(rows.size());
-  const auto at_bound = static_cast<std::size_t>(total);
+  // Without -W: the first floor(nu l) rows at 1 and the next at the rest.
+  double remaining = nu * weight_sum;
   std::vector<double> alpha(x.num_rows, 0.0), gradient(x.num_rows, 0.0), norm2(x.num_rows, 0.0);
   std::vector<double> w(x.num_cols, 0.0);
-  for (std::size_t s = 0; s < rows.size(); ++s) {
-    const std::size_t j = rows[s];
-    alpha[j] = s < at_bound ? 1.0 : s == at_bound ? total - static_cast<double>(at_bound) : 0.0;
+  for (const std::size_t j : rows) {
+    alpha[j] = std::min(upper[j], std::max(remaining, 0.0));
+    remaining -= alpha[j];
     norm2[j] = row_squared_norm(x, j);
     if (alpha[j] != 0) add_row(x, j, alpha[j], w);
   }
@@ -147,7 +160,7 @@ SolveResult solve_oneclass(const SolverInput& input) {
     double up_max = -kInfinity, down_min = kInfinity;
     for (const std::size_t j : active) {
       gradient[j] = row_dot(x, j, w);
-      if (alpha[j] < 1) up_max = std::max(up_max, -gradient[j]);
+      if (alpha[j] < upper[j]) up_max = std::max(up_max, -gradient[j]);
       if (alpha[j] > 0) down_min = std::min(down_min, -gradient[j]);
     }
     const double violation = up_max - down_min;
@@ -164,15 +177,15 @@ SolveResult solve_oneclass(const SolverInput& input) {
     // Shrinking: rows at a bound that no pair can move now.
     std::size_t kept = 0;
     for (const std::size_t j : active) {
-      const bool stuck =
-          (alpha[j] >= 1 && -gradient[j] > up_max) || (alpha[j] <= 0 && -gradient[j] < down_min);
+      const bool stuck = (alpha[j] >= upper[j] && -gradient[j] > up_max) ||
+                         (alpha[j] <= 0 && -gradient[j] < down_min);
       if (!stuck) active[kept++] = j;
     }
     active.resize(kept);
     up.clear();
     down.clear();
     for (const std::size_t j : active) {
-      if (alpha[j] < 1) up.emplace_back(-gradient[j], j);
+      if (alpha[j] < upper[j]) up.emplace_back(-gradient[j], j);
       if (alpha[j] > 0) down.emplace_back(-gradient[j], j);
     }
     const std::size_t k =
@@ -187,18 +200,18 @@ SolveResult solve_oneclass(const SolverInput& input) {
       // Fresh gradients: move toward the row of the smaller gradient,
       // if the pair still violates in either direction.
       double pull = g_d - g_u;
-      if (!(alpha[u] < 1 && alpha[d] > 0 && pull > kTiny)) {
-        if (!(alpha[d] < 1 && alpha[u] > 0 && -pull > kTiny)) continue;
+      if (!(alpha[u] < upper[u] && alpha[d] > 0 && pull > kTiny)) {
+        if (!(alpha[d] < upper[d] && alpha[u] > 0 && -pull > kTiny)) continue;
         std::swap(u, d);
         pull = -pull;
       }
       const double curvature = std::max(norm2[u] + norm2[d] - 2.0 * rows_dot(x, u, d), kTiny);
       double t = pull / curvature;
-      const double room_u = 1.0 - alpha[u];
+      const double room_u = upper[u] - alpha[u];
       const double room_d = alpha[d];
       if (t >= room_u || t >= room_d) {
         t = std::min(room_u, room_d);
-        alpha[u] = room_u <= room_d ? 1.0 : alpha[u] + t;
+        alpha[u] = room_u <= room_d ? upper[u] : alpha[u] + t;
         alpha[d] = room_d <= room_u ? 0.0 : alpha[d] - t;
       } else {
         alpha[u] += t;
@@ -216,7 +229,7 @@ SolveResult solve_oneclass(const SolverInput& input) {
   for (const std::size_t j : rows) gradient[j] = row_dot(x, j, w);
   result.iterations = iter;
   result.seconds = progress.seconds();
-  result.rho = offset(alpha, gradient, rows);
+  result.rho = offset(alpha, upper, gradient, rows);
   result.objective = half_squared_norm(w);
   result.w = std::move(w);
   result.alpha = std::move(alpha);

@@ -169,9 +169,11 @@ struct SolverInfo {
   // unregularized intercept (intercept_gap.h): its own primal, dual and gap
   // for an intercept row, the intercept_gap of a post-processed w for dual CD.
   std::vector<LossKind> intercept_trace_losses;
-  // The losses with which it takes -R (with -r l2): the bias weight left
-  // out of the regularizer (regularizer_of(), Regularizer::unregularized).
+  // The losses with which it takes -R with -r l2, and with -r l1: the bias
+  // weight left out of the regularizer (regularizer_of(),
+  // Regularizer::unregularized).
   std::vector<LossKind> free_bias_losses;
+  std::vector<LossKind> free_bias_l1_losses;
 
   // LIBLINEAR's solver_type of the model it writes, for a loss.
   const char* (*solver_type)(LossKind loss) = nullptr;

@@ -237,12 +237,12 @@ std::vector<double> train_all_classes(const SolverInfo& row, const CscMatrix& x,
                                       const CsrMatrix* rows, const ClassMap& classes,
                                       const Params& params, Reporter& reporter,
                                       const std::vector<std::uint8_t>* held_out,
-                                      std::size_t nr_w) {
+                                      const std::vector<double>* weights, std::size_t nr_w) {
   std::vector<double> class_costs;
   for (int label : classes.labels) class_costs.push_back(class_cost(params, label));
   reporter.set_norm_name(row.norm_name);
-  std::vector<double> w = row.solve_all_classes(
-      {x, rows, classes, class_costs, held_out, params, derive_seed(params.seed, 0), reporter});
+  std::vector<double> w = row.solve_all_classes({x, rows, classes, class_costs, held_out, weights,
+                                                 params, derive_seed(params.seed, 0), reporter});
   if (w.size() != x.num_cols * nr_w) {
     throw Error(std::string("solver ") + row.name + " returned " + std::to_string(w.size()) +
                 " weights for " + std::to_string(x.num_cols) + " features and " +
@@ -319,11 +319,8 @@ LinearModel train_with_row(const SolverInfo& row, const DataMatrix& data, const 
   if (!rows_only && columns == nullptr) columns = &own_columns.emplace(to_csc(*data.rows));
   if (!row.needs_rows) rows = nullptr;
   if (row.solve_all_classes != nullptr) {
-    if (data.weights != nullptr) {
-      throw ConfigError(std::string("-W: solver ") + row.name + " does not take instance weights");
-    }
     model.w = train_all_classes(row, *columns, rows, classes, params, reporter, held_out,
-                                model.nr_w());
+                                data.weights, model.nr_w());
     return model;
   }
   const std::size_t weights = num_cols + (row.intercept ? 1 : 0);

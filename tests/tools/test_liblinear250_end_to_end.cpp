@@ -89,9 +89,15 @@ TEST(OneClassEndToEnd, RefusesBadNuAndOptionsItLacks) {
   refused("-s 21 -B 1", "-B: the one-class SVM has no bias feature");
   refused("-s 21 -v 5", "-v: cross validation of the one-class SVM");
   refused("-s 21 -C", "-C searches C; -l oneclass is the one-class SVM, with no C");
-  refused("-s 21 -W " + data("heart_scale"), "-W multiplies each instance's C; -l oneclass");
   refused("-s 21 -w1 2", "-wi weighs classes; -l oneclass is the one-class SVM");
   refused("-s 21 -l l2svm", "whose loss is oneclass");
+  // -W weighs the rows (the bounds of the dual, solver_oneclass.cpp).
+  const std::string weights = test::fixture_path("heart_scale.weights");
+  EXPECT_EQ(test::run_tool("cdtrain", "-q -s 21 -W " + weights + " " + data("heart_scale") + " " +
+                                          dir.file("w"))
+                .status,
+            0);
+  EXPECT_TRUE(std::filesystem::exists(dir.file("w")));
 }
 
 // cdpredict refuses a one-class model without rho or with a corrupt

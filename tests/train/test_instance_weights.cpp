@@ -1,6 +1,7 @@
 // Instance weights (-W): an integer weight s_j trains the problem in which
 // row j appears s_j times (0: not at all), for every row of the solver table
-// and each of its losses and regularizers; and a weight of 0 trains the same
+// and each of its losses and regularizers (Crammer and Singer's cs and the
+// one-class SVM by their own objectives); and a weight of 0 trains the same
 // model, bit for bit, as the copy without the row.
 #include <gtest/gtest.h>
 
@@ -33,6 +34,31 @@ CscMatrix repeated_rows(const CsrMatrix& x, const std::vector<std::size_t>& orde
   return to_csc(out);
 }
 
+// The integer weights 0, 3, 2, 1, ... ((j * 7) % 4) of the data's rows, and
+// the copy with row j repeated that many times: its rows, targets, classes.
+struct RepeatedRows {
+  std::vector<double> weights;
+  CscMatrix x;
+  std::vector<double> targets;
+  ClassMap classes;
+};
+
+RepeatedRows repeated_by_weights(const test::Data& data) {
+  RepeatedRows out;
+  out.classes.labels = data.classes.labels;
+  std::vector<std::size_t> order;
+  for (std::size_t j = 0; j < data.rows.num_rows; ++j) {
+    out.weights.push_back(static_cast<double>((j * 7) % 4));
+    for (std::size_t k = 0; k < (j * 7) % 4; ++k) order.push_back(j);
+  }
+  out.x = repeated_rows(data.rows, order);
+  for (std::size_t j : order) {
+    out.targets.push_back(data.file.labels[j]);
+    out.classes.class_of.push_back(data.classes.class_of[j]);
+  }
+  return out;
+}
+
 struct Case {
   std::string solver;
   LossKind loss;
@@ -44,8 +70,8 @@ struct Case {
 std::vector<Case> all_cases() {
   std::vector<Case> out;
   for (const SolverInfo& row : solver_table()) {
-    // -W multiplies C_j: refused by the one-class SVM (no C) and by cs (one
-    // model over all classes), tested end to end.
+    // cs (one model over all classes) and the one-class SVM have their own
+    // objectives: AllClassesAndOneClass below.
     if (row.solve_all_classes != nullptr) continue;
     for (LossKind loss : row.losses) {
       if (is_one_class(loss)) continue;
@@ -101,19 +127,11 @@ TEST_P(IntegerWeights, SameOptimumAsRepeatedRows) {
   const test::Data& data = test::load("heart_scale");
   const CscMatrix& x = data.file.features;
   const std::size_t l = x.num_rows;
-  std::vector<double> weights(l);
-  std::vector<std::size_t> order;
-  for (std::size_t j = 0; j < l; ++j) {
-    weights[j] = static_cast<double>((j * 7) % 4);  // 0, 3, 2, 1, ...
-    for (std::size_t k = 0; k < (j * 7) % 4; ++k) order.push_back(j);
-  }
-  const CscMatrix repeated = repeated_rows(data.rows, order);
-  std::vector<double> targets;
-  ClassMap classes{data.classes.labels, {}};
-  for (std::size_t j : order) {
-    targets.push_back(data.file.labels[j]);
-    classes.class_of.push_back(data.classes.class_of[j]);
-  }
+  const RepeatedRows copy = repeated_by_weights(data);
+  const std::vector<double>& weights = copy.weights;
+  const CscMatrix& repeated = copy.x;
+  const std::vector<double>& targets = copy.targets;
+  const ClassMap& classes = copy.classes;
   const SolverInfo& row = *find_solver(c.solver);
   Params params;
   params.solver = row.kind;
@@ -163,6 +181,83 @@ TEST_P(IntegerWeights, SameOptimumAsRepeatedRows) {
 
 INSTANTIATE_TEST_SUITE_P(EveryRow, IntegerWeights, testing::ValuesIn(all_cases()), case_name);
 
+// Crammer and Singer's primal (solver_cs.cpp's header) of a model on x, with
+// row j's C = C s_j (s_j = 1 without weights).
+double cs_primal(const LinearModel& model, const CscMatrix& x, const ClassMap& classes, double C,
+                 const std::vector<double>* weights) {
+  const std::size_t k = model.nr_w();
+  double value = 0;
+  for (double v : model.w) value += 0.5 * v * v;
+  const CsrMatrix rows = to_csr(x);
+  std::vector<double> scores;
+  for (std::size_t j = 0; j < rows.num_rows; ++j) {
+    scores.assign(k, 0.0);
+    for (auto t = rows.row_ptr[j]; t < rows.row_ptr[j + 1]; ++t) {
+      const auto s = static_cast<std::size_t>(t);
+      for (std::size_t m = 0; m < k; ++m) {
+        scores[m] += model.w[rows.col_idx[s] * k + m] * rows.values[s];
+      }
+    }
+    const auto y = static_cast<std::size_t>(classes.class_of[j]);
+    double largest = scores[y];
+    for (std::size_t m = 0; m < k; ++m) {
+      if (m != y) largest = std::max(largest, scores[m] + 1.0);
+    }
+    value += C * (weights != nullptr ? (*weights)[j] : 1.0) * (largest - scores[y]);
+  }
+  return value;
+}
+
+double half_squared_norm(const std::vector<double>& w) {
+  double out = 0;
+  for (double v : w) out += 0.5 * v * v;
+  return out;
+}
+
+// cs: s_j multiplies row j's C (the bound of alpha_j^{y_j}); the one-class
+// SVM: s_j bounds alpha_j and nu l becomes nu sum_j s_j. Both against the
+// repeated rows: cs by its primal, the one-class SVM by its dual optimum
+// 1/2 ||w||^2 (its primal has no C to weigh), and rho.
+TEST(IntegerWeightsAllClassesAndOneClass, SameOptimumAsRepeatedRows) {
+  for (const char* name : {"heart_scale", "dna.scale"}) {
+    SCOPED_TRACE(name);
+    const test::Data& data = test::load(name);
+    const CscMatrix& x = data.file.features;
+    const RepeatedRows copy = repeated_by_weights(data);
+    const std::vector<double>& weights = copy.weights;
+    const CscMatrix& repeated = copy.x;
+    const std::vector<double>& targets = copy.targets;
+    const ClassMap& classes = copy.classes;
+    Params cs;
+    cs.solver = find_solver("cs")->kind;
+    cs.loss = LossKind::kMultiHinge;
+    cs.C = 0.25;
+    cs.eps = 1e-5;
+    cs = resolve_defaults(cs);
+    test::RecordingReporter a;
+    test::RecordingReporter b;
+    const LinearModel weighted = train(DataMatrix{&x, nullptr, &weights}, data.classes, cs, a);
+    const LinearModel copied = train(repeated, classes, cs, b);
+    const double f_copied = cs_primal(copied, repeated, classes, cs.C, nullptr);
+    // The weighted primal is the copy's, at any w.
+    EXPECT_NEAR(cs_primal(copied, x, data.classes, cs.C, &weights), f_copied, 1e-9 * f_copied);
+    EXPECT_NEAR(cs_primal(weighted, x, data.classes, cs.C, &weights), f_copied, 1e-3 * f_copied);
+
+    Params one_class;
+    one_class.solver = find_solver("oneclass")->kind;
+    one_class.loss = LossKind::kOneClass;
+    one_class.nu = 0.3;
+    one_class.eps = 1e-7;
+    one_class = resolve_defaults(one_class);
+    const LinearModel weighted_one =
+        train_regression(x, data.file.labels, one_class, a, nullptr, nullptr, &weights);
+    const LinearModel copied_one = train_regression(repeated, targets, one_class, b);
+    const double d_copied = half_squared_norm(copied_one.w);
+    EXPECT_NEAR(half_squared_norm(weighted_one.w), d_copied, 1e-3 * d_copied);
+    EXPECT_NEAR(weighted_one.rho, copied_one.rho, 1e-3 * std::fabs(copied_one.rho));
+  }
+}
+
 // Weights of 0 and 1: the model of the copy without the rows of weight 0, bit
 // for bit (C_j times 1 is C_j; the rows of weight 0 count nowhere).
 TEST(InstanceWeights, WeightZeroIsTheCopyWithoutTheRow) {
@@ -184,12 +279,10 @@ TEST(InstanceWeights, WeightZeroIsTheCopyWithoutTheRow) {
       copy_targets.push_back(data.file.labels[r]);
     }
     for (const SolverInfo& solver : solver_table()) {
-      if (solver.solve_all_classes != nullptr) continue;  // refuses -W (above)
       for (LossKind loss : solver.losses) {
-        if (is_one_class(loss)) continue;
         SCOPED_TRACE(std::string(name) + " " + solver.name + " " + loss_info(loss).name);
         Params params = test::params_for(solver, loss);
-        if (is_regression(loss)) {
+        if (!has_classes(loss)) {
           if (std::string(name) != "heart_scale") continue;
           test::RecordingReporter a;
           test::RecordingReporter b;
