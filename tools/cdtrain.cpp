@@ -321,20 +321,20 @@ void run_regression(const cdl::TrainCommand& command, const cdl::Params& params,
   std::optional<std::vector<double>> initial;
   if (!command.initial_model.empty()) {
     initial = cdl::initial_regression_weights(cdl::load_model(command.initial_model),
-                                              data.features.num_cols, params.bias);
+                                              training.matrix().num_cols(), params.bias);
   }
   std::optional<cdl::TraceReporter> trace;
   if (!command.trace_path.empty()) {
     trace.emplace(
         reporter, command.trace_path, nullptr, false,
-        cdl::regularizer_of(params, data.features.num_cols),
+        cdl::regularizer_of(params, training.matrix().num_cols()),
         false, false, params.svr_epsilon.value_or(cdl::kDefaultSvrEpsilon),
         params.loss == cdl::LossKind::kSquared && params.regularizer == cdl::RegularizerKind::kL1 &&
             command.initial_model.empty());
   }
   cdl::Reporter& active = trace ? static_cast<cdl::Reporter&>(*trace) : reporter;
   const cdl::LinearModel model =
-      cdl::train_regression(data.features, data.labels, params, active,
+      cdl::train_regression(training.matrix(), training.labels(), params, active,
                             initial ? &*initial : nullptr, nullptr, training.instance_weights());
   save(command.model_path, model, trace);
 }
@@ -483,10 +483,15 @@ TrainingData read_training_data(const cdl::TrainCommand& command, const cdl::Par
                                 cdl::CacheUse& cache_use) {
   // When the data's shape chooses between dcd (rows) and cdper (columns),
   // the form of looks_wide()'s guess is read.
+  // A regression reads rows only to train once (-v and -C read columns).
+  const bool plain_regression = cdl::is_regression(params.loss.value()) && !command.find_C &&
+                                params.cv_folds == 0 && cdl::trains_on_rows(params);
   const bool by_rows =
-      cache.empty() && command.trace_path.empty() && cdl::has_classes(params.loss.value()) &&
-      (cdl::trains_on_rows(params) ||
-       (shape_chooses(command) && looks_wide(command.training_path)));
+      cache.empty() && command.trace_path.empty() &&
+      (plain_regression ||
+       (cdl::has_classes(params.loss.value()) &&
+        (cdl::trains_on_rows(params) ||
+         (shape_chooses(command) && looks_wide(command.training_path)))));
   try {
     TrainingData data;
     if (by_rows) {

@@ -58,8 +58,16 @@ Problem one_vs_rest(const CscMatrix* x, const ClassMap& classes, std::size_t pos
 
 Problem regression_problem(const CscMatrix& x, std::vector<double> targets, double C,
                            const CsrMatrix* rows) {
-  assert(targets.size() == x.num_rows);
-  return Problem{x, rows, std::move(targets), C, C, Task::kRegression};
+  return regression_problem(&x, std::move(targets), C, rows);
+}
+
+Problem regression_problem(const CscMatrix* x, std::vector<double> targets, double C,
+                           const CsrMatrix* rows) {
+  assert(x != nullptr || rows != nullptr);
+  Problem p{nullptr, rows, std::move(targets), C, C, Task::kRegression};
+  if (x != nullptr) p.columns = *x;
+  assert(p.y.size() == p.num_rows());
+  return p;
 }
 
 }  // namespace cdl

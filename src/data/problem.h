@@ -112,6 +112,9 @@ struct DataMatrix {
 // A regression problem: real targets, C_j = C for every instance.
 Problem regression_problem(const CscMatrix& x, std::vector<double> targets, double C,
                            const CsrMatrix* rows = nullptr);
+// The same on `x` (columns, or null) and `rows` (or null), one not null.
+Problem regression_problem(const CscMatrix* x, std::vector<double> targets, double C,
+                           const CsrMatrix* rows);
 
 // Class labels in order of first appearance, as LIBLINEAR orders them, except
 // that for data labelled exactly {-1, +1} the class +1 comes first, so that it

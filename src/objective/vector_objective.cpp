@@ -60,8 +60,7 @@ std::vector<std::size_t> transpose_blocks(const Problem& problem) {
   const CsrMatrix& rows = *problem.rows;
   std::vector<std::int64_t> counted(rows.num_rows + 1, 0);  // counted nonzeros before row j
   for (std::size_t j = 0; j < rows.num_rows; ++j) {
-    counted[j + 1] =
-        counted[j] + (problem.counts(j) ? rows.row_ptr[j + 1] - rows.row_ptr[j] : 0);
+    counted[j + 1] = counted[j] + (problem.counts(j) ? rows.row_ptr[j + 1] - rows.row_ptr[j] : 0);
   }
   const auto nnz = static_cast<std::size_t>(counted.back());
   std::size_t count = 1;
@@ -73,9 +72,8 @@ std::vector<std::size_t> transpose_blocks(const Problem& problem) {
   std::vector<std::size_t> bounds{0};
   std::size_t j = 0;
   for (std::size_t b = 1; b < count; ++b) {
-    const auto target = static_cast<std::int64_t>(static_cast<double>(nnz) *
-                                                  static_cast<double>(b) /
-                                                  static_cast<double>(count));
+    const auto target = static_cast<std::int64_t>(
+        static_cast<double>(nnz) * static_cast<double>(b) / static_cast<double>(count));
     while (j < rows.num_rows && (counted[j] < target || !problem.counts(j))) ++j;
     bounds.push_back(j);
   }
@@ -110,6 +108,7 @@ class RowObjective final : public VectorObjective {
         row_blocks_(blocks_of(rows_.row_ptr)),
         transpose_blocks_(transpose_blocks(problem)),
         partial_(transpose_blocks_.size() - 2, std::vector<double>(rows_.num_cols)),
+        score_(problem.num_rows()),
         slope_(problem.num_rows()),
         curvature_(problem.num_rows()),
         scratch_(problem.num_rows()) {
@@ -126,22 +125,20 @@ class RowObjective final : public VectorObjective {
     w_ = w;
     for_blocks(row_blocks_, [&](std::size_t begin, std::size_t end) {
       for (std::size_t j = begin; j < end; ++j) {
-        terms_(problem_.y[j], problem_.cost(j), row_dot(rows_, j, w), scratch_[j], slope_[j],
-               curvature_[j]);
+        score_[j] = row_dot(rows_, j, w);
+        terms_(problem_.y[j], problem_.cost(j), score_[j], scratch_[j], slope_[j], curvature_[j]);
       }
     });
     evaluated_ = true;
-    // r(w), then C_j loss(m_j) in row order, as objective_value() adds them.
-    double f = regularizer_.value(w);
-    for (std::size_t j = 0; j < scratch_.size(); ++j) f += scratch_[j];
-    return f;
+    return plus_loss_terms(regularizer_.value(w));
   }
 
   // g = l2 w + X'(y C loss'(m)).
   void gradient(std::vector<double>& g) const override {
     assert(evaluated_);
     g.resize(w_.size());
-    times_transpose(w_, [&](std::size_t j) { return slope_[j]; }, g);
+    times_transpose([&](std::size_t i) { return regularized(i, w_[i]); },
+                    [&](std::size_t j) { return slope_[j]; }, g);
   }
 
   // Hs = l2 s + X'(D (X s)), the rows with D_jj = 0 skipped in X s. Each
@@ -151,15 +148,63 @@ class RowObjective final : public VectorObjective {
     assert(evaluated_);
     assert(s.size() == num_features() && &s != &hs);
     hs.resize(s.size());
-    times_transpose(
-        s,
-        [&](std::size_t j) {
-          return curvature_[j] != 0 ? curvature_[j] * row_dot(rows_, j, s) : 0.0;
-        },
-        hs);
+    times_transpose([&](std::size_t i) { return regularized(i, s[i]); },
+                    [&](std::size_t j) {
+                      return curvature_[j] != 0 ? curvature_[j] * row_dot(rows_, j, s) : 0.0;
+                    },
+                    hs);
   }
 
   double gradient_norm_at_zero() const override { return gradient_norm_at_zero_; }
+
+  // d = l2 + X.^2'(D), the scatter of D_jj x_ji^2 by the same blocks as X'u.
+  void hess_diag(std::vector<double>& d) const override {
+    assert(evaluated_);
+    d.resize(w_.size());
+    times_transpose([&](std::size_t i) { return regularized(i, 1.0); },
+                    [&](std::size_t j) { return curvature_[j]; }, d, kSquares);
+  }
+
+  void begin_line(const std::vector<double>& s) override {
+    assert(evaluated_ && s.size() == w_.size());
+    line_.resize(score_.size());  // on first use: TRON never needs it
+    for_blocks(row_blocks_, [&](std::size_t begin, std::size_t end) {
+      for (std::size_t j = begin; j < end; ++j) line_[j] = row_dot(rows_, j, s);
+    });
+    // The squares r sums, in index order, without the unregularized one.
+    ww_ = ws_ = ss_ = 0;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      if (i == regularizer_.unregularized) continue;
+      ww_ += w_[i] * w_[i];
+      ws_ += w_[i] * s[i];
+      ss_ += s[i] * s[i];
+    }
+  }
+
+  double line_value(double alpha) override {
+    assert(evaluated_);
+    for_blocks(row_blocks_, [&](std::size_t begin, std::size_t end) {
+      double slope = 0, curvature = 0;
+      for (std::size_t j = begin; j < end; ++j) {
+        terms_(problem_.y[j], problem_.cost(j), score_[j] + alpha * line_[j], scratch_[j], slope,
+               curvature);
+      }
+    });
+    const double r = 0.5 * regularizer_.l2 * (ww_ + alpha * (2 * ws_ + alpha * ss_));
+    return plus_loss_terms(r);
+  }
+
+  double take_line_step(double alpha, const std::vector<double>& s) override {
+    assert(evaluated_ && s.size() == w_.size());
+    axpy(alpha, s, w_);
+    for_blocks(row_blocks_, [&](std::size_t begin, std::size_t end) {
+      for (std::size_t j = begin; j < end; ++j) {
+        score_[j] += alpha * line_[j];
+        terms_(problem_.y[j], problem_.cost(j), score_[j], scratch_[j], slope_[j], curvature_[j]);
+      }
+    });
+    return plus_loss_terms(regularizer_.value(w_));
+  }
 
  private:
   // body(begin, end) for the blocks of `bounds`, on the team if there is one.
@@ -174,6 +219,14 @@ class RowObjective final : public VectorObjective {
     team_->run(blocks, [&](std::size_t b) { body(bounds[b], bounds[b + 1]); });
   }
 
+  // r + the C_j loss terms of scratch_, added one by one to r in row order
+  // on this thread, as objective_value() adds them (the same bits as TRON
+  // has always seen: not r + (their sum)).
+  double plus_loss_terms(double r) const {
+    for (double term : scratch_) r += term;
+    return r;
+  }
+
   // l2 v_i + 0: where a component of l2 v + X'u starts, never -0 (see
   // times_transpose()); 0 for the unregularized coordinate (-R's bias).
   double regularized(std::size_t i, double v_i) const {
@@ -181,22 +234,33 @@ class RowObjective final : public VectorObjective {
     return (regularizer_.l2 != 1.0 ? v_i * regularizer_.l2 : v_i) + 0.0;
   }
 
-  // out = l2 v + X'u, u_j = u_of(j), by the blocks of the class comment:
-  // block 0 into out from (l2 v_i + 0), block b > 0 into partial_[b - 1]
-  // from 0, each over its rows with u_j != 0 in row order; then out_i +=
-  // partial_0,i + partial_1,i + ... in block order. Skipping a zero term
-  // changes no bit, as a sum that starts at +0 or at (l2 v_i + 0) is never
-  // -0. `out` has the size of v; it may be v.
-  template <class UOf>
-  void times_transpose(const std::vector<double>& v, UOf u_of, std::vector<double>& out) const {
-    for (std::size_t i = 0; i < v.size(); ++i) out[i] = regularized(i, v[i]);
+  // out = start + X'u (with kSquares: + X.^2'u, x_ji^2 for x_ji), start_i =
+  // start_of(i), u_j = u_of(j), by the blocks of the class comment: block 0
+  // into out from start_i (l2 v_i + 0, never -0), block b > 0 into
+  // partial_[b - 1] from 0, each over its rows with u_j != 0 in row order;
+  // then out_i += partial_0,i + partial_1,i + ... in block order. Skipping a
+  // zero term changes no bit, as a sum that starts at +0 or at (l2 v_i + 0)
+  // is never -0. `out` has n elements; start_of(i) may read out_i.
+  template <class StartOf, class UOf>
+  void times_transpose(StartOf start_of, UOf u_of, std::vector<double>& out,
+                       bool squares = false) const {
     const std::size_t blocks = transpose_blocks_.size() - 1;
     const auto scatter_block = [&](std::size_t b) {
       std::vector<double>& target = b == 0 ? out : partial_[b - 1];
-      if (b > 0) std::fill(target.begin(), target.end(), 0.0);
+      // Each block starts its own vector, block 0's start on the team too.
+      if (b == 0) {
+        for (std::size_t i = 0; i < out.size(); ++i) out[i] = start_of(i);
+      } else {
+        std::fill(target.begin(), target.end(), 0.0);
+      }
       for (std::size_t j = transpose_blocks_[b]; j < transpose_blocks_[b + 1]; ++j) {
         const double u = u_of(j);
-        if (u != 0) add_row(rows_, j, u, target);
+        if (u == 0) continue;
+        if (squares) {
+          add_row_squares(j, u, target);
+        } else {
+          add_row(rows_, j, u, target);
+        }
       }
     };
     if (team_ == nullptr) {
@@ -220,6 +284,16 @@ class RowObjective final : public VectorObjective {
     }
   }
 
+  // out += scale * x_j.^2 (each x_ji squared) for row j.
+  void add_row_squares(std::size_t j, double scale, std::vector<double>& out) const {
+    for (auto k = rows_.row_ptr[j]; k < rows_.row_ptr[j + 1]; ++k) {
+      const auto t = static_cast<std::size_t>(k);
+      out[rows_.col_idx[t]] += scale * (rows_.values[t] * rows_.values[t]);
+    }
+  }
+
+  static constexpr bool kSquares = true;
+
   const Problem& problem_;
   const Terms terms_;
   const Regularizer regularizer_;
@@ -230,8 +304,11 @@ class RowObjective final : public VectorObjective {
   mutable std::vector<std::vector<double>> partial_;
   std::unique_ptr<ThreadTeam> team_;  // null: every pass on the calling thread
   std::vector<double> w_;
-  std::vector<double> slope_;      // y_j C_j loss'(m_j), the gradient's u
-  std::vector<double> curvature_;  // D_jj = C_j loss''(m_j)
+  std::vector<double> score_;        // x_j'w
+  std::vector<double> line_;         // x_j's of begin_line()'s s
+  double ww_ = 0, ws_ = 0, ss_ = 0;  // w'w, w's, s's without the unregularized i
+  std::vector<double> slope_;        // y_j C_j loss'(m_j), the gradient's u
+  std::vector<double> curvature_;    // D_jj = C_j loss''(m_j)
   // evaluate(): the terms C_j loss(m_j).
   mutable std::vector<double> scratch_;
   double gradient_norm_at_zero_ = 0;

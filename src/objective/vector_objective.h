@@ -11,12 +11,20 @@
 // hess_vec() skips, as Lin, Weng & Keerthi (2008) do; for the SVR it is zero
 // inside the tube (|w'x_j - t_j| <= epsilon).
 //
-// Cost: evaluate O(#nz + n); gradient O(#nz + B n); hess_vec O(#nz of rows
-// with D_jj != 0 + B n): X s and X'u over the active rows of the CSR, X'u in
-// B <= 8 fixed blocks of rows, each into an n-vector of its own (B - 1
-// vectors kept, at most 2 bytes per nonzero), then added in block order. The
-// Problem needs its rows alone (problem.rows) and must outlive the
-// objective.
+// For a line search (the Newton method of solver_newton.cpp), the objective
+// also keeps the scores x_j'w of the evaluated w: begin_line(s) computes
+// X s once, after which f(w + alpha s) costs O(l) for any alpha, and
+// take_line_step() moves the evaluated point to w + alpha s without
+// another pass over the matrix.
+//
+// Cost: evaluate O(#nz + n); gradient O(#nz + B n); hess_vec and hess_diag
+// O(#nz of rows with D_jj != 0 + B n); begin_line O(#nz + n); line_value
+// O(l); take_line_step O(l + n). The products: X s and X'u over the active
+// rows of the CSR, X'u in B <= 8 fixed blocks of rows, each into an
+// n-vector of its own (B - 1 vectors kept, at most 2 bytes per nonzero),
+// then added in block order. Beside them, 5 l-vectors (scores, X s, terms,
+// slopes, curvatures). The Problem needs its rows alone (problem.rows) and
+// must outlive the objective.
 //
 // Threads: with threads > 1 (and more than 65,536 nonzeros) each of these
 // passes runs on a team of that many threads, kept for the objective's life.
@@ -49,6 +57,19 @@ class VectorObjective {
   virtual void hess_vec(const std::vector<double>& s, std::vector<double>& hs) const = 0;
   // ||grad f(0)||, the scale of the relative stopping rule.
   virtual double gradient_norm_at_zero() const = 0;
+  // The diagonal of that Hessian at the last evaluated w: r's l2 (0 for its
+  // unregularized coordinate) + sum_j D_jj x_ji^2.
+  virtual void hess_diag(std::vector<double>& d) const = 0;
+  // Caches X s and w's, s's products for f(w + alpha s), w the last
+  // evaluated w; s must not change until take_line_step().
+  virtual void begin_line(const std::vector<double>& s) = 0;
+  // f(w + alpha s) from the cached X w and X s (the scores x_j'w + alpha
+  // x_j's), r's part from w'w, w's and s's. Changes no cache but f's terms.
+  virtual double line_value(double alpha) = 0;
+  // Makes w + alpha s the evaluated point, its scores x_j'w + alpha x_j's
+  // (as line_value() saw them, not recomputed from the matrix), and returns
+  // its f; gradient(), hess_vec() and hess_diag() then hold for it.
+  virtual double take_line_step(double alpha, const std::vector<double>& s) = 0;
 };
 
 // For l2svm, lr and svr2 (problem.y the targets, svr_epsilon its tube

@@ -92,7 +92,7 @@ void validate_free_bias(const Params& params, const SolverInfo& solver) {
                         " does not leave the bias unregularized; -R is served with -r l2 by " +
                         free_bias_rows(&SolverInfo::free_bias_losses) + ", and with -r l1 by " +
                         free_bias_rows(&SolverInfo::free_bias_l1_losses) +
-                        " (LIBLINEAR's -s 0 and -s 2 run tron, -s 5, 6 and 11 cdper)";
+                        " (LIBLINEAR's -s 0 and -s 11 run tron, -s 2 newton, -s 5 and 6 cdper)";
   if (loss == LossKind::kL1Svm) {
     message += "; for the L1-loss SVM with an unregularized intercept use -s pdcd or rcd-pair, "
                "which fit it without -B";

@@ -10,6 +10,7 @@
 #define CDL_SOLVER_H_
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "data/problem.h"
@@ -58,6 +59,10 @@ std::unique_ptr<SelectionRule> make_selection_rule(const SolverInput& input);
 // The starting w: *w0, or zeros.
 std::vector<double> starting_w(const SolverInput& input);
 
+// The whole-vector objective of the run (TRON, newton): its loss, -R, -m's
+// threads and -p.
+std::unique_ptr<VectorObjective> make_vector_objective(const SolverInput& input);
+
 // ---- entry points, one per algorithm ----
 // The CD rows: L2-regularized classification here (solver_cd.cpp); an L1
 // regularizer or a regression loss goes on to solve_cd_general
@@ -69,6 +74,7 @@ SolveResult solve_cd_general(const SolverInput& input);
 SolveResult solve_cd_partitioned(const SolverInput& input);
 SolveResult solve_cmls(const SolverInput& input);
 SolveResult solve_tron(const SolverInput& input);
+SolveResult solve_newton(const SolverInput& input);
 SolveResult solve_pegasos(const SolverInput& input);
 SolveResult solve_dcd(const SolverInput& input);
 // Primal-dual CD (Fercoq & Bianchi) and random pair CD for the L1-SVM with an
@@ -115,6 +121,10 @@ SolveResult solve_cd_l1(CoordinateObjective& objective, SelectionRule& rule, con
 // Trust region Newton method (solver_tron.cpp), from w.
 SolveResult solve_tron(VectorObjective& objective, std::vector<double> w, const Params& params,
                        Reporter& reporter);
+
+// Line-search Newton method with preconditioned CG (solver_newton.cpp), from w.
+SolveResult solve_newton(VectorObjective& objective, std::vector<double> w, const Params& params,
+                         Reporter& reporter);
 
 // CMLS, Zhang & Oles (2001), for L2-SVM (solver_cmls.cpp), from w.
 SolveResult solve_cmls(const Problem& problem, std::vector<double> w, SelectionRule& rule,

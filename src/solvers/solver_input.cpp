@@ -21,4 +21,11 @@ std::vector<double> starting_w(const SolverInput& input) {
   return input.w0 != nullptr ? *input.w0 : std::vector<double>(input.problem.num_features(), 0.0);
 }
 
+std::unique_ptr<VectorObjective> make_vector_objective(const SolverInput& input) {
+  const Regularizer regularizer = regularizer_of(input.params, input.problem.num_features());
+  return make_vector_objective(input.params.loss.value(), input.problem, regularizer,
+                               thread_count(input.params),
+                               input.params.svr_epsilon.value_or(kDefaultSvrEpsilon));
+}
+
 }  // namespace cdl

@@ -63,9 +63,10 @@ SolverInfo tron_row() {
   row.description = "trust region Newton method (Lin, Weng & Keerthi)";
   row.solve = solve_tron;
   row.losses = {L::kL2Svm, L::kLogistic, L::kSvrL2};
-  // LIBLINEAR's -s 0 and -s 2 measured fastest with TRON here (docs/solvers.md).
-  row.liblinear = {{0, L::kLogistic, R::kL2}, {2, L::kL2Svm, R::kL2}};
-  row.free_bias_losses = {L::kL2Svm, L::kLogistic};
+  // LIBLINEAR's -s 0 and -s 11 measured fastest with TRON here, -s 2 with
+  // the line-search Newton method (docs/solvers.md, docs/checks.md).
+  row.liblinear = {{0, L::kLogistic, R::kL2}, {11, L::kSvrL2, R::kL2}};
+  row.free_bias_losses = {L::kL2Svm, L::kLogistic, L::kSvrL2};
   row.default_eps = 0.01;
   // LIBLINEAR's default for its -s 11, the same stopping rule.
   row.loss_eps = {{L::kSvrL2, 0.0001}};
@@ -79,6 +80,17 @@ SolverInfo tron_row() {
   row.warm_start = true;
   row.solve_on_threads = true;
   row.solver_type = liblinear_solver_type;
+  return row;
+}
+
+// The line-search Newton method with preconditioned CG (solver_newton.cpp):
+// TRON's problems, stopping rule and defaults.
+SolverInfo newton_row() {
+  SolverInfo row = tron_row();
+  row.name = "newton";
+  row.description = "line-search Newton method, preconditioned CG (LIBLINEAR >= 2.40)";
+  row.solve = solve_newton;
+  row.liblinear = {{2, L::kL2Svm, R::kL2}};
   return row;
 }
 
@@ -267,8 +279,8 @@ const std::vector<SolverInfo>& solver_table() {
       [] {
         SolverInfo row =
             cd_row("cdper", "CD with a new random feature order every iteration", "perm");
-        // LIBLINEAR's L1 problems and the L2-loss SVR, measured (docs/solvers.md).
-        row.liblinear = {{5, L::kL2Svm, R::kL1}, {6, L::kLogistic, R::kL1}, {11, L::kSvrL2, R::kL2}};
+        // LIBLINEAR's L1 problems, measured (docs/solvers.md).
+        row.liblinear = {{5, L::kL2Svm, R::kL1}, {6, L::kLogistic, R::kL1}};
         // --partitions > 1: solver_cd_partitioned.cpp on -m's threads.
         row.options.push_back(option::kPartitions);
         row.partitions = [](const Params& params, std::size_t nonzeros, std::size_t) {
@@ -283,6 +295,7 @@ const std::vector<SolverInfo>& solver_table() {
       cmls_row("cmls", "CMLS (Zhang & Oles 2001), Algorithm 6", "cyclic"),
       cmls_row("cmlsper", "CMLS with a new random order every iteration", "perm"),
       tron_row(),
+      newton_row(),
       pegasos_row(),
       dcd_row(),
       pdcd_row(),

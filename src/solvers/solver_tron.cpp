@@ -211,12 +211,8 @@ SolveResult solve_tron(VectorObjective& objective, std::vector<double> w, const 
 }
 
 SolveResult solve_tron(const SolverInput& input) {
-  const Regularizer regularizer = regularizer_of(input.params, input.problem.num_features());
-  auto objective =
-      make_vector_objective(input.params.loss.value(), input.problem, regularizer,
-                            thread_count(input.params),
-                            input.params.svr_epsilon.value_or(kDefaultSvrEpsilon));
-  return solve_tron(*objective, starting_w(input), input.params, input.reporter);
+  return solve_tron(*make_vector_objective(input), starting_w(input), input.params,
+                    input.reporter);
 }
 
 }  // namespace cdl

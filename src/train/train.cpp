@@ -19,13 +19,19 @@
 namespace cdl {
 namespace {
 
-// max(min(#positive, #negative), 1) / l.
+// max(min(#positive, #negative), 1) / l over the rows that count (not held
+// out, weight not 0), so that a fold's problem stops where its copy would.
 double minority_share(const Problem& problem) {
   std::size_t positive = 0;
-  for (double y : problem.y) positive += y > 0;
-  const std::size_t smaller = std::min(positive, problem.y.size() - positive);
+  std::size_t counted = 0;
+  for (std::size_t j = 0; j < problem.y.size(); ++j) {
+    if (!problem.counts(j)) continue;
+    ++counted;
+    positive += problem.y[j] > 0;
+  }
+  const std::size_t smaller = std::min(positive, counted - positive);
   return static_cast<double>(std::max<std::size_t>(smaller, 1)) /
-         static_cast<double>(problem.y.size());
+         static_cast<double>(std::max<std::size_t>(counted, 1));
 }
 
 }  // namespace

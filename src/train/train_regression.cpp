@@ -23,14 +23,27 @@ LinearModel train_regression(const CscMatrix& x, const std::vector<double>& targ
                              const std::vector<double>* w0,
                              const std::vector<std::uint8_t>* held_out,
                              const std::vector<double>* weights) {
-  if (x.num_rows == 0) throw Error("no training instances");
-  if (largest_cost(ClassMap{}, params, weights) > x.checked_cost) {
-    check_magnitudes(x, ClassMap{}, params, std::numeric_limits<double>::infinity(), weights);
+  return train_regression(DataMatrix{&x, nullptr}, targets, params, reporter, w0, held_out,
+                          weights);
+}
+
+LinearModel train_regression(const DataMatrix& x, const std::vector<double>& targets,
+                             const Params& params, Reporter& reporter,
+                             const std::vector<double>* w0,
+                             const std::vector<std::uint8_t>* held_out,
+                             const std::vector<double>* weights) {
+  if (x.num_rows() == 0) throw Error("no training instances");
+  if (largest_cost(ClassMap{}, params, weights) > x.checked_cost()) {
+    check_magnitudes(DataMatrix{x.columns, x.rows, weights}, ClassMap{}, params);
   }
   const SolverInfo& row = solver_info(params.solver);
+  if (x.columns == nullptr && !trains_on_rows(params)) {
+    throw Error("this regression solver needs the columns");
+  }
   std::optional<CsrMatrix> rows;
-  if (row.needs_rows) rows = to_csr(x);
-  Problem problem = regression_problem(x, targets, params.C, rows ? &*rows : nullptr);
+  if (row.needs_rows && x.rows == nullptr) rows = to_csr(*x.columns);
+  Problem problem =
+      regression_problem(x.columns, targets, params.C, rows ? &*rows : x.rows);
   problem.held_out = held_out;
   problem.weights = weights;
   if (is_one_class(params.loss.value())) problem.task = Task::kOneClass;
@@ -40,7 +53,7 @@ LinearModel train_regression(const CscMatrix& x, const std::vector<double>& targ
   LinearModel model;
   model.solver_type = model_solver_type(row, params.loss.value(), params.regularizer);
   model.bias = params.bias;
-  model.num_features = x.num_cols - (params.bias >= 0 ? 1 : 0);
+  model.num_features = x.num_cols() - (params.bias >= 0 ? 1 : 0);
   model.w = result.w;
   model.rho = result.rho;
   for (std::size_t i = 0; i < model.w.size(); ++i) {

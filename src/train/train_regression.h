@@ -10,6 +10,7 @@
 #include <optional>
 #include <vector>
 
+#include "data/problem.h"
 #include "data/sparse_matrix.h"
 #include "model/model.h"
 #include "solvers/params.h"
@@ -24,6 +25,14 @@ namespace cdl {
 // solver_type of model_solver_type() (L2R_L2LOSS_SVR, L2R_SQUARED_LOSS,
 // L1R_SQUARED_LOSS, L1R_L2LOSS_SVR; ONECLASS_SVM, with the solver's rho).
 LinearModel train_regression(const CscMatrix& x, const std::vector<double>& targets,
+                             const Params& params, Reporter& reporter,
+                             const std::vector<double>* w0 = nullptr,
+                             const std::vector<std::uint8_t>* held_out = nullptr,
+                             const std::vector<double>* weights = nullptr);
+
+// The same on columns, rows or both (`x.weights` unused: pass `weights`):
+// on rows alone (cdtrain reads no columns then) if trains_on_rows(params).
+LinearModel train_regression(const DataMatrix& x, const std::vector<double>& targets,
                              const Params& params, Reporter& reporter,
                              const std::vector<double>* w0 = nullptr,
                              const std::vector<std::uint8_t>* held_out = nullptr,

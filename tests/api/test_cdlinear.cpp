@@ -248,7 +248,7 @@ TEST(Library, OptionsThatCannotTrainAreConfigErrors) {
     }
     return std::string("(no ConfigError)");
   };
-  EXPECT_EQ(config_error(options("newton")).rfind("solver: expected a LIBLINEAR number", 0), 0u);
+  EXPECT_EQ(config_error(options("lbfgs")).rfind("solver: expected a LIBLINEAR number", 0), 0u);
   EXPECT_NE(config_error(options("99")).find("99"), std::string::npos);
   EXPECT_EQ(config_error(options("cdper", "hinge2")), "loss: unknown loss 'hinge2'");
   EXPECT_NE(config_error(options("2", "lr")).find("whose loss is l2svm"), std::string::npos);

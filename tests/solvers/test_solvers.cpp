@@ -318,7 +318,7 @@ TEST(Pegasos, DefaultUpdatesArePassesOverTheData) {
 TEST(SolverLossPairs, InvalidPairsThrowConfigErrorListingTheValidPairs) {
   const std::string pairs = valid_pairs();
   for (const char* expected : {"-s cdper/cd/cdperone/online: l2svm lr sq svr2",
-                               "-s cmls/cmlsper: l2svm", "-s tron: l2svm lr", "-s pegasos: l1svm",
+                               "-s cmls/cmlsper: l2svm", "-s tron/newton: l2svm lr svr2", "-s pegasos: l1svm",
                                "-s dcd: l2svm l1svm", "-s pdcd/rcd-pair: l1svm"}) {
     EXPECT_NE(pairs.find(expected), std::string::npos) << pairs;
   }
@@ -348,14 +348,14 @@ TEST(SolverLossPairs, InvalidPairsThrowConfigErrorListingTheValidPairs) {
       }
     }
   }
-  // 0-3 without l1svm, svr1; 4-5 without lr, l1svm, sq, svr2, svr1; 6
-  // (tron) without l1svm, sq, svr1; 7 without l2svm, lr, sq, svr2, svr1; 8
-  // (dcd) without lr, sq, svr2, svr1; 9-10 (pdcd, rcd-pair) without l2svm,
-  // lr, sq, svr2, svr1; 11 (dcd-svr) without l2svm, l1svm, lr, sq; 12
+  // 0-3 without l1svm, svr1; 4-5 without lr, l1svm, sq, svr2, svr1; 6-7
+  // (tron, newton) without l1svm, sq, svr1; 8 without l2svm, lr, sq, svr2,
+  // svr1; 9 (dcd) without lr, sq, svr2, svr1; 10-11 (pdcd, rcd-pair) without
+  // l2svm, lr, sq, svr2, svr1; 12 (dcd-svr) without l2svm, l1svm, lr, sq; 13
   // (dcd-lr) without l2svm, l1svm, sq, svr2, svr1; each of them without
-  // oneclass and mchinge too; 13 (oneclass) and 14 (cs) without the seven
+  // oneclass and mchinge too; 14 (oneclass) and 15 (cs) without the seven
   // other losses.
-  EXPECT_EQ(invalid, 4 * 2 + 2 * 5 + 3 + 5 + 4 + 2 * 5 + 4 + 5 + 13 * 2 + 2 * 7);
+  EXPECT_EQ(invalid, 4 * 2 + 2 * 5 + 2 * 3 + 5 + 4 + 2 * 5 + 4 + 5 + 14 * 2 + 2 * 7);
 }
 
 TEST(SolverLossPairs, DefaultLossIsTheSolversFirst) {

@@ -1,5 +1,5 @@
 // cdtrain --partitions (partitioned CD on cdper): -m 1, 2 and 3 write the
-// same model bytes for the default L2-SVM, -s 5, -s 6 and -s 11;
+// same model bytes for the default L2-SVM, -s 5, -s 6 and the L2-loss SVR;
 // --partitions 1 is the serial solver's model; the header names the
 // partitions. Bad values: test_partitions_end_to_end.cpp.
 #include <gtest/gtest.h>
@@ -14,7 +14,7 @@ namespace {
 TEST(CdPartitionsEndToEnd, SameModelBytesForAnyThreadCount) {
   test::ScratchDir dir;
   const std::string data = test::data_path("rcv1_small");
-  for (const std::string solver : {"", "-s 5 ", "-s 6 ", "-s 11 "}) {
+  for (const std::string solver : {"", "-s 5 ", "-s 6 ", "-s cdper -l svr2 "}) {
     SCOPED_TRACE("[" + solver + "]");
     std::string first;
     for (const std::string threads : {"1", "2", "3"}) {

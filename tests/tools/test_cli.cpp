@@ -109,7 +109,7 @@ TEST(TrainArgs, SolverByLiblinearNumber) {
   EXPECT_EQ(lr.regularizer, RegularizerKind::kL2);
   const Params svm = train("-s pegasos -s 2 f").params;
   EXPECT_EQ(svm.liblinear_number, 2);
-  EXPECT_EQ(svm.solver, SolverKind::kTron);
+  EXPECT_EQ(svm.solver, SolverKind{"newton"});
   EXPECT_EQ(svm.loss, LossKind::kL2Svm);
   EXPECT_EQ(train("-s 2 -s cdper f").params.solver, SolverKind::kCdPer);
   EXPECT_FALSE(train("-s 2 -s cdper f").params.liblinear_number.has_value());
@@ -143,9 +143,9 @@ TEST(TrainArgs, EveryLiblinearNumberResolvesOrIsRefusedByName) {
       const Params p = train(args).params;
       // What each number means here, written out apart from the rows.
       static const std::map<int, std::string> expected = {
-          {0, "tron lr l2"},     {1, "dcd l2svm l2"},   {2, "tron l2svm l2"},
+          {0, "tron lr l2"},     {1, "dcd l2svm l2"},   {2, "newton l2svm l2"},
           {3, "dcd l1svm l2"},   {5, "cdper l2svm l1"}, {6, "cdper lr l1"},
-          {11, "cdper svr2 l2"}, {12, "dcd-svr svr2 l2"}, {13, "dcd-svr svr1 l2"}, {7, "dcd-lr lr l2"},
+          {11, "tron svr2 l2"}, {12, "dcd-svr svr2 l2"}, {13, "dcd-svr svr1 l2"}, {7, "dcd-lr lr l2"},
           {21, "oneclass oneclass l2"}, {4, "cs mchinge l2"}};
       ASSERT_EQ(expected.count(entry.number), 1u);
       EXPECT_EQ(std::string(solver_info(p.solver).name) + " " + loss_info(*p.loss).name + " " +
@@ -237,7 +237,7 @@ TEST(TrainArgs, RejectsBadMaxIterAndSeed) {
 TEST(TrainArgs, RejectsUnknownSolverAndLoss) {
   const std::string solvers =
       "a LIBLINEAR number (0-7, 11-13, 21) or one of cdper, cd, cdperone, online, cmls, cmlsper, "
-      "tron, pegasos, dcd, pdcd, rcd-pair, dcd-svr, dcd-lr, oneclass, cs";
+      "tron, newton, pegasos, dcd, pdcd, rcd-pair, dcd-svr, dcd-lr, oneclass, cs";
   EXPECT_EQ(train_error("-s 9 f"),
             "-s 9: LIBLINEAR has no solver 9 (its numbers are 0-7, 11-13, 21); cdtrain's own solvers "
             "go by name (cdtrain -h)");
@@ -343,7 +343,7 @@ TEST(Validate, AcceptsEveryValidSolverLossPair) {
 TEST(Validate, RejectsInvalidPairsListingTheValidOnes) {
   const std::string pairs =
       "valid pairs: -s cdper/cd/cdperone/online: l2svm lr sq svr2; -s cmls/cmlsper: l2svm; -s "
-      "tron: l2svm lr svr2; -s pegasos: l1svm; -s dcd: l2svm l1svm; -s pdcd/rcd-pair: l1svm; "
+      "tron/newton: l2svm lr svr2; -s pegasos: l1svm; -s dcd: l2svm l1svm; -s pdcd/rcd-pair: l1svm; "
       "-s dcd-svr: svr2 svr1; -s dcd-lr: lr; -s oneclass: oneclass; -s cs: mchinge";
   EXPECT_EQ(validate_error(train("-l l1svm f").params),
             "solver cdper does not train loss l1svm; " + pairs);

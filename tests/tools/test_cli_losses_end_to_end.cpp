@@ -212,7 +212,7 @@ TEST(LossesEndToEnd, InvalidSolverLossPairsAreUsageErrors) {
     EXPECT_NE(r.err.find("valid pairs"), std::string::npos) << r.err;
     // The message lists every valid pair.
     for (const char* pair : {"-s cdper/cd/cdperone/online: l2svm lr sq svr2",
-                             "-s cmls/cmlsper: l2svm", "-s tron: l2svm lr", "-s pegasos: l1svm",
+                             "-s cmls/cmlsper: l2svm", "-s tron/newton: l2svm lr svr2", "-s pegasos: l1svm",
                              "-s dcd: l2svm l1svm", "-s pdcd/rcd-pair: l1svm"}) {
       EXPECT_NE(r.err.find(pair), std::string::npos) << r.err;
     }

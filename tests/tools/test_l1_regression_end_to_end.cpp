@@ -157,7 +157,7 @@ TEST(RegressionEndToEnd, CrossValidationReportsErrorAndCorrelation) {
       run_script(dir, "$CDTRAIN -s 11 -v 5 " + test::fixture_path("diabetes.svm"));
   ASSERT_EQ(numbered.status, 0) << numbered.err;
   const std::string problem =
-      "solver cdper, loss svr2, regularizer l2 (LIBLINEAR's -s 11: L2-regularized L2-loss support "
+      "solver tron, loss svr2, regularizer l2 (LIBLINEAR's -s 11: L2-regularized L2-loss support "
       "vector regression (primal))";
   EXPECT_EQ(numbered.err.rfind("cdtrain: 5-fold cross validation, " + problem + "\n", 0), 0u)
       << numbered.err;

@@ -11,6 +11,7 @@
 #include "test_util.h"
 #include "train/cross_validation.h"
 #include "train/train.h"
+#include "train/train_regression.h"
 
 namespace cdl {
 namespace {
@@ -46,6 +47,34 @@ TEST(RowsOnly, SameModelAsWithTheColumns) {
       }
     }
   }
+}
+
+// The regression losses of those rows (svr2 for tron, newton and dcd-svr,
+// svr1), trained by train_regression() from rows alone, as cdtrain reads a
+// plain regression run for them: the model of the columns, bit for bit.
+TEST(RowsOnly, RegressionSameModelAsWithTheColumns) {
+  const test::Data& data = test::load("heart_scale");
+  const std::vector<double> targets(data.file.labels.begin(), data.file.labels.end());
+  int trained = 0;
+  for (const SolverInfo& solver : solver_table()) {
+    if (!solver.needs_rows || solver.solve_all_classes) continue;
+    for (LossKind loss : solver.losses) {
+      if (!is_regression(loss)) continue;
+      SCOPED_TRACE(std::string(solver.name) + " " + loss_info(loss).name);
+      const Params params = params_for(solver, loss);
+      ASSERT_TRUE(trains_on_rows(params));
+      test::RecordingReporter a;
+      test::RecordingReporter b;
+      const LinearModel columns = train_regression(data.file.features, targets, params, a);
+      const LinearModel rows =
+          train_regression(DataMatrix{nullptr, &data.rows}, targets, params, b);
+      EXPECT_EQ(rows.w, columns.w);
+      EXPECT_EQ(rows.num_features, columns.num_features);
+      EXPECT_EQ(rows.solver_type, columns.solver_type);
+      ++trained;
+    }
+  }
+  EXPECT_GE(trained, 3);
 }
 
 // A solver without needs_rows given rows alone gets their transpose: the
