@@ -68,6 +68,8 @@ std::pair<LinearModel, LinearModel> ours_and_liblinears(const Params& params,
 constexpr FreeBiasRun kRuns[] = {
     {"tron", LossKind::kLogistic, "heart_scale_s0_R.liblinear250.model"},
     {"tron", LossKind::kL2Svm, "heart_scale_s2_R.liblinear250.model"},
+    {"newton", LossKind::kL2Svm, "heart_scale_s2_R.liblinear250.model"},
+    {"newton", LossKind::kLogistic, "heart_scale_s0_R.liblinear250.model"},
     {"cdper", LossKind::kLogistic, "heart_scale_s0_R.liblinear250.model"},
     {"cd", LossKind::kL2Svm, "heart_scale_s2_R.liblinear250.model"},
 };
