@@ -433,7 +433,7 @@ double seconds_since(Clock::time_point start) {
 }
 
 // Whether the data's shape chooses the solver (cdl::solver_by_shape); a run
-// from -i's model keeps cdper, which takes a start.
+// from -i's model keeps cdper or tron, which take a start.
 bool shape_chooses(const cdl::TrainCommand& command) {
   return command.initial_model.empty() && cdl::solver_by_shape(command.params);
 }
@@ -591,7 +591,7 @@ int main(int argc, char** argv) {
     const Clock::time_point start = Clock::now();
     TrainingData data = read_training_data(command, params, options, cache, cache_use);
     const double reading_seconds = seconds_since(start);
-    if (!regression && shape_chooses(command)) {
+    if (shape_chooses(command)) {
       params = cdl::resolve_defaults(cdl::choose_solver_by_shape(command.params, data.shape()));
       cdl::validate(params);
       if (data.rows && !cdl::trains_on_rows(params)) {

@@ -40,6 +40,11 @@ struct ResolvedNumber {
   RegularizerKind regularizer;
 };
 
+// LIBLINEAR's -s 11, the primal L2-loss SVR: its stopping rule is on the
+// primal gradient whichever solver runs it (dcd-svr on wide data,
+// choose_solver_by_shape in params.h; tron otherwise).
+constexpr int kPrimalSvrNumber = 11;
+
 // Throws ConfigError: for a number LIBLINEAR lacks, and "LIBLINEAR's -s N
 // (<problem>) is not solved by cdtrain yet" for one that no row lists.
 ResolvedNumber resolve_liblinear_number(int number);

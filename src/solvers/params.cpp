@@ -268,11 +268,16 @@ std::string describe_run(const Params& params) {
   return out;
 }
 
-// The solver the shape chooses on data with more features than instances:
-// dual CD, whose steps cost a row each (docs/solvers.md, "The default solver").
+// The solvers the shape chooses on data with more features than instances:
+// dual CD, whose steps cost a row each (docs/solvers.md, "The default
+// solver" and "-s 11 on wide data").
 constexpr SolverKind kWideDataSolver{"dcd"};
+constexpr SolverKind kWideSvrSolver{"dcd-svr"};
 
 bool solver_by_shape(const Params& given) {
+  if (given.liblinear_number == kPrimalSvrNumber) {
+    return !given.free_bias && given.cv_folds == 0 && solver_options_set(given).empty();
+  }
   return !given.solver_given && !given.liblinear_number && given.solver == SolverKind::kCdPer &&
          given.loss.value_or(LossKind::kL2Svm) == LossKind::kL2Svm &&
          given.regularizer == RegularizerKind::kL2 && solver_options_set(given).empty();
@@ -284,28 +289,48 @@ Params choose_solver_by_shape(const Params& given, const DataShape& shape) {
   const std::string features = std::to_string(shape.features) + " features";
   const std::string instances = std::to_string(shape.instances) + " instances";
   const std::string nonzeros = std::to_string(shape.nonzeros) + " nonzeros";
-  if (shape.features > shape.instances && shape.nonzeros >= kShapeNonzeros) {
+  const bool wide = shape.features > shape.instances && shape.nonzeros >= kShapeNonzeros;
+  const std::string narrow_reason =
+      shape.features > shape.instances
+          ? nonzeros + " < " + std::to_string(kShapeNonzeros)
+          : features + " <= " + instances;
+  if (given.liblinear_number == kPrimalSvrNumber) {
+    if (wide) {
+      // -s 11's problem and stopping rule, solved through the dual.
+      if (!params.eps) params.eps = default_l2_eps(solver_info(params.solver), LossKind::kSvrL2);
+      params.solver = kWideSvrSolver;
+      params.solver_reason = "for " + features + " > " + instances + ", " + nonzeros +
+                             ": dual CD to -s 11's rule on the primal gradient; -s tron -l svr2 "
+                             "for TRON";
+    } else {
+      params.solver_reason = "for " + narrow_reason;
+    }
+    return params;
+  }
+  if (wide) {
     params.solver = kWideDataSolver;
     params.solver_reason = "default for " + features + " > " + instances + ", " + nonzeros +
                            "; -s cdper for the paper's CD";
   } else {
     params.solver = SolverKind::kCdPer;
-    params.solver_reason = shape.features > shape.instances
-                               ? "default for " + nonzeros + " < " + std::to_string(kShapeNonzeros)
-                               : "default for " + features + " <= " + instances;
+    params.solver_reason = "default for " + narrow_reason;
   }
   return params;
+}
+
+double default_l2_eps(const SolverInfo& solver, LossKind loss) {
+  double row_eps = solver.default_eps;
+  for (const auto& [row_loss, eps] : solver.loss_eps) {
+    if (row_loss == loss) row_eps = eps;
+  }
+  return row_eps;
 }
 
 Params resolve_defaults(Params params) {
   const SolverInfo& solver = solver_info(params.solver);
   if (!params.loss) params.loss = solver.losses.front();
   if (!params.eps) {
-    double row_eps = solver.default_eps;
-    for (const auto& [loss, eps] : solver.loss_eps) {
-      if (loss == *params.loss) row_eps = eps;
-    }
-    params.eps = params.regularizer == RegularizerKind::kL2 ? row_eps
+    params.eps = params.regularizer == RegularizerKind::kL2 ? default_l2_eps(solver, *params.loss)
                  : is_lasso(params)                         ? kLassoGapEps
                                                             : kL1CdEps;
   }

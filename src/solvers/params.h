@@ -123,16 +123,25 @@ struct DataShape {
 
 // Whether the data's shape chooses the solver of these (unresolved) params:
 // no -s, the L2-SVM with the L2 regularizer (the default problem), and none
-// of a solver's own options. A caller that starts from a model's w (-i)
-// keeps cdper, which takes it.
+// of a solver's own options; or LIBLINEAR's -s 11 (the L2-loss SVR, primal)
+// trained once (no -v or -C), without -R. A caller that starts from a
+// model's w (-i) keeps cdper or tron, which take it.
 bool solver_by_shape(const Params& given);
 
-// The default L2-SVM solver for data of `shape`: dcd (dual CD, Hsieh et al.
-// 2008) when n > l and nnz >= kShapeNonzeros, cdper (the paper's primal CD)
-// otherwise. Returns `given` with that solver and solver_reason set, still
-// unresolved (resolve_defaults() then takes the chosen row's eps); `given`
-// itself unless solver_by_shape(given).
+// The solver for data of `shape`, when n > l and nnz >= kShapeNonzeros
+// (wide data) and otherwise:
+// - the default L2-SVM: dcd (dual CD, Hsieh et al. 2008), else cdper (the
+//   paper's primal CD);
+// - -s 11: dcd-svr (dual CD, Ho & Lin 2012) to -s 11's own stopping rule on
+//   the primal gradient (solver_svr_dual.cpp), else tron.
+// Returns `given` with that solver and solver_reason set, still unresolved
+// (resolve_defaults() then takes the chosen row's eps; -s 11 keeps tron's);
+// `given` itself unless solver_by_shape(given).
 Params choose_solver_by_shape(const Params& given, const DataShape& shape);
+
+// The solver row's default -e for `loss` (SolverInfo::loss_eps, else
+// default_eps), with the L2 regularizer.
+double default_l2_eps(const SolverInfo& solver, LossKind loss);
 
 // Fills the optional fields with the solver's defaults (all but a max_iter
 // that the solver sets from the data, as Pegasos's).

@@ -64,7 +64,8 @@ SolverInfo tron_row() {
   row.solve = solve_tron;
   row.losses = {L::kL2Svm, L::kLogistic, L::kSvrL2};
   // LIBLINEAR's -s 0 and -s 11 measured fastest with TRON here, -s 2 with
-  // the line-search Newton method (docs/solvers.md, docs/checks.md).
+  // the line-search Newton method, and -s 11 on wide data with dcd-svr to
+  // its rule (choose_solver_by_shape; docs/solvers.md, docs/checks.md).
   row.liblinear = {{0, L::kLogistic, R::kL2}, {11, L::kSvrL2, R::kL2}};
   row.free_bias_losses = {L::kL2Svm, L::kLogistic, L::kSvrL2};
   row.default_eps = 0.01;
@@ -219,7 +220,9 @@ SolverInfo svr_dual_row() {
       "dcd-svr", "dual CD for L1- and L2-loss SVR (Ho & Lin 2012), shrinking", solve_svr_dual);
   row.losses = {L::kSvrL2, L::kSvrL1};
   row.liblinear = {{12, L::kSvrL2, R::kL2}, {13, L::kSvrL1, R::kL2}};
-  row.stopping = "||PG||_1 <= eps ||PG(beta = 0)||_1, PG the projected gradient of an epoch";
+  row.stopping =
+      "||PG||_1 <= eps ||PG(beta = 0)||_1, PG the projected gradient of an epoch; for -s 11 (wide "
+      "data), -s 11's ||grad f|| <= eps ||grad f(0)||";
   row.norm_name = "|PG|_1";
   return row;
 }

@@ -171,12 +171,7 @@ namespace {
 LinearModel model_header(std::size_t num_cols, const ClassMap& classes, const Params& params,
                          const SolverInfo& row) {
   LinearModel model;
-  model.solver_type = model_solver_type(row, params.loss.value(), params.regularizer);
-  // -s N writes what LIBLINEAR's -s N writes (a dual solver's type, say).
-  if (params.liblinear_number) {
-    const LiblinearNumber* entry = find_liblinear_number(*params.liblinear_number);
-    if (entry != nullptr) model.solver_type = entry->solver_type;
-  }
+  model.solver_type = model_type(row, params);
   model.labels = classes.labels;
   model.bias = params.bias;
   model.num_features = num_cols - (params.bias >= 0 ? 1 : 0);
@@ -272,6 +267,14 @@ bool rows_suffice(const SolverInfo& row, const Params& params) {
 }
 
 }  // namespace
+
+std::string model_type(const SolverInfo& row, const Params& params) {
+  if (params.liblinear_number) {
+    const LiblinearNumber* entry = find_liblinear_number(*params.liblinear_number);
+    if (entry != nullptr) return entry->solver_type;
+  }
+  return model_solver_type(row, params.loss.value(), params.regularizer);
+}
 
 bool trains_on_rows(const Params& params) {
   return rows_suffice(solver_info(params.solver), params);

@@ -68,6 +68,12 @@ LinearModel train_with_row(const SolverInfo& row, const DataMatrix& data, const 
 // state and no columns. cdtrain then reads the file into rows alone.
 bool trains_on_rows(const Params& params);
 
+// The solver_type of the model `row` writes for params: LIBLINEAR's -s N's
+// own when -s N chose the run (a dual solver's type, say, or the primal
+// -s 11's when its dual solver ran), else the row's for the loss and
+// regularizer (model_solver_type()).
+std::string model_type(const SolverInfo& row, const Params& params);
+
 // Throws InstanceError if some feature's values are so large that C_max
 // sum_j x_ji^2, the curvature every solver's steps rest on, is not a finite
 // double (with room to spare), naming the instance at which the sum

@@ -51,7 +51,7 @@ LinearModel train_regression(const DataMatrix& x, const std::vector<double>& tar
   const SolveResult result =
       train_binary(problem, params, derive_seed(params.seed, 0), reporter, w0);
   LinearModel model;
-  model.solver_type = model_solver_type(row, params.loss.value(), params.regularizer);
+  model.solver_type = model_type(row, params);
   model.bias = params.bias;
   model.num_features = x.num_cols() - (params.bias >= 0 ? 1 : 0);
   model.w = result.w;

@@ -1,7 +1,9 @@
-// choose_solver_by_shape (params.h): the default L2-SVM solver by l, n and
-// the nonzeros, and the runs it leaves alone.
+// choose_solver_by_shape (params.h): the default L2-SVM solver and the
+// solver of LIBLINEAR's -s 11 by l, n and the nonzeros, and the runs it
+// leaves alone.
 #include <gtest/gtest.h>
 
+#include "solvers/liblinear_numbers.h"
 #include "solvers/params.h"
 
 namespace cdl {
@@ -50,6 +52,56 @@ TEST(SolverByShape, LeavesGivenSolversOtherProblemsAndSolverOptionsAlone) {
   Params l2svm;
   l2svm.loss = LossKind::kL2Svm;  // -l l2svm is the default problem
   EXPECT_TRUE(solver_by_shape(l2svm));
+}
+
+// -s 11 as cdtrain's command line sets it.
+Params primal_svr() {
+  Params params;
+  params.solver_given = true;
+  params.liblinear_number = 11;
+  apply_liblinear_number(params, false, {"-s", "-l", "-r", true});
+  return params;
+}
+
+// -s 11 on wide data: dual CD, to -s 11's own eps (TRON's 0.0001, not the
+// dual's 0.1) unless -e was given; TRON otherwise.
+TEST(SolverByShape, PrimalSvrRunsDualCdOnWideDataWithItsOwnEps) {
+  const Params given = primal_svr();
+  EXPECT_EQ(given.solver, SolverKind("tron"));
+  EXPECT_TRUE(solver_by_shape(given));
+  const Params wide = resolve_defaults(choose_solver_by_shape(given, {100000, 1000000, 11000000}));
+  EXPECT_EQ(wide.solver, SolverKind("dcd-svr"));
+  EXPECT_EQ(wide.eps, 0.0001);
+  EXPECT_EQ(wide.liblinear_number, 11);
+  EXPECT_EQ(wide.solver_reason,
+            "for 1000000 features > 100000 instances, 11000000 nonzeros: dual CD to -s 11's "
+            "rule on the primal gradient; -s tron -l svr2 for TRON");
+  Params eps_given = given;
+  eps_given.eps = 0.01;
+  EXPECT_EQ(resolve_defaults(choose_solver_by_shape(eps_given, {100, 5000, 200000})).eps, 0.01);
+  const Params tall = resolve_defaults(choose_solver_by_shape(given, {200000, 100000, 12000000}));
+  EXPECT_EQ(tall.solver, SolverKind("tron"));
+  EXPECT_EQ(tall.eps, 0.0001);
+  EXPECT_EQ(tall.solver_reason, "for 100000 features <= 200000 instances");
+  EXPECT_EQ(choose_solver_by_shape(given, {10, 11, kShapeNonzeros - 1}).solver,
+            SolverKind("tron"));
+}
+
+// -R (dual CD has no free bias), -v and -C (folds and warm starts) keep TRON.
+TEST(SolverByShape, PrimalSvrKeepsTronWithFreeBiasAndCrossValidation) {
+  const DataShape wide{100, 5000, 200000};
+  std::vector<Params> kept(2, primal_svr());
+  kept[0].free_bias = true;
+  kept[1].cv_folds = 5;
+  for (const Params& given : kept) {
+    EXPECT_FALSE(solver_by_shape(given));
+    EXPECT_EQ(choose_solver_by_shape(given, wide).solver, SolverKind("tron"));
+  }
+  Params twelve;  // -s 12 names the dual and its rule: never chosen by shape
+  twelve.solver_given = true;
+  twelve.liblinear_number = 12;
+  apply_liblinear_number(twelve, false, {"-s", "-l", "-r", true});
+  EXPECT_FALSE(solver_by_shape(twelve));
 }
 
 }  // namespace
