@@ -59,19 +59,26 @@ constexpr double kSufficientDecrease = 0.01;  // eta of the Armijo rule
 constexpr int kMaxLineSearchTrials = 20;
 constexpr double kPrecision = 1e-12;  // a relative decrease of f below this ends the solve
 
+// CG's vectors, kept for the whole solve (solver_tron.cpp's CgResult says
+// why).
 struct PcgResult {
   std::vector<double> step;  // s
+  std::vector<double> residual, z, direction, hd;
   int iterations = 0;
 };
 
 // Preconditioned CG for H s = -g with the diagonal preconditioner `m`,
-// stopped by the quadratic model's relative decrease.
-PcgResult preconditioned_cg(const VectorObjective& objective, const std::vector<double>& g,
-                            const std::vector<double>& m) {
+// stopped by the quadratic model's relative decrease, into `out`.
+void preconditioned_cg(const VectorObjective& objective, const std::vector<double>& g,
+                       const std::vector<double>& m, PcgResult& out) {
   const std::size_t n = g.size();
-  PcgResult out;
+  out.iterations = 0;
   out.step.assign(n, 0.0);
-  std::vector<double> residual(n), z(n), direction(n), hd(n);
+  std::vector<double>& residual = out.residual;
+  std::vector<double>& z = out.z;
+  std::vector<double>& direction = out.direction;
+  std::vector<double>& hd = out.hd;
+  for (std::vector<double>* v : {&residual, &z, &direction, &hd}) v->resize(n);
   double zr = 0;
   for (std::size_t i = 0; i < n; ++i) {
     residual[i] = -g[i];
@@ -109,7 +116,6 @@ PcgResult preconditioned_cg(const VectorObjective& objective, const std::vector<
     for (std::size_t i = 0; i < n; ++i) direction[i] = z[i] + beta * direction[i];
     zr = zr_next;
   }
-  return out;
 }
 
 }  // namespace
@@ -128,10 +134,11 @@ SolveResult solve_newton(VectorObjective& objective, std::vector<double> w, cons
   const double stop_norm = eps * objective.gradient_norm_at_zero();
   std::vector<double> m;
   result.status = gnorm <= stop_norm ? Status::kConverged : Status::kMaxIter;
+  PcgResult cg;
   while (result.status == Status::kMaxIter && result.iterations < max_iter) {
     objective.hess_diag(m);
     for (double& mi : m) mi = (1 - kPreconditionerMix) + kPreconditionerMix * mi;
-    const PcgResult cg = preconditioned_cg(objective, g, m);
+    preconditioned_cg(objective, g, m, cg);
     result.inner_iterations += cg.iterations;
     const double gs = dot(g, cg.step);
     if (!(gs < 0)) {

@@ -76,23 +76,32 @@ constexpr std::size_t kMaxCgSteps = 1000;
 constexpr double kPrecision = 1e-12;  // relative reductions below this are noise
 constexpr int kPrecisionStrikes = 5;  // ... in this many iterations in a row
 
+// CG's vectors, kept for the whole solve: n-vectors allocated at every
+// outer iteration would be fresh pages for the system to fault in each
+// time (8 MB each at n = 10^6).
 struct CgResult {
   std::vector<double> step;      // s
   std::vector<double> residual;  // -grad q(s) = -g - H s
+  std::vector<double> direction;
+  std::vector<double> hd;        // H direction
   int iterations = 0;
   bool hit_boundary = false;
 };
 
-// Steihaug's conjugate gradient for min g's + 1/2 s'Hs, ||s|| <= radius.
-CgResult trust_region_cg(const VectorObjective& objective, const std::vector<double>& g,
-                         double radius) {
+// Steihaug's conjugate gradient for min g's + 1/2 s'Hs, ||s|| <= radius,
+// into `out`.
+void trust_region_cg(const VectorObjective& objective, const std::vector<double>& g,
+                     double radius, CgResult& out) {
   const std::size_t n = g.size();
-  CgResult out;
+  out.iterations = 0;
+  out.hit_boundary = false;
   out.step.assign(n, 0.0);
-  out.residual = g;
-  for (double& r : out.residual) r = -r;
-  std::vector<double> direction = out.residual;
-  std::vector<double> hd(n);
+  out.residual.resize(n);
+  for (std::size_t i = 0; i < n; ++i) out.residual[i] = -g[i];
+  std::vector<double>& direction = out.direction;
+  direction = out.residual;
+  std::vector<double>& hd = out.hd;
+  hd.resize(n);
   double rr = dot(out.residual, out.residual);
   const double tolerance = kCgTolerance * std::sqrt(rr);
   // In exact arithmetic CG ends within n steps; rounding on a badly
@@ -129,7 +138,6 @@ CgResult trust_region_cg(const VectorObjective& objective, const std::vector<dou
     for (std::size_t i = 0; i < n; ++i) direction[i] = out.residual[i] + beta * direction[i];
     rr = rr_next;
   }
-  return out;
 }
 
 // The new radius by (26) and Lin & More's interpolation.
@@ -157,11 +165,11 @@ SolveResult solve_tron(VectorObjective& objective, std::vector<double> w, const 
   const double stop_norm = eps * objective.gradient_norm_at_zero();
   double radius = gnorm;
   std::vector<double> trial(w.size());
-  std::vector<double> trial_g;
   result.status = gnorm <= stop_norm ? Status::kConverged : Status::kMaxIter;
   int tiny_steps = 0;  // consecutive iterations with noise-sized reductions
+  CgResult cg;
   while (result.status == Status::kMaxIter && result.iterations < max_iter) {
-    const CgResult cg = trust_region_cg(objective, g, radius);
+    trust_region_cg(objective, g, radius, cg);
     result.inner_iterations += cg.iterations;
     if (!(norm2(cg.step) > 0)) {
       // CG took no step (no positive curvature at its first direction):
