@@ -61,6 +61,31 @@ inline Problem problem_of(const std::string& name, double cost = 1.0) {
   return one_vs_rest(data.file.features, data.classes, 0, cost, cost, &data.rows);
 }
 
+// ||w + sum_j u_j x_j|| with u_j = slope(j, x_j'w), from the columns: the
+// norm of a primal gradient, computed apart from the solvers' objectives.
+template <class Slope>
+double gradient_norm_from_columns(const Problem& problem, const std::vector<double>& w,
+                                  Slope slope) {
+  const CscMatrix& x = problem.x();
+  std::vector<double> score(problem.num_rows(), 0.0);
+  for (std::size_t i = 0; i < x.num_cols; ++i) {
+    for (auto k = x.col_ptr[i]; k < x.col_ptr[i + 1]; ++k) {
+      const auto t = static_cast<std::size_t>(k);
+      score[x.row_idx[t]] += w[i] * x.values[t];
+    }
+  }
+  double norm = 0;
+  for (std::size_t i = 0; i < x.num_cols; ++i) {
+    double g = w[i];
+    for (auto k = x.col_ptr[i]; k < x.col_ptr[i + 1]; ++k) {
+      const auto t = static_cast<std::size_t>(k);
+      g += slope(x.row_idx[t], score[x.row_idx[t]]) * x.values[t];
+    }
+    norm += g * g;
+  }
+  return std::sqrt(norm);
+}
+
 // Records every outer iteration and prints nothing.
 class RecordingReporter : public Reporter {
  public:

@@ -111,8 +111,8 @@ const std::vector<Flag<TrainCommand>>& train_flags() {
       {"-s", "solver",
        "solver by name (case-insensitive) or by LIBLINEAR's number (the problem LIBLINEAR's -s N "
        "solves); see the tables below. Default: for the L2-SVM, dcd on data with more features "
-       "than instances and at least 100000 nonzeros, else cdper; on such data -s 11 runs dcd-svr "
-       "to -s 11's stopping rule",
+       "than instances and at least 100000 nonzeros, else cdper; on such data -s 2 and -s 11 run "
+       "dcd and dcd-svr to their own stopping rules",
        [](TrainCommand& c, const std::string& flag, const std::string& v) {
          c.params.solver_given = true;
          int number = 0;

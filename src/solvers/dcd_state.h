@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -20,6 +21,7 @@
 #include "objective/evaluate.h"
 #include "select/selection_rule.h"
 #include "solvers/params.h"
+#include "solvers/primal_rule.h"
 #include "solvers/progress.h"
 #include "solvers/report.h"
 #include "solvers/solve_result.h"
@@ -268,20 +270,25 @@ bool report_epoch(const Problem& problem, const Params& params, bool wants_gap,
 
 // What the loops carry from one epoch to the next besides the dual and w:
 // whether the reports want the duality gap, the shrinking thresholds,
-// whether the run has converged, and the copy of alpha the reports read.
+// whether the run has converged, the copy of alpha the reports read, and
+// for -s 2 on wide data its primal rule (primal_rule.h, on `threads`).
 struct EpochLoop {
-  EpochLoop(const Params& params, const Reporter& reporter)
+  EpochLoop(const Problem& problem, const Params& params, unsigned threads, Reporter& reporter)
       : wants_gap(params.gap_tol.has_value() || reporter.level() != Reporter::Level::kQuiet ||
-                  reporter.wants_w()) {}
+                  reporter.wants_w()) {
+    if (stops_by_primal_rule(params)) primal.emplace(problem, params, threads, reporter);
+  }
   const bool wants_gap;
   ShrinkBounds shrink_bounds;
   bool converged = false;
   std::vector<double> alpha;
+  std::optional<PrimalRule> primal;
 };
 
 // The end of an epoch, shared by the loops: counts it into `result`, takes
 // the stopping test (and the next shrinking thresholds) and reports it; sets
-// loop.converged when the run has converged (-e's rule or --gap-tol).
+// loop.converged when the run has converged (-e's rule, or the primal rule
+// of loop.primal, or --gap-tol).
 template <LossKind kLoss>
 void end_epoch(const EpochStats& epoch, const Problem& problem, const Params& params,
                DualRows& dual, const std::vector<double>& w, EpochLoop& loop,
@@ -291,6 +298,20 @@ void end_epoch(const EpochStats& epoch, const Problem& problem, const Params& pa
   dual.active_count -= epoch.shrunk;
   ++result.iterations;
   result.grad_norm = epoch.spread();
+  if (loop.primal) {
+    // The primal rule in place of the spread's, which only sets the
+    // shrinking thresholds; a failed check restores the shrunk rows.
+    epoch_passes(epoch, -kInfinity, problem, dual, loop.shrink_bounds);
+    loop.converged = report_epoch<kLoss>(problem, params, loop.wants_gap, dual, w, result,
+                                         loop.alpha, progress);
+    if (loop.converged || !loop.primal->due(result.iterations)) return;
+    loop.converged = loop.primal->passes(result.iterations, w);
+    if (!loop.converged) {
+      dual.restore(problem);
+      loop.shrink_bounds = ShrinkBounds{};
+    }
+    return;
+  }
   loop.converged = epoch_passes(epoch, params.eps.value(), problem, dual, loop.shrink_bounds);
   if (report_epoch<kLoss>(problem, params, loop.wants_gap, dual, w, result, loop.alpha,
                           progress)) {

@@ -40,9 +40,11 @@ struct ResolvedNumber {
   RegularizerKind regularizer;
 };
 
-// LIBLINEAR's -s 11, the primal L2-loss SVR: its stopping rule is on the
-// primal gradient whichever solver runs it (dcd-svr on wide data,
-// choose_solver_by_shape in params.h; tron otherwise).
+// LIBLINEAR's -s 2 and -s 11, the primal L2-SVM and L2-loss SVR: their
+// stopping rule is on the primal gradient whichever solver runs them (dual
+// CD on wide data, choose_solver_by_shape in params.h and primal_rule.h;
+// newton and tron otherwise).
+constexpr int kPrimalL2SvmNumber = 2;
 constexpr int kPrimalSvrNumber = 11;
 
 // Throws ConfigError: for a number LIBLINEAR lacks, and "LIBLINEAR's -s N

@@ -270,12 +270,27 @@ std::string describe_run(const Params& params) {
 
 // The solvers the shape chooses on data with more features than instances:
 // dual CD, whose steps cost a row each (docs/solvers.md, "The default
-// solver" and "-s 11 on wide data").
+// solver" and "-s 2 and -s 11 on wide data").
 constexpr SolverKind kWideDataSolver{"dcd"};
-constexpr SolverKind kWideSvrSolver{"dcd-svr"};
+
+// LIBLINEAR's primal numbers that wide data sends to the dual CD of the same
+// problem, stopped by the primal number's own rule (primal_rule.h).
+struct PrimalOnWideData {
+  int number;
+  SolverKind dual;
+};
+constexpr PrimalOnWideData kPrimalOnWideData[] = {{kPrimalL2SvmNumber, SolverKind{"dcd"}},
+                                                  {kPrimalSvrNumber, SolverKind{"dcd-svr"}}};
+
+const PrimalOnWideData* primal_on_wide_data(const Params& given) {
+  for (const PrimalOnWideData& entry : kPrimalOnWideData) {
+    if (given.liblinear_number == entry.number) return &entry;
+  }
+  return nullptr;
+}
 
 bool solver_by_shape(const Params& given) {
-  if (given.liblinear_number == kPrimalSvrNumber) {
+  if (primal_on_wide_data(given) != nullptr) {
     return !given.free_bias && given.cv_folds == 0 && solver_options_set(given).empty();
   }
   return !given.solver_given && !given.liblinear_number && given.solver == SolverKind::kCdPer &&
@@ -294,14 +309,18 @@ Params choose_solver_by_shape(const Params& given, const DataShape& shape) {
       shape.features > shape.instances
           ? nonzeros + " < " + std::to_string(kShapeNonzeros)
           : features + " <= " + instances;
-  if (given.liblinear_number == kPrimalSvrNumber) {
+  if (const PrimalOnWideData* primal = primal_on_wide_data(given)) {
     if (wide) {
-      // -s 11's problem and stopping rule, solved through the dual.
-      if (!params.eps) params.eps = default_l2_eps(solver_info(params.solver), LossKind::kSvrL2);
-      params.solver = kWideSvrSolver;
+      // The primal number's problem and stopping rule, solved through the dual.
+      const SolverInfo& primal_row = solver_info(params.solver);
+      const LossKind loss = params.loss.value();
+      if (!params.eps) params.eps = default_l2_eps(primal_row, loss);
+      params.solver = primal->dual;
+      const std::string number = "-s " + std::to_string(primal->number);
       params.solver_reason = "for " + features + " > " + instances + ", " + nonzeros +
-                             ": dual CD to -s 11's rule on the primal gradient; -s tron -l svr2 "
-                             "for TRON";
+                             ": dual CD to " + number + "'s rule on the primal gradient; -s " +
+                             primal_row.name + " -l " + loss_info(loss).name + " for " +
+                             primal_row.name;
     } else {
       params.solver_reason = "for " + narrow_reason;
     }

@@ -38,7 +38,10 @@
 //   on, as the paper does, and stops only when an epoch over all of them
 //   passes. Also after --max-iter epochs (status MaxIter) and, with
 //   --gap-tol G, once the duality gap P(w) - D(alpha) (objective/dual_gap.h)
-//   is <= G at the end of an epoch.
+//   is <= G at the end of an epoch. Under LIBLINEAR's -s 2 (the primal
+//   L2-SVM, which the data's shape sends here on wide data) the rule is
+//   -s 2's own instead, ||grad f(w)|| <= eps' ||grad f(0)||, checked between
+//   epochs as primal_rule.h says.
 //
 // Cost: one step costs O(nonzeros of row i) twice (the dot product for G,
 //   then the update of w when alpha_i moves); a skipped shrunk coordinate
@@ -111,7 +114,7 @@ SolveResult dcd_loop(const Problem& problem, const CsrMatrix& x, SelectionRule& 
   std::vector<double> w(x.num_cols, 0.0);
 
   SolveResult result;
-  EpochLoop loop(params, reporter);
+  EpochLoop loop(problem, params, thread_count(params), reporter);
   Progress progress(reporter);
   while (!loop.converged && result.iterations < max_iter) {
     const EpochStats epoch =

@@ -56,7 +56,9 @@
 //   miss the other parts' steps of their round (on a wide L1-SVM file they
 //   passed 0.1 at f 2.9% above f*); the run stops when that spread is <= eps.
 //   Also after --max-iter epochs and, with --gap-tol G, when
-//   P(w) - D(alpha) <= G after an epoch.
+//   P(w) - D(alpha) <= G after an epoch. Under LIBLINEAR's -s 2 (wide
+//   data) -s 2's own rule on the primal gradient replaces the spread's, as
+//   in solver_dcd.cpp (primal_rule.h).
 //
 // Threads and bits: the parts run on thread_count(params) threads (-m), each
 //   part on one thread at a time, writing only its own rows' alpha, its own
@@ -397,7 +399,7 @@ SolveResult partitioned_loop(const Problem& problem, const CsrMatrix& x, std::si
           : 1;
 
   SolveResult result;
-  EpochLoop loop(params, reporter);
+  EpochLoop loop(problem, params, threads, reporter);
   Progress progress(reporter);
   RoundThreads team(round_threads);
   const double max_sigma = static_cast<double>(partitions);
@@ -416,8 +418,8 @@ SolveResult partitioned_loop(const Problem& problem, const CsrMatrix& x, std::si
     EpochStats epoch = merge_stats(parts);
     // An epoch over every coordinate that passes is checked again at its end
     // point, where the stopping rule then applies.
-    if (epoch.spread() <= params.eps.value() && dual.active_count == dual.countable &&
-        epoch.shrunk == 0) {
+    if (!loop.primal && epoch.spread() <= params.eps.value() &&
+        dual.active_count == dual.countable && epoch.shrunk == 0) {
       pg_range_at_end<kLoss>(problem, x, dual, w, parts, team, epoch);
     }
     end_epoch<kLoss>(epoch, problem, params, dual, w, loop, result, progress);

@@ -37,35 +37,24 @@
 //   LIBLINEAR 2.50's for -s 12 and -s 13. Also after --max-iter epochs.
 //
 // Under LIBLINEAR's -s 11 (the primal problem, which the data's shape sends
-//   here on wide data; params.h, choose_solver_by_shape) the rule is -s 11's
-//   own, TRON's: ||grad f(w)|| <= eps ||grad f(0)|| of the primal f at w =
-//   sum_j beta_j x_j (default eps 0.0001), checked after an epoch by one
-//   evaluation of f and its gradient on the rows (vector_objective.h, on the
-//   -m threads, the same bits for any -m), O(#nz + B n). A check costs some
-//   epochs, so they are spaced by the rate at which the gradient fell
-//   between the last two checks: the next is after the epochs that rate
-//   needs to reach eps, at least 1 and at most as many as have run. A check
-//   that fails restores the shrunk instances. The dual's own rule is not
-//   used then.
+//   here on wide data) the rule is -s 11's own, ||grad f(w)|| <= eps
+//   ||grad f(0)|| (default eps 0.0001), checked between epochs as
+//   primal_rule.h says; a check that fails restores the shrunk instances.
 //
 // Cost: one visit is O(nonzeros of row j) for w'x_j, and again for the
 //   update of w when beta_j moves; an epoch is O(nonzeros of the active
-//   rows + l); -s 11's check is O(#nz + B n), B <= 8 (solver_tron.cpp).
+//   rows + l); -s 11's check is O(#nz + B n), B <= 8 (primal_rule.h).
 //   f(w) for the progress lines is O(#nz + l + n) per epoch, with the clock
 //   stopped, and skipped under -q without a trace.
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
-#include <memory>
 #include <optional>
 #include <random>
 
 #include "objective/evaluate.h"
-#include "objective/vector_math.h"
-#include "objective/vector_objective.h"
 #include "select/random.h"
-#include "solvers/liblinear_numbers.h"
+#include "solvers/primal_rule.h"
 #include "solvers/progress.h"
 #include "solvers/solver.h"
 
@@ -73,49 +62,6 @@ namespace cdl {
 namespace {
 
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
-
-// -s 11's stopping rule, ||grad f(w)|| <= eps ||grad f(0)||, checked after
-// the epochs that the last two checks' rate of decrease predicts.
-class PrimalRule {
- public:
-  PrimalRule(const SolverInput& input, double eps)
-      : objective_(make_vector_objective(input)),
-        target_(eps * objective_->gradient_norm_at_zero()) {}
-
-  bool due(std::int64_t epoch) const { return epoch >= next_; }
-
-  // ||grad f(w)|| at the end of `epoch`, and whether it passes; schedules
-  // the next check when it does not.
-  bool passes(std::int64_t epoch, const std::vector<double>& w) {
-    objective_->evaluate(w);
-    objective_->gradient(gradient_);
-    norm_ = norm2(gradient_);
-    if (norm_ <= target_) return true;
-    std::int64_t wait = 1;
-    if (last_epoch_ > 0 && norm_ < last_norm_ && target_ > 0) {
-      const double rate =
-          std::pow(norm_ / last_norm_, 1.0 / static_cast<double>(epoch - last_epoch_));
-      const double needed = std::ceil(std::log(target_ / norm_) / std::log(rate));
-      if (needed > 1) wait = static_cast<std::int64_t>(std::min(needed, static_cast<double>(epoch)));
-    }
-    last_epoch_ = epoch;
-    last_norm_ = norm_;
-    next_ = epoch + wait;
-    return false;
-  }
-
-  double norm() const { return norm_; }
-  double target() const { return target_; }
-
- private:
-  std::unique_ptr<VectorObjective> objective_;
-  double target_;
-  std::vector<double> gradient_;
-  double norm_ = kInfinity;
-  std::int64_t next_ = 1;
-  std::int64_t last_epoch_ = 0;
-  double last_norm_ = kInfinity;
-};
 
 }  // namespace
 
@@ -148,7 +94,9 @@ SolveResult solve_svr_dual(const SolverInput& input) {
       input.reporter.level() != Reporter::Level::kQuiet || input.reporter.wants_w();
 
   std::optional<PrimalRule> primal_rule;
-  if (params.liblinear_number == kPrimalSvrNumber) primal_rule.emplace(input, params.eps.value());
+  if (stops_by_primal_rule(params)) {
+    primal_rule.emplace(problem, params, thread_count(params), input.reporter);
+  }
 
   SolveResult result;
   Progress progress(input.reporter);
@@ -229,12 +177,7 @@ SolveResult solve_svr_dual(const SolverInput& input) {
     progress.report(iter, f, violation_sum, &w);
     if (primal_rule) {
       if (!primal_rule->due(iter)) continue;
-      const bool passes = primal_rule->passes(iter, w);
-      char line[96];
-      std::snprintf(line, sizeof line, "after epoch %lld: |grad f| %.4e, -s 11 stops at %.4e",
-                    static_cast<long long>(iter), primal_rule->norm(), primal_rule->target());
-      input.reporter.info(line);
-      if (passes) {
+      if (primal_rule->passes(iter, w)) {
         result.status = Status::kConverged;
         break;
       }

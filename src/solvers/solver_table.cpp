@@ -64,8 +64,9 @@ SolverInfo tron_row() {
   row.solve = solve_tron;
   row.losses = {L::kL2Svm, L::kLogistic, L::kSvrL2};
   // LIBLINEAR's -s 0 and -s 11 measured fastest with TRON here, -s 2 with
-  // the line-search Newton method, and -s 11 on wide data with dcd-svr to
-  // its rule (choose_solver_by_shape; docs/solvers.md, docs/checks.md).
+  // the line-search Newton method, and -s 2 and -s 11 on wide data with
+  // dual CD to their rules (choose_solver_by_shape; docs/solvers.md,
+  // docs/checks.md).
   row.liblinear = {{0, L::kLogistic, R::kL2}, {11, L::kSvrL2, R::kL2}};
   row.free_bias_losses = {L::kL2Svm, L::kLogistic, L::kSvrL2};
   row.default_eps = 0.01;

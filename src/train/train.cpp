@@ -13,6 +13,7 @@
 #include "select/random.h"
 #include "select/selection_rule.h"
 #include "solvers/liblinear_numbers.h"
+#include "solvers/primal_rule.h"
 #include "util/error.h"
 #include "util/parallel.h"
 
@@ -40,7 +41,10 @@ SolveResult train_binary(const Problem& problem, const Params& params, std::uint
                          Reporter& reporter, const std::vector<double>* w0) {
   const SolverInfo& row = solver_info(params.solver);
   Params scaled = params;
-  if (row.eps_scale == EpsScale::kMinorityShare && !is_regression(params.loss.value())) {
+  // A primal number's rule run by a dual solver scales eps as the primal
+  // solver's row does (primal_rule.h).
+  if ((row.eps_scale == EpsScale::kMinorityShare || stops_by_primal_rule(params)) &&
+      !is_regression(params.loss.value())) {
     scaled.eps = *params.eps * minority_share(problem);
   }
   reporter.set_norm_name(row.norm_name);

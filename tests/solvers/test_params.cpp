@@ -1,6 +1,6 @@
 // choose_solver_by_shape (params.h): the default L2-SVM solver and the
-// solver of LIBLINEAR's -s 11 by l, n and the nonzeros, and the runs it
-// leaves alone.
+// solvers of LIBLINEAR's -s 2 and -s 11 by l, n and the nonzeros, and the
+// runs it leaves alone.
 #include <gtest/gtest.h>
 
 #include "solvers/liblinear_numbers.h"
@@ -54,14 +54,16 @@ TEST(SolverByShape, LeavesGivenSolversOtherProblemsAndSolverOptionsAlone) {
   EXPECT_TRUE(solver_by_shape(l2svm));
 }
 
-// -s 11 as cdtrain's command line sets it.
-Params primal_svr() {
+// -s N as cdtrain's command line sets it.
+Params number(int n) {
   Params params;
   params.solver_given = true;
-  params.liblinear_number = 11;
+  params.liblinear_number = n;
   apply_liblinear_number(params, false, {"-s", "-l", "-r", true});
   return params;
 }
+
+Params primal_svr() { return number(11); }
 
 // -s 11 on wide data: dual CD, to -s 11's own eps (TRON's 0.0001, not the
 // dual's 0.1) unless -e was given; TRON otherwise.
@@ -75,7 +77,7 @@ TEST(SolverByShape, PrimalSvrRunsDualCdOnWideDataWithItsOwnEps) {
   EXPECT_EQ(wide.liblinear_number, 11);
   EXPECT_EQ(wide.solver_reason,
             "for 1000000 features > 100000 instances, 11000000 nonzeros: dual CD to -s 11's "
-            "rule on the primal gradient; -s tron -l svr2 for TRON");
+            "rule on the primal gradient; -s tron -l svr2 for tron");
   Params eps_given = given;
   eps_given.eps = 0.01;
   EXPECT_EQ(resolve_defaults(choose_solver_by_shape(eps_given, {100, 5000, 200000})).eps, 0.01);
@@ -87,21 +89,39 @@ TEST(SolverByShape, PrimalSvrRunsDualCdOnWideDataWithItsOwnEps) {
             SolverKind("tron"));
 }
 
-// -R (dual CD has no free bias), -v and -C (folds and warm starts) keep TRON.
-TEST(SolverByShape, PrimalSvrKeepsTronWithFreeBiasAndCrossValidation) {
+// -s 2 likewise: dcd on wide data to -s 2's rule and eps (newton's 0.01),
+// newton otherwise.
+TEST(SolverByShape, PrimalL2SvmRunsDualCdOnWideDataWithItsOwnEps) {
+  const Params given = number(2);
+  EXPECT_EQ(given.solver, SolverKind("newton"));
+  const Params wide = resolve_defaults(choose_solver_by_shape(given, {100000, 1000000, 11000000}));
+  EXPECT_EQ(wide.solver, SolverKind("dcd"));
+  EXPECT_EQ(wide.eps, 0.01);
+  EXPECT_EQ(wide.loss, LossKind::kL2Svm);
+  EXPECT_EQ(wide.solver_reason,
+            "for 1000000 features > 100000 instances, 11000000 nonzeros: dual CD to -s 2's "
+            "rule on the primal gradient; -s newton -l l2svm for newton");
+  const Params tall = resolve_defaults(choose_solver_by_shape(given, {200000, 100000, 12000000}));
+  EXPECT_EQ(tall.solver, SolverKind("newton"));
+  EXPECT_EQ(tall.eps, 0.01);
+}
+
+// -R (dual CD has no free bias), -v and -C (folds and warm starts) keep
+// TRON and newton.
+TEST(SolverByShape, PrimalNumbersKeepTheirSolverWithFreeBiasAndCrossValidation) {
   const DataShape wide{100, 5000, 200000};
-  std::vector<Params> kept(2, primal_svr());
-  kept[0].free_bias = true;
-  kept[1].cv_folds = 5;
-  for (const Params& given : kept) {
-    EXPECT_FALSE(solver_by_shape(given));
-    EXPECT_EQ(choose_solver_by_shape(given, wide).solver, SolverKind("tron"));
+  for (int n : {2, 11}) {
+    std::vector<Params> kept(2, number(n));
+    kept[0].free_bias = true;
+    kept[1].cv_folds = 5;
+    for (const Params& given : kept) {
+      EXPECT_FALSE(solver_by_shape(given));
+      EXPECT_EQ(choose_solver_by_shape(given, wide).solver, n == 2 ? SolverKind("newton") : SolverKind("tron"));
+    }
   }
-  Params twelve;  // -s 12 names the dual and its rule: never chosen by shape
-  twelve.solver_given = true;
-  twelve.liblinear_number = 12;
-  apply_liblinear_number(twelve, false, {"-s", "-l", "-r", true});
-  EXPECT_FALSE(solver_by_shape(twelve));
+  // The numbers that name a dual, or LR's primal (-s 0), are never chosen
+  // by shape.
+  for (int n : {0, 1, 12}) EXPECT_FALSE(solver_by_shape(number(n))) << n;
 }
 
 }  // namespace

@@ -1,9 +1,11 @@
 // Partitioned dual CD (solver_dcd_partitioned.cpp): its optimum against the
 // serial dual CD's and TRON's, the dual never decreasing from one epoch to
 // the next, the same bits on any number of threads, held-out rows, -wi,
-// more parts than rows, and --partitions' checks.
+// more parts than rows, and --partitions' checks; and, run for -s 2, its
+// stop by the primal gradient, computed here, serial and on two parts.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -225,6 +227,49 @@ TEST(PartitionedDcd, ValidateChecksPartitions) {
   tron.solver = SolverKind("tron");
   tron.partitions = 2;
   EXPECT_THROW(validate(resolve_defaults(tron)), ConfigError);
+}
+
+// ||grad f(w)|| of the L2-SVM's primal:
+// w - sum_j 2 C_j y_j max(0, 1 - y_j w'x_j) x_j.
+double l2svm_gradient_norm(const Problem& problem, const std::vector<double>& w) {
+  return test::gradient_norm_from_columns(problem, w, [&](std::size_t j, double score) {
+    return -2 * problem.cost(j) * problem.y[j] * std::max(1 - problem.y[j] * score, 0.0);
+  });
+}
+
+// Run for LIBLINEAR's -s 2 (on the wide rcv1_small, as the data's shape
+// sends it there), dual CD, serial and on two parts, stops by -s 2's rule:
+// ||grad f(w)|| <= eps ||grad f(0)|| (eps as train_binary scales it),
+// both computed here; a tighter eps goes on, to an f within 1e-6 of TRON's
+// optimum, and two parts write the same bits on 1 and 3 threads.
+TEST(PartitionedDcd, MinusS2StopsByThePrimalGradient) {
+  const Problem problem = test::problem_of("rcv1_small");
+  ASSERT_GT(problem.num_features(), problem.num_rows());
+  const double zero = l2svm_gradient_norm(problem, std::vector<double>(problem.num_features()));
+  Params tron = dcd_params(LossKind::kL2Svm, 1e-10, 1);
+  tron.solver = SolverKind("tron");
+  test::RecordingReporter tron_reporter;
+  const double f_star = solve_tron({problem, tron, 1, tron_reporter, nullptr}).objective;
+  for (std::int64_t parts : {1, 2}) {
+    std::int64_t epochs = 0;
+    for (double eps : {1e-2, 1e-5}) {
+      SCOPED_TRACE(testing::Message() << parts << " parts, eps " << eps);
+      Params params = dcd_params(LossKind::kL2Svm, eps, parts);
+      params.liblinear_number = 2;
+      const SolveResult result = parts == 1 ? serial(problem, params) : partitioned(problem, params);
+      EXPECT_EQ(result.status, Status::kConverged);
+      EXPECT_LE(l2svm_gradient_norm(problem, result.w), eps * zero * (1 + 1e-9));
+      EXPECT_GT(result.iterations, epochs);
+      epochs = result.iterations;
+      EXPECT_GE(result.objective, f_star * (1 - 1e-12));
+      if (eps == 1e-5) {
+        EXPECT_LE(result.objective - f_star, 1e-6 * f_star);
+      }
+      if (parts == 2) {
+        EXPECT_EQ(partitioned(problem, params, 3).w, result.w);
+      }
+    }
+  }
 }
 
 }  // namespace

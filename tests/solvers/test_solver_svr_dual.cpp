@@ -5,6 +5,7 @@
 // stop by the primal gradient, computed here, against TRON.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -150,29 +151,13 @@ TEST(SvrDual, HeldOutRowsAreLeftOut) {
             1e-6 * result.objective);
 }
 
-// ||grad f(w)|| of the L2-loss SVR's primal, from the columns:
+// ||grad f(w)|| of the L2-loss SVR's primal:
 // w + sum_j 2 C_j sign(r_j) max(0, |r_j| - p) x_j, r_j = w'x_j - y_j.
 double primal_gradient_norm(const Problem& problem, double p, const std::vector<double>& w) {
-  const CscMatrix& x = problem.x();
-  std::vector<double> r(problem.num_rows(), 0.0);
-  for (std::size_t i = 0; i < x.num_cols; ++i) {
-    for (auto k = x.col_ptr[i]; k < x.col_ptr[i + 1]; ++k) {
-      r[x.row_idx[static_cast<std::size_t>(k)]] += w[i] * x.values[static_cast<std::size_t>(k)];
-    }
-  }
-  double norm = 0;
-  for (std::size_t i = 0; i < x.num_cols; ++i) {
-    double g = w[i];
-    for (auto k = x.col_ptr[i]; k < x.col_ptr[i + 1]; ++k) {
-      const auto j = x.row_idx[static_cast<std::size_t>(k)];
-      const double residual = r[j] - problem.y[j];
-      const double outside = std::max(std::fabs(residual) - p, 0.0);
-      g += 2 * problem.cost(j) * std::copysign(outside, residual) *
-           x.values[static_cast<std::size_t>(k)];
-    }
-    norm += g * g;
-  }
-  return std::sqrt(norm);
+  return test::gradient_norm_from_columns(problem, w, [&](std::size_t j, double score) {
+    const double residual = score - problem.y[j];
+    return 2 * problem.cost(j) * std::copysign(std::max(std::fabs(residual) - p, 0.0), residual);
+  });
 }
 
 // Run for LIBLINEAR's -s 11 (on the wide rcv1_small, 1,000 rows by 47,236

@@ -2,8 +2,9 @@
 // (choose_solver_by_shape, docs/solvers.md "The default solver"): dual CD
 // on data with more features than instances and enough nonzeros, the same
 // model as -s dcd for any -m; cdper otherwise, and whenever -s, another
-// problem, a solver's own option or -i is given. And -s 11 by the same
-// shape: dcd-svr to -s 11's rule on wide data, TRON otherwise.
+// problem, a solver's own option or -i is given. And -s 2 and -s 11 by the
+// same shape: dcd and dcd-svr to their own rules on wide data, newton and
+// TRON otherwise.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -88,40 +89,57 @@ TEST(DefaultSolverEndToEnd, SmallOrTallDataKeepsCdperAndSaysWhy) {
       << cv.out;
 }
 
-// -s 11 on wide data: dual CD (dcd-svr) to -s 11's rule, writing -s 11's
-// model type, the same bytes for any -m; -v keeps TRON, as does tall data.
-TEST(DefaultSolverEndToEnd, PrimalSvrOnWideDataRunsDualCdAndWritesItsModelType) {
+// A primal number on wide data: dual CD (`dual`) to the number's rule, its
+// model type, the same bytes for any -m; on tall data `primal`.
+struct PrimalOnWide {
+  std::string number;  // "2", "11"
+  std::string dual;    // the wide data's solver
+  std::string primal;  // the tall data's
+  std::string loss;
+  std::string model_type;
+};
+
+void expect_dual_on_wide_data(const PrimalOnWide& c) {
   test::ScratchDir dir;
   const std::string wide = wide_file(dir);
-  const auto r = test::run_tool("cdtrain", "-s 11 -m 1 " + wide + " " + dir.file("m1"));
+  const std::string s = "-s " + c.number;
+  const auto r = test::run_tool("cdtrain", s + " -m 1 " + wide + " " + dir.file("m1"));
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(r.err.rfind("cdtrain: training, solver dcd-svr (for 5000 features > 200 instances, "
-                        "100000 nonzeros: dual CD to -s 11's rule on the primal gradient; -s "
-                        "tron -l svr2 for TRON), loss svr2",
+  EXPECT_EQ(r.err.rfind("cdtrain: training, solver " + c.dual +
+                            " (for 5000 features > 200 instances, 100000 nonzeros: dual CD to " +
+                            s + "'s rule on the primal gradient; -s " + c.primal + " -l " +
+                            c.loss + " for " + c.primal + "), loss " + c.loss,
                         0),
             0u)
       << r.err;
-  EXPECT_NE(r.err.find(", -s 11 stops at "), std::string::npos) << r.err;
-  EXPECT_EQ(test::first_line_of(dir.file("m1")), "solver_type L2R_L2LOSS_SVR");
+  EXPECT_NE(r.err.find(", " + s + " stops at "), std::string::npos) << r.err;
+  EXPECT_EQ(test::first_line_of(dir.file("m1")), "solver_type " + c.model_type);
   for (const std::string threads : {"2", "3"}) {
     const auto other =
-        test::run_tool("cdtrain", "-q -s 11 -m " + threads + " " + wide + " " + dir.file("m"));
+        test::run_tool("cdtrain", "-q " + s + " -m " + threads + " " + wide + " " + dir.file("m"));
     ASSERT_EQ(other.status, 0) << other.err;
     EXPECT_EQ(test::read_file(dir.file("m")), test::read_file(dir.file("m1"))) << threads;
   }
-  const auto cv = test::run_tool("cdtrain", "-s 11 -v 3 " + wide);
-  ASSERT_EQ(cv.status, 0) << cv.err;
-  EXPECT_EQ(cv.err.rfind("cdtrain: 3-fold cross validation, solver tron, loss svr2", 0), 0u)
-      << cv.err;
   const std::string tall = dir.write("tall.svm", test::sparse_libsvm_text(400, 300, 100));
-  const auto t = test::run_tool("cdtrain", "-s 11 " + tall + " " + dir.file("t"));
+  const auto t = test::run_tool("cdtrain", s + " " + tall + " " + dir.file("t"));
   ASSERT_EQ(t.status, 0) << t.err;
-  EXPECT_EQ(t.err.rfind("cdtrain: training, solver tron (for 300 features <= 400 instances), "
-                        "loss svr2",
+  EXPECT_EQ(t.err.rfind("cdtrain: training, solver " + c.primal +
+                            " (for 300 features <= 400 instances), loss " + c.loss,
                         0),
             0u)
       << t.err;
-  EXPECT_EQ(test::first_line_of(dir.file("t")), "solver_type L2R_L2LOSS_SVR");
+  EXPECT_EQ(test::first_line_of(dir.file("t")), "solver_type " + c.model_type);
+}
+
+TEST(DefaultSolverEndToEnd, PrimalNumbersOnWideDataRunDualCdAndWriteTheirModelType) {
+  expect_dual_on_wide_data({"2", "dcd", "newton", "l2svm", "L2R_L2LOSS_SVC"});
+  expect_dual_on_wide_data({"11", "dcd-svr", "tron", "svr2", "L2R_L2LOSS_SVR"});
+  // -v keeps the primal solver on wide data too.
+  test::ScratchDir dir;
+  const auto cv = test::run_tool("cdtrain", "-s 11 -v 3 " + wide_file(dir));
+  ASSERT_EQ(cv.status, 0) << cv.err;
+  EXPECT_EQ(cv.err.rfind("cdtrain: 3-fold cross validation, solver tron, loss svr2", 0), 0u)
+      << cv.err;
 }
 
 }  // namespace
