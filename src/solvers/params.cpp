@@ -6,6 +6,7 @@
 
 #include "select/selection_rule.h"
 #include "solvers/liblinear_numbers.h"
+#include "solvers/primal_rule.h"
 #include "util/error.h"
 #include "util/parallel.h"
 
@@ -272,22 +273,6 @@ std::string describe_run(const Params& params) {
 // dual CD, whose steps cost a row each (docs/solvers.md, "The default
 // solver" and "-s 2 and -s 11 on wide data").
 constexpr SolverKind kWideDataSolver{"dcd"};
-
-// LIBLINEAR's primal numbers that wide data sends to the dual CD of the same
-// problem, stopped by the primal number's own rule (primal_rule.h).
-struct PrimalOnWideData {
-  int number;
-  SolverKind dual;
-};
-constexpr PrimalOnWideData kPrimalOnWideData[] = {{kPrimalL2SvmNumber, SolverKind{"dcd"}},
-                                                  {kPrimalSvrNumber, SolverKind{"dcd-svr"}}};
-
-const PrimalOnWideData* primal_on_wide_data(const Params& given) {
-  for (const PrimalOnWideData& entry : kPrimalOnWideData) {
-    if (given.liblinear_number == entry.number) return &entry;
-  }
-  return nullptr;
-}
 
 bool solver_by_shape(const Params& given) {
   if (primal_on_wide_data(given) != nullptr) {

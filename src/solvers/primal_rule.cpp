@@ -9,11 +9,23 @@
 
 namespace cdl {
 
+namespace {
+
+constexpr PrimalOnWideData kPrimalOnWideData[] = {{kPrimalL2SvmNumber, SolverKind{"dcd"}},
+                                                  {kPrimalSvrNumber, SolverKind{"dcd-svr"}}};
+
+}  // namespace
+
+const PrimalOnWideData* primal_on_wide_data(const Params& params) {
+  for (const PrimalOnWideData& entry : kPrimalOnWideData) {
+    if (params.liblinear_number == entry.number) return &entry;
+  }
+  return nullptr;
+}
+
 bool stops_by_primal_rule(const Params& params) {
-  if (!params.liblinear_number) return false;
-  const int number = *params.liblinear_number;
-  return (number == kPrimalL2SvmNumber && params.solver == SolverKind("dcd")) ||
-         (number == kPrimalSvrNumber && params.solver == SolverKind("dcd-svr"));
+  const PrimalOnWideData* entry = primal_on_wide_data(params);
+  return entry != nullptr && params.solver == entry->dual;
 }
 
 PrimalRule::PrimalRule(const Problem& problem, const Params& params, unsigned threads,
