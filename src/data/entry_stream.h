@@ -5,6 +5,7 @@
 #ifndef CDL_ENTRY_STREAM_H_
 #define CDL_ENTRY_STREAM_H_
 
+#include <algorithm>
 #include <cassert>
 #include <cstddef>
 #include <cstdint>
@@ -23,12 +24,27 @@ namespace detail {
 constexpr unsigned kBucketShift = 10;
 constexpr std::size_t kBucketColumns = std::size_t{1} << kBucketShift;
 constexpr std::size_t kChunkBytes = std::size_t{256} << 10;  // one run of stream pages
+// A stream maps its run's pages this many bytes at a time, ahead of its
+// writes: a window in one call instead of a trap per page, and at most a
+// window beyond the stream's end mapped and unused.
+constexpr std::size_t kWindowBytes = std::size_t{16} << 10;
 constexpr std::uint64_t kNoBlock = std::numeric_limits<std::uint64_t>::max();
+
+// Buckets whose streams (of one thread) share their page runs, and are
+// freed together once the last of them has moved into the matrix.
+constexpr std::size_t kGroupBuckets = 8;
+
+// The page runs of one thread's streams of one group of buckets.
+class ChunkArena : public RunArena {
+ public:
+  ChunkArena() : RunArena(kChunkBytes) {}
+};
 
 // The pages of one EntryStream, apart from its hot tail (EntryStream), so
 // that the tails of all buckets stay in a few cache lines.
 struct StreamPages {
-  std::vector<Pages> pages;
+  ChunkArena* arena = nullptr;      // where its runs come from
+  std::vector<char*> runs;          // kChunkBytes each
   std::vector<std::size_t> starts;  // the first byte used in each page run
   std::vector<std::size_t> used;    // one past the last
 };
@@ -76,8 +92,8 @@ class EntryStream {
 
   // Records the bytes used in the last page run; no put after it.
   void finish(StreamPages& pages) {
-    if (!pages.pages.empty()) {
-      pages.used.push_back(static_cast<std::size_t>(pos_ - pages.pages.back().data()));
+    if (!pages.runs.empty()) {
+      pages.used.push_back(static_cast<std::size_t>(pos_ - pages.runs.back()));
     }
     pos_ = end_ = nullptr;
   }
@@ -114,21 +130,31 @@ class EntryStream {
     *p++ = static_cast<char>(x);
     return p;
   }
+  // Moves end_ one window further into the run, mapping the window's pages
+  // in one call (util/populate.h); or, at the run's end, starts a new run.
   void grow(StreamPages& pages) {
-    if (!pages.pages.empty()) {
-      pages.used.push_back(static_cast<std::size_t>(pos_ - pages.pages.back().data()));
+    if (!pages.runs.empty()) {
+      char* const run_end = pages.runs.back() + kChunkBytes;
+      if (static_cast<std::size_t>(run_end - pos_) >= kMaxBytes) {
+        char* const window_end = end_ + std::min<std::size_t>(kWindowBytes, run_end - end_);
+        populate_for_writing(end_, static_cast<std::size_t>(window_end - end_));
+        end_ = window_end;
+        return;
+      }
+      pages.used.push_back(static_cast<std::size_t>(pos_ - pages.runs.back()));
     }
-    pages.pages.emplace_back(kChunkBytes);
+    pages.runs.push_back(pages.arena->take());
     // Page runs start page-aligned; if every stream's tail sat at the same
     // offset in its run, the tails of all buckets would fall into one cache
     // set and evict each other on every entry. A start staggered by a
     // different number of cache lines (up to 64 KiB) for every run spreads
     // them over the sets.
     const auto line = static_cast<std::size_t>(
-        (reinterpret_cast<std::uintptr_t>(this) / sizeof(EntryStream) + pages.pages.size()) *
+        (reinterpret_cast<std::uintptr_t>(this) / sizeof(EntryStream) + pages.runs.size()) *
         0x9E3779B1u % 1024);
-    pos_ = pages.pages.back().data() + 64 * line;
-    end_ = pages.pages.back().data() + kChunkBytes;
+    pos_ = pages.runs.back() + 64 * line;
+    end_ = pos_ + kWindowBytes;
+    populate_for_writing(pos_, kWindowBytes);
     pages.starts.push_back(64 * line);
   }
 
@@ -143,9 +169,9 @@ class EntryStream {
 class EntryReader {
  public:
   explicit EntryReader(const StreamPages& pages) : pages_(pages) {
-    if (!pages.pages.empty()) {
-      pos_ = pages.pages[0].data() + pages.starts[0];
-      end_ = pages.pages[0].data() + pages.used[0];
+    if (!pages.runs.empty()) {
+      pos_ = pages.runs[0] + pages.starts[0];
+      end_ = pages.runs[0] + pages.used[0];
     }
     next_segment();
   }
@@ -192,9 +218,9 @@ class EntryReader {
 
  private:
   bool next_page() {
-    if (++page_ >= pages_.pages.size()) return false;
-    pos_ = pages_.pages[page_].data() + pages_.starts[page_];
-    end_ = pages_.pages[page_].data() + pages_.used[page_];
+    if (++page_ >= pages_.runs.size()) return false;
+    pos_ = pages_.runs[page_] + pages_.starts[page_];
+    end_ = pages_.runs[page_] + pages_.used[page_];
     return pos_ != end_;
   }
   void next_segment() {

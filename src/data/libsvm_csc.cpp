@@ -14,12 +14,14 @@
 // (12) and the peak is about the matrix alone.
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cassert>
 #include <cstdio>
 #include <cstring>
 #include <deque>
 #include <exception>
 #include <limits>
+#include <memory>
 #include <mutex>
 #include <new>
 #include <utility>
@@ -31,6 +33,7 @@
 #include "data/libsvm_reader.h"
 #include "util/error.h"
 #include "util/parallel.h"
+#include "util/populate.h"
 
 namespace cdl {
 namespace {
@@ -39,6 +42,7 @@ using detail::EntryReader;
 using detail::EntryStream;
 using detail::kBucketColumns;
 using detail::kBucketShift;
+using detail::kGroupBuckets;
 using detail::kNoBlock;
 using detail::StreamPages;
 using detail::BlockInfo;
@@ -48,7 +52,8 @@ using detail::ColumnLimit;
 struct Worker {
   std::vector<EntryStream> streams;  // one per bucket
   std::vector<StreamPages> pages;    // the streams' pages
-  std::uint64_t num_cols = 0;        // the largest index seen
+  std::vector<std::unique_ptr<detail::ChunkArena>> arenas;  // one per group of buckets
+  std::uint64_t num_cols = 0;                               // the largest index seen
   std::uint64_t rows = 0;
 };
 
@@ -88,8 +93,15 @@ class BlockSink {
     limit_.check(context_, feature);
     try {
       const std::size_t buckets = (feature - 1) / kBucketColumns + 1;
-      worker_.streams.resize(std::max(buckets, 2 * worker_.streams.size()));
+      const std::size_t had = worker_.streams.size();
+      worker_.streams.resize(std::max(buckets, 2 * had));
       worker_.pages.resize(worker_.streams.size());
+      worker_.arenas.resize((worker_.streams.size() - 1) / kGroupBuckets + 1);
+      for (std::size_t b = had; b < worker_.pages.size(); ++b) {
+        auto& arena = worker_.arenas[b / kGroupBuckets];
+        if (!arena) arena = std::make_unique<detail::ChunkArena>();
+        worker_.pages[b].arena = arena.get();
+      }
     } catch (const std::bad_alloc&) {
       throw limit_.too_large(context_, feature, "the memory available");
     }
@@ -187,6 +199,13 @@ std::uint64_t scatter_bucket(std::size_t bucket, std::vector<Worker>& workers,
   for (std::size_t c = 0; c < columns; ++c) cursor[c] = m.col_ptr[first + c];
   Index* const row_idx = m.row_idx.data();
   double* const values = m.values.data();
+  // The bucket's part of the matrix, mapped as its streams are about to move
+  // there (and be freed): all of the matrix at once would sit beside all the
+  // streams.
+  const auto begin = static_cast<std::size_t>(m.col_ptr[first]);
+  const auto end = static_cast<std::size_t>(m.col_ptr[first + columns]);
+  populate_for_writing(row_idx + begin, (end - begin) * sizeof(Index));
+  populate_for_writing(values + begin, (end - begin) * sizeof(double));
   std::uint64_t largest = 0;
   for_each_segment(bucket, workers, [&](EntryReader& reader) {
     const std::uint64_t base = first_row[reader.block()];
@@ -199,9 +218,6 @@ std::uint64_t scatter_bucket(std::size_t bucket, std::vector<Worker>& workers,
     reader.read_segment<true>(write);
   });
   for (std::size_t c = 0; c < columns; ++c) assert(cursor[c] == m.col_ptr[first + c + 1]);
-  for (Worker& worker : workers) {
-    if (bucket < worker.pages.size()) worker.pages[bucket] = StreamPages();
-  }
   return largest;
 }
 
@@ -256,9 +272,24 @@ LabeledCsc read_libsvm_csc(const std::string& path, const ReadOptions& options) 
   }
 
   // Phase 2: each bucket's part of the matrix, on as many threads.
+  // A group's streams are freed when its last bucket is in the matrix.
   std::vector<std::uint64_t> largest(num_buckets, 0);
+  const std::size_t num_groups = (num_buckets + kGroupBuckets - 1) / kGroupBuckets;
+  std::vector<std::atomic<std::size_t>> unfinished(num_groups);
+  for (std::size_t g = 0; g < num_groups; ++g) {
+    unfinished[g] = std::min(kGroupBuckets, num_buckets - g * kGroupBuckets);
+  }
   run_tasks_or_throw(num_buckets, threads_of_phase_2, [&](std::size_t bucket) {
     largest[bucket] = scatter_bucket(bucket, workers, first_row, m);
+    const std::size_t group = bucket / kGroupBuckets;
+    if (--unfinished[group] > 0) return;
+    for (Worker& worker : workers) {
+      for (std::size_t b = group * kGroupBuckets;
+           b < std::min(worker.pages.size(), (group + 1) * kGroupBuckets); ++b) {
+        worker.pages[b] = StreamPages();
+      }
+      if (group < worker.arenas.size()) worker.arenas[group].reset();
+    }
   });
   std::uint64_t bits = 0;
   for (const std::uint64_t b : largest) bits = std::max(bits, b);

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cstring>
+#include <memory>
 #include <new>
 #include <utility>
 
@@ -22,24 +23,25 @@
 #include "data/libsvm_reader.h"
 #include "util/error.h"
 #include "util/parallel.h"
+#include "util/populate.h"
 
 namespace cdl {
 namespace {
-
-using detail::Pages;
 
 // A block's pairs in runs of pages from mmap (so that freeing them returns
 // them to the system): each run holds kPairs columns, then kPairs values.
 class PairPages {
  public:
   static constexpr std::size_t kPairs = std::size_t{1} << 14;
+  static constexpr std::size_t kRunBytes = kPairs * (sizeof(Index) + sizeof(double));
 
   void put(Index column, double value) {
     if (used_ == kPairs || runs_.empty()) {
-      runs_.emplace_back(kPairs * (sizeof(Index) + sizeof(double)));
+      runs_.push_back(arena_->take());
+      populate_for_writing(runs_.back(), kRunBytes);
       used_ = 0;
     }
-    char* run = runs_.back().data();
+    char* run = runs_.back();
     std::memcpy(run + used_ * sizeof(Index), &column, sizeof column);
     std::memcpy(run + kPairs * sizeof(Index) + used_ * sizeof(double), &value, sizeof value);
     ++used_;
@@ -51,7 +53,7 @@ class PairPages {
       const std::size_t run = first / kPairs;
       const std::size_t at = first % kPairs;
       const std::size_t n = std::min(count, kPairs - at);
-      const char* data = runs_[run].data();
+      const char* data = runs_[run];
       std::memcpy(columns, data + at * sizeof(Index), n * sizeof(Index));
       std::memcpy(values, data + kPairs * sizeof(Index) + at * sizeof(double),
                   n * sizeof(double));
@@ -63,7 +65,8 @@ class PairPages {
   }
 
  private:
-  std::vector<Pages> runs_;
+  std::unique_ptr<detail::RunArena> arena_ = std::make_unique<detail::RunArena>(kRunBytes);
+  std::vector<char*> runs_;
   std::size_t used_ = 0;  // pairs in the last run
 };
 
@@ -185,6 +188,13 @@ LabeledRows read_libsvm_rows(const std::string& path, const ReadOptions& options
     RowBlock& block = blocks[k];
     std::size_t row = static_cast<std::size_t>(first_row[k]);
     std::size_t pair = 0;
+    // The block's part of the matrix, mapped as its pairs are about to move
+    // there (and be freed): all of the matrix at once would sit beside all
+    // the pairs.
+    const auto begin = static_cast<std::size_t>(m.row_ptr[row]);
+    const auto end = static_cast<std::size_t>(m.row_ptr[row + block.lengths.size()]);
+    populate_for_writing(m.col_idx.data() + begin, (end - begin) * sizeof(Index));
+    populate_for_writing(m.values.data() + begin, (end - begin) * sizeof(double));
     for (const std::uint32_t length : block.lengths) {
       const auto at = static_cast<std::size_t>(m.row_ptr[row]);
       block.pairs.copy(pair, length, m.col_idx.data() + at, m.values.data() + at);

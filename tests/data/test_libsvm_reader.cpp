@@ -9,13 +9,16 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <sstream>
 #include <ostream>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "data/input_file.h"
 #include "data/libsvm_reader.h"
+#include "data/sparse_matrix.h"
 #include "test_util.h"
 #include "util/error.h"
 
@@ -842,6 +845,61 @@ TEST(LibsvmReaderThreads, AnyThreadCountGivesTheSameMatrix) {
   const LabeledCsc one = read_with_threads(test::data_path("svmlight_example1.test"), 1);
   for (unsigned threads : {2u, 3u, 7u, 64u}) {
     expect_same_csc(one, read_with_threads(test::data_path("svmlight_example1.test"), threads));
+  }
+}
+
+// The column reader's streams share page runs by groups of buckets and are
+// freed a group at a time; its matrix must be the row reader's, transposed,
+// on any thread count. The first 40 columns (one bucket) take a stream of
+// several MiB, past the runs of one mapping; columns up to 200,000 spread
+// over about 200 buckets, 25 groups.
+TEST(LibsvmReaderThreads, LongStreamsAndManyBucketGroupsGiveTheRowReadersMatrix) {
+  test::ScratchDir dir;
+  std::string text;
+  for (std::uint32_t j = 0; j < 60000; ++j) {
+    text += j % 3 == 0 ? "+1" : "-1";
+    for (std::uint32_t k = 0; k < 8; ++k) {
+      text += " " + std::to_string(1 + (j + 5 * k) % 40) + ":" + std::to_string(j % 97 + k) + "." +
+              std::to_string(j % 13);
+    }
+    text += " " + std::to_string(100 + (j * 7919u) % 199000) + ":" + (j % 2 ? "1e-3" : "-2.5");
+    text += "\n";
+  }
+  // The pairs of a line must come in increasing index order: sort them.
+  std::string sorted;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const std::size_t end = text.find('\n', start);
+    std::istringstream line(text.substr(start, end - start));
+    std::string label, pair;
+    line >> label;
+    std::vector<std::pair<std::uint32_t, std::string>> pairs;
+    while (line >> pair) {
+      const auto colon = pair.find(':');
+      const auto index = static_cast<std::uint32_t>(std::stoul(pair.substr(0, colon)));
+      if (pairs.empty() || pairs.back().first != index) pairs.emplace_back(index, pair);
+    }
+    std::sort(pairs.begin(), pairs.end());
+    pairs.erase(std::unique(pairs.begin(), pairs.end(),
+                            [](const auto& a, const auto& b) { return a.first == b.first; }),
+                pairs.end());
+    sorted += label;
+    for (const auto& p : pairs) sorted += " " + p.second;
+    sorted += "\n";
+    start = end + 1;
+  }
+  const std::string path = dir.write("long.svm", sorted);
+  const LabeledCsr rows = read_libsvm_csr(path);
+  const CscMatrix expected = to_csc(rows.features, rows.features.num_cols);
+  for (unsigned threads : {1u, 2u, 3u}) {
+    const LabeledCsc columns = read_with_threads(path, threads);
+    EXPECT_EQ(columns.labels, rows.labels);
+    EXPECT_EQ(columns.features.num_cols, expected.num_cols);
+    EXPECT_EQ(columns.features.col_ptr, expected.col_ptr);
+    EXPECT_TRUE(std::equal(columns.features.row_idx.begin(), columns.features.row_idx.end(),
+                           expected.row_idx.begin(), expected.row_idx.end()));
+    EXPECT_TRUE(std::equal(columns.features.values.begin(), columns.features.values.end(),
+                           expected.values.begin(), expected.values.end()));
   }
 }
 
