@@ -45,6 +45,7 @@
 #include "objective/vector_math.h"
 #include "util/error.h"
 #include "util/parallel.h"
+#include "util/populate.h"
 
 namespace cdl {
 
@@ -97,7 +98,7 @@ class CachedMarginObjective final : public CoordinateObjective {
         cost_neg_(problem.cost_neg),
         weights_(problem.weights != nullptr ? problem.weights->data() : nullptr),
         threads_(threads),
-        w_(problem.num_features(), 0.0),
+        w_(populated_vector(problem.num_features(), 0.0)),
         margin_(problem.num_rows(), 0.0),
         terms_(problem.num_rows()),
         positive_(problem.num_rows()),

@@ -18,6 +18,7 @@
 #include "objective/vector_math.h"
 #include "util/error.h"
 #include "util/parallel.h"
+#include "util/populate.h"
 
 namespace cdl {
 
@@ -46,7 +47,7 @@ class MarginObjective final : public CoordinateObjective {
         cost_pos_(problem.cost_pos),
         cost_neg_(problem.cost_neg),
         threads_(threads),
-        w_(problem.num_features(), 0.0),
+        w_(populated_vector(problem.num_features(), 0.0)),
         margin_(huge_page_filled<double>(problem.num_rows())),
         positive_(huge_page_filled<std::uint8_t>(problem.num_rows())) {
     for (std::size_t j = 0; j < margin_.size(); ++j) {
@@ -58,7 +59,7 @@ class MarginObjective final : public CoordinateObjective {
     // overflow before training starts. O(nnz), in blocks of columns on
     // threads; the first block's error is the first bad column's, as in one
     // loop, and the norm is summed in column order after.
-    std::vector<double> g(x_.num_cols);
+    std::vector<double> g = populated_vector(x_.num_cols, 0.0);
     run_in_blocks_or_throw(x_.num_cols, threads, [&](std::size_t i) {
       const ColumnSums sums = column_sums(i);
       g[i] = Loss::d1(0.0) * sums.slope;

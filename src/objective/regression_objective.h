@@ -29,6 +29,7 @@
 #include "objective/objective.h"
 #include "objective/vector_math.h"
 #include "util/error.h"
+#include "util/populate.h"
 
 namespace cdl {
 
@@ -52,7 +53,7 @@ class RegressionObjective final : public CoordinateObjective {
         regularizer_(regularizer),
         loss_(loss),
         x_(problem.x()),
-        w_(problem.num_features(), 0.0),
+        w_(populated_vector(problem.num_features(), 0.0)),
         score_(problem.num_rows(), 0.0),
         cost_(problem.num_rows()),
         bounds_(curvature_bounds(problem, regularizer, Loss::kMaxD2)) {

@@ -106,6 +106,7 @@
 #include "solvers/progress.h"
 #include "solvers/solver.h"
 #include "util/parallel.h"
+#include "util/populate.h"
 
 namespace cdl {
 namespace {
@@ -126,7 +127,11 @@ constexpr std::size_t kRowChunk = 4096;
 constexpr std::size_t kMergesPerRound = 8;
 
 // The P fixed blocks of features (the header): seeded shuffle, then runs of
-// about equal weight (nonzeros + 1). Blocks may be empty when P > n.
+// about equal weight (nonzeros + 1). Blocks may be empty when P > n. Each
+// block lists its features in index order, so that loading and collecting
+// a block's w sweep memory forwards (its epochs draw their own
+// permutations); a pass in index order over each feature's block number
+// builds them so, in O(n) where sorting the blocks took O(n log n).
 std::vector<std::vector<std::uint32_t>> make_blocks(const CscMatrix& x, std::size_t parts,
                                                     std::uint64_t seed) {
   std::vector<std::uint32_t> order(x.num_cols);
@@ -134,17 +139,20 @@ std::vector<std::vector<std::uint32_t>> make_blocks(const CscMatrix& x, std::siz
   std::mt19937_64 rng(seed);
   shuffle(order, rng);
   const double total = static_cast<double>(x.nnz() + x.num_cols);
-  std::vector<std::vector<std::uint32_t>> blocks(parts);
+  std::vector<std::uint32_t> block_of(x.num_cols);
+  std::vector<std::size_t> sizes(parts, 0);
   double seen = 0;
   for (std::uint32_t i : order) {
     const double weight = static_cast<double>(x.col_ptr[i + 1] - x.col_ptr[i] + 1);
     auto b = static_cast<std::size_t>((seen + weight / 2) / total * static_cast<double>(parts));
-    blocks[std::min(b, parts - 1)].push_back(i);
+    b = std::min(b, parts - 1);
+    block_of[i] = static_cast<std::uint32_t>(b);
+    ++sizes[b];
     seen += weight;
   }
-  // In index order, so that loading and collecting a block's w sweep
-  // memory forwards (its epochs draw their own permutations).
-  for (auto& block : blocks) std::sort(block.begin(), block.end());
+  std::vector<std::vector<std::uint32_t>> blocks(parts);
+  for (std::size_t b = 0; b < parts; ++b) blocks[b].reserve(sizes[b]);
+  for (std::uint32_t i = 0; i < x.num_cols; ++i) blocks[block_of[i]].push_back(i);
   return blocks;
 }
 
@@ -269,8 +277,11 @@ void l1_step(Objective& objective, std::size_t i, const Settings& settings, doub
 template <class Objective>
 class CopyPool {
  public:
-  CopyPool(const Objective& first, std::size_t count) {
-    for (std::size_t k = 0; k < count; ++k) copies_.push_back(std::make_unique<Objective>(first));
+  // The copies are made on the team, each by a thread of its own: an
+  // objective holds n- and l-vectors, and their first writes (the pages'
+  // faults) then run side by side instead of one after another.
+  CopyPool(const Objective& first, std::size_t count, ThreadTeam& team) : copies_(count) {
+    team.run(count, [&](std::size_t k) { copies_[k] = std::make_unique<Objective>(first); });
     for (auto& copy : copies_) free_.push_back(copy.get());
   }
   Objective* take() {
@@ -308,21 +319,26 @@ SolveResult partitioned_loop(Objective& objective, const CscMatrix& x,
   const std::size_t parts = setup.partitions;
   const std::vector<std::vector<std::uint32_t>> blocks = make_blocks(x, parts, setup.seed);
   ThreadTeam team(static_cast<unsigned>(std::min<std::size_t>(thread_count(params), parts)));
-  CopyPool<Objective> pool(objective, std::min<std::size_t>(team.size(), parts));
+  CopyPool<Objective> pool(objective, std::min<std::size_t>(team.size(), parts), team);
 
-  std::vector<double> w = objective.w();
-  std::vector<double> m = objective.row_state();
+  // The n- and l-vectors in memory mapped before it is written
+  // (util/populate.h): on the wide file they were a fifth of the setup.
+  std::vector<double> w = populated_copy(objective.w());
+  std::vector<double> m = populated_copy(objective.row_state());
   const std::size_t l = m.size();
-  std::vector<double> w_next = w;
+  std::vector<double> w_next = populated_copy(w);
+  std::vector<std::vector<double>> block_w(parts);
   std::vector<std::vector<double>> block_state(parts);
-  std::size_t longest_block = 0;
-  for (const auto& block : blocks) longest_block = std::max(longest_block, block.size());
+  std::size_t longest_run = 0;
+  for (const auto& block : blocks) {
+    longest_run = std::max(longest_run, (block.size() + kMergesPerRound - 1) / kMergesPerRound);
+  }
   // Each block's new w over its current run: its own buffer, not w_next (the
   // threads' blocks interleave in w, and one array would share cache lines).
-  std::vector<std::vector<double>> block_w(parts, std::vector<double>(longest_block));
+  team.run(parts, [&](std::size_t b) { block_w[b] = populated_vector(longest_run, 0.0); });
   std::vector<BlockStats> block_stats(parts);
-  std::vector<double> dm(l);
-  std::vector<double> trial(l);
+  std::vector<double> dm = populated_vector(l, 0.0);
+  std::vector<double> trial = populated_vector(l, 0.0);
   std::vector<double> chunk_sums;
   // The terms at m, and at the trial (written by the trials' chunks).
   using RowTerms = RowTermsOf<Objective>;
