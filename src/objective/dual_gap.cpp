@@ -56,9 +56,9 @@ double dual_objective(const Problem& problem, LossKind loss, const std::vector<d
 }
 
 DualGap duality_gap(const Problem& problem, LossKind loss, const std::vector<double>& alpha,
-                    const std::vector<double>& w) {
+                    const std::vector<double>& w, unsigned threads) {
   check_loss(loss);
-  const std::vector<double> margin = margins(problem, w);
+  const std::vector<double> margin = margins(problem, w, threads);
   DualGap out{};
   out.primal = objective_value(problem, loss, Regularizer::l2_only(), w, margin);
   out.dual = dual_objective(problem, loss, alpha, w);

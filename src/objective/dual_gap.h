@@ -52,9 +52,10 @@ struct DualGap {
   double gap;     // sum_j G_j, which equals P(w) - D(alpha) up to rounding
 };
 
-// All three from scratch. O(#nz + l + n).
+// All three from scratch. O(#nz + l + n); the margins on `threads` threads
+// (evaluate.h's margins(), the same bits on any number).
 DualGap duality_gap(const Problem& problem, LossKind loss, const std::vector<double>& alpha,
-                    const std::vector<double>& w);
+                    const std::vector<double>& w, unsigned threads = 1);
 
 }  // namespace cdl
 

@@ -44,9 +44,10 @@ std::vector<double> decision_values(const CscMatrix& x, const std::vector<double
   return out;
 }
 
-std::vector<double> decision_values(const CsrMatrix& x, const std::vector<double>& w) {
+std::vector<double> decision_values(const CsrMatrix& x, const std::vector<double>& w,
+                                    unsigned threads) {
   std::vector<double> out(x.num_rows, 0.0);
-  for (std::size_t j = 0; j < x.num_rows; ++j) {
+  run_in_blocks_or_throw(x.num_rows, threads, [&](std::size_t j) {
     double sum = 0;
     for (auto k = x.row_ptr[j]; k < x.row_ptr[j + 1]; ++k) {
       const auto t = static_cast<std::size_t>(k);
@@ -54,13 +55,14 @@ std::vector<double> decision_values(const CsrMatrix& x, const std::vector<double
       if (i < w.size() && w[i] != 0) sum += w[i] * x.values[t];
     }
     out[j] = sum;
-  }
+  });
   return out;
 }
 
-std::vector<double> decision_values(const Problem& problem, const std::vector<double>& w) {
+std::vector<double> decision_values(const Problem& problem, const std::vector<double>& w,
+                                    unsigned threads) {
   return problem.has_columns() ? decision_values(problem.x(), w)
-                               : decision_values(*problem.rows, w);
+                               : decision_values(*problem.rows, w, threads);
 }
 
 void add_transpose_product(const Problem& problem, const std::vector<double>& u,
@@ -88,8 +90,9 @@ void add_transpose_product(const Problem& problem, const std::vector<double>& u,
   }
 }
 
-std::vector<double> margins(const Problem& problem, const std::vector<double>& w) {
-  std::vector<double> out = decision_values(problem, w);
+std::vector<double> margins(const Problem& problem, const std::vector<double>& w,
+                            unsigned threads) {
+  std::vector<double> out = decision_values(problem, w, threads);
   for (std::size_t j = 0; j < out.size(); ++j) out[j] *= problem.y[j];
   return out;
 }

@@ -25,9 +25,14 @@ std::vector<double> decision_values(const CscMatrix& x, const std::vector<double
 
 // The same by the rows' dot products, each in increasing column order: the
 // same terms in the same order as the columns' scatter, so the same bits.
-std::vector<double> decision_values(const CsrMatrix& x, const std::vector<double>& w);
-// The same of the problem's columns if it has them, else of its rows.
-std::vector<double> decision_values(const Problem& problem, const std::vector<double>& w);
+// The rows in blocks on up to `threads` threads (each row's sum is one
+// thread's, so the bits do not depend on them).
+std::vector<double> decision_values(const CsrMatrix& x, const std::vector<double>& w,
+                                    unsigned threads = 1);
+// The same of the problem's columns if it has them (on one thread), else of
+// its rows.
+std::vector<double> decision_values(const Problem& problem, const std::vector<double>& w,
+                                    unsigned threads = 1);
 
 // out_i += sum_j u_j x_ji for every feature i < out.size(), each sum's terms
 // added in increasing j: by columns if the problem has them, else by
@@ -36,7 +41,8 @@ void add_transpose_product(const Problem& problem, const std::vector<double>& u,
                            std::vector<double>& out);
 
 // m_j = y_j w'x_j of every row (by columns or rows). O(#nz + l).
-std::vector<double> margins(const Problem& problem, const std::vector<double>& w);
+std::vector<double> margins(const Problem& problem, const std::vector<double>& w,
+                            unsigned threads = 1);
 
 // f(w) given r(w) and w's margins: r(w), then + C_j loss(m_j) for each row
 // in order (every solver sums in this order, so that their f agree to the

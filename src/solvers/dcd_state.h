@@ -250,7 +250,7 @@ inline bool epoch_passes(const EpochStats& epoch, double eps, const Problem& pro
 // duality gap, computed only when something shows it or --gap-tol needs it
 // (else f is NaN). Returns whether the gap is within --gap-tol.
 template <LossKind kLoss>
-bool report_epoch(const Problem& problem, const Params& params, bool wants_gap,
+bool report_epoch(const Problem& problem, const Params& params, bool wants_gap, unsigned threads,
                   const DualRows& dual, const std::vector<double>& w, const SolveResult& result,
                   std::vector<double>& alpha, Progress& progress) {
   progress.pause();
@@ -258,7 +258,7 @@ bool report_epoch(const Problem& problem, const Params& params, bool wants_gap,
   bool gap_met = false;
   if (wants_gap) {
     dual.copy_alpha(alpha);
-    const DualGap gap = duality_gap(problem, kLoss, alpha, w);
+    const DualGap gap = duality_gap(problem, kLoss, alpha, w, threads);
     info.objective = gap.primal;
     info.alpha = &alpha;
     gap_met = params.gap_tol && gap.gap <= *params.gap_tol;
@@ -271,14 +271,17 @@ bool report_epoch(const Problem& problem, const Params& params, bool wants_gap,
 // What the loops carry from one epoch to the next besides the dual and w:
 // whether the reports want the duality gap, the shrinking thresholds,
 // whether the run has converged, the copy of alpha the reports read, and
-// for -s 2 on wide data its primal rule (primal_rule.h, on `threads`).
+// for -s 2 on wide data its primal rule (primal_rule.h, on `team_size`
+// threads).
 struct EpochLoop {
-  EpochLoop(const Problem& problem, const Params& params, unsigned threads, Reporter& reporter)
+  EpochLoop(const Problem& problem, const Params& params, unsigned team_size, Reporter& reporter)
       : wants_gap(params.gap_tol.has_value() || reporter.level() != Reporter::Level::kQuiet ||
-                  reporter.wants_w()) {
-    if (stops_by_primal_rule(params)) primal.emplace(problem, params, threads, reporter);
+                  reporter.wants_w()),
+        threads(team_size) {
+    if (stops_by_primal_rule(params)) primal.emplace(problem, params, team_size, reporter);
   }
   const bool wants_gap;
+  const unsigned threads;  // of the reports' and the result's margins
   ShrinkBounds shrink_bounds;
   bool converged = false;
   std::vector<double> alpha;
@@ -302,8 +305,8 @@ void end_epoch(const EpochStats& epoch, const Problem& problem, const Params& pa
     // The primal rule in place of the spread's, which only sets the
     // shrinking thresholds; a failed check restores the shrunk rows.
     epoch_passes(epoch, -kInfinity, problem, dual, loop.shrink_bounds);
-    loop.converged = report_epoch<kLoss>(problem, params, loop.wants_gap, dual, w, result,
-                                         loop.alpha, progress);
+    loop.converged = report_epoch<kLoss>(problem, params, loop.wants_gap, loop.threads, dual, w,
+                                         result, loop.alpha, progress);
     if (loop.converged || !loop.primal->due(result.iterations)) return;
     loop.converged = loop.primal->passes(result.iterations, w);
     if (!loop.converged) {
@@ -313,21 +316,21 @@ void end_epoch(const EpochStats& epoch, const Problem& problem, const Params& pa
     return;
   }
   loop.converged = epoch_passes(epoch, params.eps.value(), problem, dual, loop.shrink_bounds);
-  if (report_epoch<kLoss>(problem, params, loop.wants_gap, dual, w, result, loop.alpha,
-                          progress)) {
+  if (report_epoch<kLoss>(problem, params, loop.wants_gap, loop.threads, dual, w, result,
+                          loop.alpha, progress)) {
     loop.converged = true;
   }
 }
 
 // The run's result: status, time, alpha, w and f(w).
 template <LossKind kLoss>
-void finish_run(const Problem& problem, bool converged, const DualRows& dual, std::vector<double> w,
-                Progress& progress, SolveResult& result) {
+void finish_run(const Problem& problem, const EpochLoop& loop, const DualRows& dual,
+                std::vector<double> w, Progress& progress, SolveResult& result) {
   result.seconds = progress.seconds();
-  result.status = converged ? Status::kConverged : Status::kMaxIter;
+  result.status = loop.converged ? Status::kConverged : Status::kMaxIter;
   dual.copy_alpha(result.alpha);
   result.objective =
-      objective_value(problem, kLoss, Regularizer::l2_only(), w, margins(problem, w));
+      objective_value(problem, kLoss, Regularizer::l2_only(), w, margins(problem, w, loop.threads));
   result.w = std::move(w);
 }
 

@@ -121,7 +121,7 @@ SolveResult dcd_loop(const Problem& problem, const CsrMatrix& x, SelectionRule& 
         dcd_epoch<kLoss>(problem, x, shrink, loop.shrink_bounds, rule, dual, w);
     end_epoch<kLoss>(epoch, problem, params, dual, w, loop, result, progress);
   }
-  finish_run<kLoss>(problem, loop.converged, dual, std::move(w), progress, result);
+  finish_run<kLoss>(problem, loop, dual, std::move(w), progress, result);
   return result;
 }
 

@@ -426,7 +426,7 @@ SolveResult partitioned_loop(const Problem& problem, const CsrMatrix& x, std::si
   }
   // The parts' n-vectors go before f(w)'s margins are made.
   parts = std::vector<Part>();
-  finish_run<kLoss>(problem, loop.converged, dual, std::move(w), progress, result);
+  finish_run<kLoss>(problem, loop, dual, std::move(w), progress, result);
   return result;
 }
 

@@ -1,8 +1,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <vector>
 
+#include "data/libsvm_reader.h"
 #include "data/problem.h"
+#include "data/sparse_matrix.h"
 #include "objective/evaluate.h"
 #include "objective/objective.h"
 #include "test_util.h"
@@ -193,6 +196,28 @@ TEST(L2SvmObjective, ValuesWhoseSquaresOverflowAreRefused) {
     EXPECT_EQ(std::string(e.what()),
               "feature 1 has values too large to train on (their squares overflow); scale the "
               "data");
+  }
+}
+
+}  // namespace
+}  // namespace cdl
+
+namespace cdl {
+namespace {
+
+// The rows' dot products on several threads are the columns' scatter, bit
+// for bit (each row's sum is one thread's, in increasing column order).
+TEST(DecisionValues, RowsOnAnyThreadCountAreTheColumnsScatterBitForBit) {
+  const LabeledCsr rows = read_libsvm_csr(test::data_path("rcv1_small"));
+  const CscMatrix columns = to_csc(rows.features, rows.features.num_cols);
+  std::vector<double> w(rows.features.num_cols);
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    w[i] = i % 5 == 0 ? 0.0 : std::sin(static_cast<double>(i)) / 3.0;
+  }
+  const std::vector<double> scatter = decision_values(columns, w);
+  ASSERT_EQ(scatter.size(), rows.features.num_rows);
+  for (unsigned threads : {1u, 2u, 3u, 8u}) {
+    EXPECT_EQ(decision_values(rows.features, w, threads), scatter) << threads << " threads";
   }
 }
 
