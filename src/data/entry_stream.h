@@ -136,7 +136,8 @@ class EntryStream {
     if (!pages.runs.empty()) {
       char* const run_end = pages.runs.back() + kChunkBytes;
       if (static_cast<std::size_t>(run_end - pos_) >= kMaxBytes) {
-        char* const window_end = end_ + std::min<std::size_t>(kWindowBytes, run_end - end_);
+        char* const window_end =
+            end_ + std::min(kWindowBytes, static_cast<std::size_t>(run_end - end_));
         populate_for_writing(end_, static_cast<std::size_t>(window_end - end_));
         end_ = window_end;
         return;
