@@ -37,9 +37,21 @@
 //                               reads, one write) on 1, 2, ... threads up to
 //                               one per core, best of 5; for the scaling model
 //                               of docs/solvers.md
+//   bench_cd pages [MB]         what new memory costs before its first use:
+//                               seconds to write MB megabytes (default 256)
+//                               of fresh pages one page at a time, and after
+//                               mapping them in one call (util/populate.h);
+//                               then seconds to free 256 KiB runs of them one
+//                               mapping a run, and eight runs a mapping
+//                               (data/pages.h's RunArena), with a second
+//                               thread of the process busy on another core (a
+//                               free interrupts it to flush its TLB); median
+//                               of 5 rounds, the variants in turn
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -53,6 +65,7 @@
 #include <optional>
 #include <random>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -69,6 +82,7 @@
 #include "solvers/solver.h"
 #include "train/train.h"
 #include "util/error.h"
+#include "util/populate.h"
 
 namespace {
 
@@ -128,6 +142,74 @@ int bench_stream(std::size_t megabytes) {
   }
   double check = std::accumulate(sums.begin(), sums.end(), 0.0) + a[count / 2];
   return check > 0 ? 0 : 1;
+}
+
+// Seconds of body() on a fresh anonymous mapping of `bytes`, unmapped after.
+template <class Body>
+double time_on_fresh_pages(std::size_t bytes, Body body) {
+  void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) throw std::runtime_error("mmap failed");
+  const auto start = Clock::now();
+  body(static_cast<char*>(p));
+  const double seconds = seconds_since(start);
+  ::munmap(p, bytes);
+  return seconds;
+}
+
+// Seconds to unmap `runs` runs of 256 KiB, written, `per_mapping` runs to a
+// mapping, while another thread spins.
+double time_unmapping(std::size_t runs, std::size_t per_mapping) {
+  constexpr std::size_t kRun = std::size_t{256} << 10;
+  std::vector<char*> mappings;
+  for (std::size_t r = 0; r < runs; r += per_mapping) {
+    void* p = ::mmap(nullptr, per_mapping * kRun, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) throw std::runtime_error("mmap failed");
+    std::memset(p, 1, per_mapping * kRun);
+    mappings.push_back(static_cast<char*>(p));
+  }
+  std::atomic<bool> stop{false};
+  std::thread spinner([&] {
+    while (!stop.load(std::memory_order_relaxed)) {
+    }
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  const auto start = Clock::now();
+  for (char* p : mappings) ::munmap(p, per_mapping * kRun);
+  const double seconds = seconds_since(start);
+  stop = true;
+  spinner.join();
+  return seconds;
+}
+
+double median_of(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+int bench_pages(std::size_t megabytes) {
+  const std::size_t bytes = megabytes << 20;
+  const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+  const std::size_t runs = bytes / (std::size_t{256} << 10);
+  std::vector<double> touched, populated, one_each, eight_each;
+  for (int round = 0; round < 5; ++round) {
+    touched.push_back(time_on_fresh_pages(bytes, [&](char* p) {
+      for (std::size_t k = 0; k < bytes; k += page) p[k] = 1;
+    }));
+    populated.push_back(time_on_fresh_pages(bytes, [&](char* p) {
+      cdl::populate_for_writing(p, bytes);
+      for (std::size_t k = 0; k < bytes; k += page) p[k] = 1;
+    }));
+    one_each.push_back(time_unmapping(runs, 1));
+    eight_each.push_back(time_unmapping(runs, 8));
+  }
+  std::printf("%zu MB of new pages, median of 5 rounds\n", megabytes);
+  std::printf("written page by page        %.3f s\n", median_of(touched));
+  std::printf("mapped first, then written  %.3f s\n", median_of(populated));
+  std::printf("%zu runs of 256 KiB freed, another thread busy:\n", runs);
+  std::printf("  a mapping each            %.3f s\n", median_of(one_each));
+  std::printf("  eight runs a mapping      %.3f s\n", median_of(eight_each));
+  return 0;
 }
 
 int bench_read(const std::string& path, unsigned threads) {
@@ -660,11 +742,17 @@ int main(int argc, char** argv) {
         args[0] == "stream") {
       return bench_stream(megabytes);
     }
+    megabytes = 256;
+    if ((args.size() == 1 || (args.size() == 2 && cdl::parse_integer(args[1], megabytes) &&
+                              megabytes > 0 && megabytes <= (std::size_t{1} << 16))) &&
+        args[0] == "pages") {
+      return bench_pages(megabytes);
+    }
     if (args.size() >= 2 && args[0] == "sweep" && parse_sweep_args(args, sweep)) {
       return bench_sweep(args[1], sweep);
     }
     std::cerr << "usage: bench_cd read FILE [threads] | bench_cd objective FILE MODEL [C [P]] |\n"
-                 "       bench_cd stream [MB] |\n"
+                 "       bench_cd stream [MB] | bench_cd pages [MB] |\n"
                  "       bench_cd sweep FILE [--order all|cyclic|perm|perm-prefetch|\n"
                  "         perm-prefetch-signed|cdper] [--epochs N] [--distance D[,D...]]\n"
                  "         [--huge-pages]\n";
