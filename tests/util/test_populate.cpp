@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
 #include <vector>
 
 #include "util/populate.h"
@@ -11,54 +12,62 @@
 namespace cdl {
 namespace {
 
+const std::size_t kPage = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+
 // The pages of [data, data + bytes) that mincore() reports in memory.
 std::size_t resident_pages(char* data, std::size_t bytes) {
-  const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
-  std::vector<unsigned char> in_core((bytes + page - 1) / page);
+  std::vector<unsigned char> in_core((bytes + kPage - 1) / kPage);
   EXPECT_EQ(::mincore(data, bytes, in_core.data()), 0);
   std::size_t count = 0;
   for (unsigned char flags : in_core) count += flags & 1u;
   return count;
 }
 
+// `pages` fresh anonymous pages, unmapped with the object.
+class FreshPages {
+ public:
+  explicit FreshPages(std::size_t pages) : bytes_(pages * kPage) {
+    void* mapping =
+        ::mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (mapping == MAP_FAILED) throw std::runtime_error("mmap failed");
+    data_ = static_cast<char*>(mapping);
+  }
+  ~FreshPages() { ::munmap(data_, bytes_); }
+  FreshPages(const FreshPages&) = delete;
+  FreshPages& operator=(const FreshPages&) = delete;
+  char* data() const { return data_; }
+  std::size_t bytes() const { return bytes_; }
+
+ private:
+  std::size_t bytes_;
+  char* data_ = nullptr;
+};
+
 // Whether this system has MADV_POPULATE_WRITE (Linux 5.14 and later).
 bool system_populates() {
-  const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
-  void* probe = ::mmap(nullptr, page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  EXPECT_NE(probe, MAP_FAILED);
-  const bool ok = ::madvise(probe, page, 23 /* MADV_POPULATE_WRITE */) == 0;
-  ::munmap(probe, page);
-  return ok;
+  const FreshPages probe(1);
+  return ::madvise(probe.data(), kPage, 23 /* MADV_POPULATE_WRITE */) == 0;
 }
 
 // Fresh anonymous pages are mapped by the call, not by a write: mincore()
 // sees them before anything touches them. Where the system lacks the call,
 // nothing is mapped and nothing fails.
 TEST(Populate, MapsEveryPageOfTheRangeBeforeItIsWritten) {
-  const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
-  const std::size_t bytes = 64 * page;
-  void* mapping = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  ASSERT_NE(mapping, MAP_FAILED);
-  char* data = static_cast<char*>(mapping);
-  EXPECT_EQ(resident_pages(data, bytes), 0u);
+  const FreshPages pages(64);
+  char* const data = pages.data();
+  EXPECT_EQ(resident_pages(data, pages.bytes()), 0u);
   // A range that starts and ends inside pages maps the pages it touches.
-  populate_for_writing(data + page + 100, 40 * page);
-  EXPECT_EQ(resident_pages(data, page), 0u);
-  EXPECT_EQ(resident_pages(data + page, 41 * page), system_populates() ? 41u : 0u);
-  EXPECT_EQ(resident_pages(data + 42 * page, 22 * page), 0u);
-  ::munmap(mapping, bytes);
+  populate_for_writing(data + kPage + 100, 40 * kPage);
+  EXPECT_EQ(resident_pages(data, kPage), 0u);
+  EXPECT_EQ(resident_pages(data + kPage, 41 * kPage), system_populates() ? 41u : 0u);
+  EXPECT_EQ(resident_pages(data + 42 * kPage, 22 * kPage), 0u);
 }
 
 TEST(Populate, LeavesSmallRangesToTheirWrites) {
-  const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
-  const std::size_t bytes = 64 * page;
-  void* mapping = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  ASSERT_NE(mapping, MAP_FAILED);
-  char* data = static_cast<char*>(mapping);
-  populate_for_writing(data, kPopulateMinBytes - 1);
-  populate_for_writing(nullptr, bytes);
-  EXPECT_EQ(resident_pages(data, bytes), 0u);
-  ::munmap(mapping, bytes);
+  const FreshPages pages(64);
+  populate_for_writing(pages.data(), kPopulateMinBytes - 1);
+  populate_for_writing(nullptr, pages.bytes());
+  EXPECT_EQ(resident_pages(pages.data(), pages.bytes()), 0u);
 }
 
 TEST(Populate, VectorsHoldTheirValues) {
