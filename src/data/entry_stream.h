@@ -34,16 +34,10 @@ constexpr std::uint64_t kNoBlock = std::numeric_limits<std::uint64_t>::max();
 // freed together once the last of them has moved into the matrix.
 constexpr std::size_t kGroupBuckets = 8;
 
-// The page runs of one thread's streams of one group of buckets.
-class ChunkArena : public RunArena {
- public:
-  ChunkArena() : RunArena(kChunkBytes) {}
-};
-
 // The pages of one EntryStream, apart from its hot tail (EntryStream), so
 // that the tails of all buckets stay in a few cache lines.
 struct StreamPages {
-  ChunkArena* arena = nullptr;      // where its runs come from
+  RunArena* arena = nullptr;        // where its runs come from (of kChunkBytes)
   std::vector<char*> runs;          // kChunkBytes each
   std::vector<std::size_t> starts;  // the first byte used in each page run
   std::vector<std::size_t> used;    // one past the last

@@ -9,9 +9,10 @@
 // contiguous part of the CSC, so the buckets are filled independently (on
 // threads): each merges its streams in block order, which is file order, and
 // writes every entry at its column's cursor (1024 cursors: the writes stay in
-// cache). Each bucket's streams are freed as soon as it is done, so the
-// memory moves from the streams (about 10 bytes per nonzero) to the matrix
-// (12) and the peak is about the matrix alone.
+// cache). Each bucket maps its part of the matrix just before it fills it,
+// and the streams of each group of 8 buckets are freed as soon as the group
+// is done, so the memory moves from the streams (about 10 bytes per nonzero)
+// to the matrix (12) and the peak is about the matrix alone.
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -52,8 +53,9 @@ using detail::ColumnLimit;
 struct Worker {
   std::vector<EntryStream> streams;  // one per bucket
   std::vector<StreamPages> pages;    // the streams' pages
-  std::vector<std::unique_ptr<detail::ChunkArena>> arenas;  // one per group of buckets
-  std::uint64_t num_cols = 0;                               // the largest index seen
+  // The streams' runs, an arena per group of kGroupBuckets buckets.
+  std::vector<std::unique_ptr<detail::RunArena>> arenas;
+  std::uint64_t num_cols = 0;  // the largest index seen
   std::uint64_t rows = 0;
 };
 
@@ -99,7 +101,7 @@ class BlockSink {
       worker_.arenas.resize((worker_.streams.size() - 1) / kGroupBuckets + 1);
       for (std::size_t b = had; b < worker_.pages.size(); ++b) {
         auto& arena = worker_.arenas[b / kGroupBuckets];
-        if (!arena) arena = std::make_unique<detail::ChunkArena>();
+        if (!arena) arena = std::make_unique<detail::RunArena>(detail::kChunkBytes);
         worker_.pages[b].arena = arena.get();
       }
     } catch (const std::bad_alloc&) {

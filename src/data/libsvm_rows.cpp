@@ -7,10 +7,10 @@
 //
 // Phase 2 (copy): the row lengths give row_ptr; each block's rows occupy one
 // contiguous part of the CSR, so the blocks are copied independently (on
-// threads), each block's pages freed as soon as it is copied. The matrix's
-// pages are touched only as they are written, so the memory moves from the
-// blocks to the matrix and the peak is about the matrix alone, 12 bytes per
-// nonzero, plus the blocks being copied.
+// threads), each block's pages freed as soon as it is copied. Each block maps
+// its part of the matrix just before it copies it, so the memory moves from
+// the blocks to the matrix and the peak is about the matrix alone, 12 bytes
+// per nonzero, plus the blocks being copied.
 #include <algorithm>
 #include <cassert>
 #include <cstring>

@@ -321,8 +321,9 @@ SolveResult partitioned_loop(Objective& objective, const CscMatrix& x,
   ThreadTeam team(static_cast<unsigned>(std::min<std::size_t>(thread_count(params), parts)));
   CopyPool<Objective> pool(objective, std::min<std::size_t>(team.size(), parts), team);
 
-  // The n- and l-vectors in memory mapped before it is written
-  // (util/populate.h): on the wide file they were a fifth of the setup.
+  // The n- and l-vectors in memory mapped before they are written
+  // (util/populate.h): on the wide file their first writes were over a
+  // fifth of the setup.
   std::vector<double> w = populated_copy(objective.w());
   std::vector<double> m = populated_copy(objective.row_state());
   const std::size_t l = m.size();

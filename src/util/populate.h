@@ -1,11 +1,12 @@
 // Maps a buffer's pages before they are written.
 //
 // The first write to each 4 KiB page of new memory traps into the kernel.
-// On the 2-core VM the benchmarks run on, a trap costs about 10 us, so 120
-// MiB written page by page took 0.40-0.42 s, and 0.12-0.15 s when its pages
-// were mapped first in one call (docs/checks.md, "Pages mapped before they
-// are written"). The readers' matrices and streams and the solvers' n- and
-// l-vectors are such memory: written whole, soon after they are allocated.
+// On the 2-core VM the benchmarks run on, a trap costs about 10 us, so 128
+// MiB written page by page took 0.50 s, and 0.18 s when its pages were
+// mapped first in one call (`bench_cd pages`; docs/checks.md, "Pages mapped
+// before they are written"). The readers' matrices and streams and the
+// solvers' n- and l-vectors are such memory: written whole, soon after they
+// are allocated.
 #ifndef CDL_UTIL_POPULATE_H_
 #define CDL_UTIL_POPULATE_H_
 
