@@ -29,10 +29,12 @@ inline void coordinate(const CscMatrix& x, const double* w, std::size_t i) {
   __builtin_prefetch(&w[i], 1);
 }
 
+// Pointers, not x.row_idx[k]: k is nnz for empty columns at the end, and
+// the arrays are empty when every column is.
 inline void column(const CscMatrix& x, std::size_t i) {
   const auto k = static_cast<std::size_t>(x.col_ptr[i]);
-  __builtin_prefetch(&x.row_idx[k]);
-  __builtin_prefetch(&x.values[k]);
+  __builtin_prefetch(x.row_idx.data() + k);
+  __builtin_prefetch(x.values.data() + k);
 }
 
 inline void rows(const CscMatrix& x, const double* per_row, std::size_t i) {
