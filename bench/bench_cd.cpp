@@ -182,11 +182,6 @@ double time_unmapping(std::size_t runs, std::size_t per_mapping) {
   return seconds;
 }
 
-double median_of(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
 int bench_pages(std::size_t megabytes) {
   const std::size_t bytes = megabytes << 20;
   const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
@@ -204,11 +199,11 @@ int bench_pages(std::size_t megabytes) {
     eight_each.push_back(time_unmapping(runs, 8));
   }
   std::printf("%zu MB of new pages, median of 5 rounds\n", megabytes);
-  std::printf("written page by page        %.3f s\n", median_of(touched));
-  std::printf("mapped first, then written  %.3f s\n", median_of(populated));
+  std::printf("written page by page        %.3f s\n", median(touched));
+  std::printf("mapped first, then written  %.3f s\n", median(populated));
   std::printf("%zu runs of 256 KiB freed, another thread busy:\n", runs);
-  std::printf("  a mapping each            %.3f s\n", median_of(one_each));
-  std::printf("  eight runs a mapping      %.3f s\n", median_of(eight_each));
+  std::printf("  a mapping each            %.3f s\n", median(one_each));
+  std::printf("  eight runs a mapping      %.3f s\n", median(eight_each));
   return 0;
 }
 
