@@ -92,6 +92,7 @@
 #include "solvers/solver.h"
 #include "util/error.h"
 #include "util/parallel.h"
+#include "util/populate.h"
 
 namespace cdl {
 namespace {
@@ -152,9 +153,27 @@ std::size_t slices_per_epoch(std::int64_t nonzeros, std::size_t partitions, std:
       std::min(kMaxSlices, std::max<std::int64_t>(1, nonzeros / dense)));
 }
 
+// The threads of a round: a team, or none (every pass on this thread).
+class RoundThreads {
+ public:
+  explicit RoundThreads(unsigned threads) {
+    if (threads > 1) team_ = std::make_unique<ThreadTeam>(threads);
+  }
+  void run(std::size_t count, const std::function<void(std::size_t)>& task) {
+    if (team_ != nullptr) {
+      team_->run(count, task);
+    } else {
+      for (std::size_t k = 0; k < count; ++k) task(k);
+    }
+  }
+
+ private:
+  std::unique_ptr<ThreadTeam> team_;
+};
+
 // The rows that count, shuffled by `seed` and cut into `count` parts.
-std::vector<Part> make_parts(const Problem& problem, std::size_t count, std::size_t num_cols,
-                             std::size_t slices, std::uint64_t seed) {
+std::vector<Part> make_parts(const Problem& problem, std::size_t count, std::size_t slices,
+                             std::uint64_t seed) {
   std::vector<std::size_t> rows;
   for (std::size_t j = 0; j < problem.num_rows(); ++j) {
     if (problem.cost(j) > 0) rows.push_back(j);
@@ -170,10 +189,17 @@ std::vector<Part> make_parts(const Problem& problem, std::size_t count, std::siz
                        rows.begin() + static_cast<std::ptrdiff_t>(end));
     part.rng.seed(derive_seed(seed, k + 1));
     part.start_alpha.resize((end - begin + slices - 1) / slices);
-    part.local.assign(num_cols, 0.0);
-    part.dw.assign(num_cols, 0.0);
   }
   return parts;
+}
+
+// Each part's two n-vectors, made on the team: new memory is mapped before
+// it is written (util/populate.h), and the parts' pages are mapped at once.
+void make_part_vectors(std::vector<Part>& parts, std::size_t num_cols, RoundThreads& threads) {
+  threads.run(parts.size(), [&](std::size_t k) {
+    parts[k].local = populated_vector(num_cols, 0.0);
+    parts[k].dw = populated_vector(num_cols, 0.0);
+  });
 }
 
 // Part k's share of a round (the header's first step): slice `slice` of
@@ -232,24 +258,6 @@ void local_slice(const Problem& problem, const CsrMatrix& x, bool shrink, const 
     part.sum_ddd += diag * d * d;
   }
 }
-
-// The threads of a round: a team, or none (every pass on this thread).
-class RoundThreads {
- public:
-  explicit RoundThreads(unsigned threads) {
-    if (threads > 1) team_ = std::make_unique<ThreadTeam>(threads);
-  }
-  void run(std::size_t count, const std::function<void(std::size_t)>& task) {
-    if (team_ != nullptr) {
-      team_->run(count, task);
-    } else {
-      for (std::size_t k = 0; k < count; ++k) task(k);
-    }
-  }
-
- private:
-  std::unique_ptr<ThreadTeam> team_;
-};
 
 // The round's combine (the header's second and third steps): u = sum_k dw_k
 // in part order, kept in part 0's dw (the others' back to 0), the line
@@ -389,10 +397,10 @@ SolveResult partitioned_loop(const Problem& problem, const CsrMatrix& x, std::si
   const bool shrink = params.shrink.value_or(true);
   assert(x.num_rows == problem.num_rows());
   DualRows dual = start_dual<kLoss>(problem, x);
-  std::vector<double> w(x.num_cols, 0.0);
+  std::vector<double> w = populated_vector(x.num_cols, 0.0);
   const auto nonzeros = static_cast<std::int64_t>(x.row_ptr[x.num_rows]);
   const std::size_t slices = slices_per_epoch(nonzeros, partitions, x.num_cols);
-  std::vector<Part> parts = make_parts(problem, partitions, x.num_cols, slices, seed);
+  std::vector<Part> parts = make_parts(problem, partitions, slices, seed);
   const unsigned round_threads =
       nonzeros >= kParallelNonzeros
           ? static_cast<unsigned>(std::min<std::size_t>(threads, partitions))
@@ -402,6 +410,7 @@ SolveResult partitioned_loop(const Problem& problem, const CsrMatrix& x, std::si
   EpochLoop loop(problem, params, threads, reporter);
   Progress progress(reporter);
   RoundThreads team(round_threads);
+  make_part_vectors(parts, x.num_cols, team);
   const double max_sigma = static_cast<double>(partitions);
   double sigma = 1;
   while (!loop.converged && result.iterations < max_iter) {
