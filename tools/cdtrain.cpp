@@ -166,9 +166,10 @@ std::string label_list(const std::vector<int>& labels) {
 // back, so that a full disk or an interrupt leaves neither file. (Only a
 // failed rename of the model, after the trace's, would leave the trace alone.)
 void save(const std::string& model_path, const cdl::LinearModel& model,
-          std::optional<cdl::TraceReporter>& trace) {
+          std::optional<cdl::TraceReporter>& trace, unsigned threads) {
   cdl::AtomicFileWriter model_file(model_path);
-  cdl::write_model(model, [&model_file](const std::string& chunk) { model_file.write(chunk); });
+  cdl::write_model(
+      model, [&model_file](const std::string& chunk) { model_file.write(chunk); }, threads);
   model_file.finish();
   if (trace) trace->finish();
   const cdl::DeferredSignals deferred;
@@ -246,7 +247,7 @@ void train_and_save(const cdl::TrainCommand& command, const cdl::Params& params,
                                             : static_cast<double>(correct) /
                                                   static_cast<double>(predicted.size()));
   }
-  save(command.model_path, model, trace);
+  save(command.model_path, model, trace, cdl::thread_count(params));
 }
 
 // Values too large to train on, named by their line in the file:
@@ -336,7 +337,7 @@ void run_regression(const cdl::TrainCommand& command, const cdl::Params& params,
   const cdl::LinearModel model =
       cdl::train_regression(training.matrix(), training.labels(), params, active,
                             initial ? &*initial : nullptr, nullptr, training.instance_weights());
-  save(command.model_path, model, trace);
+  save(command.model_path, model, trace, cdl::thread_count(params));
 }
 
 // Usage errors of a regression or one-class run: the options that need

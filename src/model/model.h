@@ -120,8 +120,10 @@ void save_model(const LinearModel& model, const std::string& path);
 
 // Formats the model file's text.
 std::string format_model(const LinearModel& model);
-// The same text, handed to `sink` in chunks of about 1 MiB.
-void write_model(const LinearModel& model, const std::function<void(const std::string&)>& sink);
+// The same text, handed to `sink` in chunks (the header, then 32,768 lines
+// of weights at a time), formatted on up to `threads` threads.
+void write_model(const LinearModel& model, const std::function<void(const std::string&)>& sink,
+                 unsigned threads = 1);
 
 // Loads and validates a model file; throws ParseError "path:line: reason".
 LinearModel load_model(const std::string& path);

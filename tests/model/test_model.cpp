@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 #include <sys/resource.h>
 
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
@@ -129,6 +130,42 @@ TEST(ModelFormat, WeightsMatchPrintfPercent17g) {
   const std::string text = format_model(m);
   const std::string weights = text.substr(text.find("\nw\n") + 3);
   EXPECT_EQ(weights, expected_weights);
+}
+
+// A model of many weight lines (more than a chunk's 32,768, and a partial
+// last chunk) written on 1, 2 and 3 threads: the same text as printf's, in
+// the same order, whatever the threads.
+TEST(ModelFormat, ThreadsWriteTheSameTextAsPrintf) {
+  LinearModel m;
+  m.solver_type = "L2R_L2LOSS_SVC";
+  m.labels = {4, 1, 7};
+  m.num_features = 70001;
+  for (std::size_t i = 0; i < m.num_features * 3; ++i) {
+    m.w.push_back(i % 5 == 0 ? 0.0 : std::sin(static_cast<double>(i)) / (1.0 + double(i % 97)));
+  }
+  std::string expected_weights;
+  for (std::size_t i = 0; i < m.num_features; ++i) {
+    for (std::size_t k = 0; k < 3; ++k) {
+      char buffer[64];
+      std::snprintf(buffer, sizeof buffer, "%.17g ", m.w[i * 3 + k]);
+      expected_weights += buffer;
+    }
+    expected_weights += '\n';
+  }
+  for (unsigned threads : {1u, 2u, 3u}) {
+    std::string text;
+    std::size_t sinks = 0;
+    write_model(
+        m,
+        [&](const std::string& chunk) {
+          text += chunk;
+          ++sinks;
+        },
+        threads);
+    EXPECT_EQ(text, format_model(m)) << threads << " threads";
+    EXPECT_EQ(text.substr(text.find("\nw\n") + 3), expected_weights) << threads << " threads";
+    EXPECT_EQ(sinks, 4u) << "the header and three chunks of lines, on " << threads << " threads";
+  }
 }
 
 // ---- LIBLINEAR fixtures ----
