@@ -256,7 +256,7 @@ LabeledCsc read_libsvm_csc(const std::string& path, const ReadOptions& options) 
   std::uint64_t nnz = 0;
   auto allocate = [&] {
     detail::gather_labels(blocks, first_row, out.labels, out.lines);
-    m.col_ptr.assign(m.num_cols + 1, 0);
+    m.col_ptr = populated_vector<std::int64_t>(m.num_cols + 1, 0);
     run_tasks_or_throw(num_buckets, threads_of_phase_2,
                        [&](std::size_t bucket) { count_bucket(bucket, workers, m); });
     for (std::size_t c = 0; c < m.num_cols; ++c) m.col_ptr[c + 1] += m.col_ptr[c];

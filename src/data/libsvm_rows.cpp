@@ -168,7 +168,7 @@ LabeledRows read_libsvm_rows(const std::string& path, const ReadOptions& options
   std::uint64_t nnz = 0;
   try {
     detail::gather_labels(blocks, first_row, out.labels, out.lines);
-    m.row_ptr.resize(m.num_rows + 1);
+    m.row_ptr = populated_vector<std::int64_t>(m.num_rows + 1, 0);
     std::size_t row = 0;
     for (const RowBlock& block : blocks) {
       for (const std::uint32_t length : block.lengths) {
