@@ -65,7 +65,9 @@
 //   permutation, and the sums run in block order, so the model is the same
 //   for any number of threads: the threads (a ThreadTeam of
 //   thread_count(params)) take whole blocks; a block's state lives in one
-//   of min(threads, P) objective copies loaded from (w, m) at each merge. A
+//   of min(threads, P) objectives (the solve's own and copies of it) loaded
+//   from (w, m) at each merge, where it also collects its part of d, of
+//   ||d||^2 and of r's change (BlockChange), added in block order. A
 //   distributed version would give each rank whole blocks and exchange one
 //   l-vector (its dm) per merge.
 //
@@ -85,9 +87,10 @@
 //   and sum them, O(l + |d|) per line-search trial (one trial when eta = 1
 //   passes; the first trial also sums dm); O(n) for the permutations and
 //   r(w). The loads, dm and each trial's O(l) run on the threads (blocks,
-//   and chunks of rows); what stays on one thread per merge is O(|d|) and
-//   the chunks' sums, and per round O(n) for r(w) and the permutations'
-//   active sets. The setup's passes over the matrix (H_i, grad f(0), and
+//   and chunks of rows), and so do collecting d and w += eta d (blocks);
+//   what stays on one thread is per merge the chunks' and blocks' sums (and
+//   r's change along d for a trial eta < 1, O(|d|)), and per round O(n) for
+//   r(w). The setup's passes over the matrix (H_i, grad f(0), and
 //   for the logistic loss max |x_ji| and the terms) run in column blocks on
 //   the threads too (docs/checks.md).
 #include <algorithm>
@@ -134,12 +137,12 @@ constexpr std::size_t kMergesPerRound = 8;
 // builds them so, in O(n) where sorting the blocks took O(n log n).
 std::vector<std::vector<std::uint32_t>> make_blocks(const CscMatrix& x, std::size_t parts,
                                                     std::uint64_t seed) {
-  std::vector<std::uint32_t> order(x.num_cols);
+  std::vector<std::uint32_t> order = populated_vector<std::uint32_t>(x.num_cols, 0);
   std::iota(order.begin(), order.end(), 0u);
   std::mt19937_64 rng(seed);
   shuffle(order, rng);
   const double total = static_cast<double>(x.nnz() + x.num_cols);
-  std::vector<std::uint32_t> block_of(x.num_cols);
+  std::vector<std::uint32_t> block_of = populated_vector<std::uint32_t>(x.num_cols, 0);
   std::vector<std::size_t> sizes(parts, 0);
   double seen = 0;
   for (std::uint32_t i : order) {
@@ -151,7 +154,10 @@ std::vector<std::vector<std::uint32_t>> make_blocks(const CscMatrix& x, std::siz
     seen += weight;
   }
   std::vector<std::vector<std::uint32_t>> blocks(parts);
-  for (std::size_t b = 0; b < parts; ++b) blocks[b].reserve(sizes[b]);
+  for (std::size_t b = 0; b < parts; ++b) {
+    blocks[b].reserve(sizes[b]);
+    populate_for_writing(blocks[b].data(), sizes[b] * sizeof(std::uint32_t));
+  }
   for (std::uint32_t i = 0; i < x.num_cols; ++i) blocks[block_of[i]].push_back(i);
   return blocks;
 }
@@ -203,6 +209,61 @@ struct BlockStats {
   std::int64_t visits = 0;
   std::int64_t full_newton_steps = 0;
   std::int64_t function_evaluations = 0;
+};
+
+// One block's changes of w in a merge: the coordinates of its run that
+// moved, their new values, and its share of ||d||^2 and of r's change at
+// eta = 1, summed in its run's order (so that the merge adds them in block
+// order, the same bits for any threads). Collected on the block's thread.
+class BlockChange {
+ public:
+  void reserve(std::size_t run) {
+    features_.reserve(run);
+    populate_for_writing(features_.data(), run * sizeof(std::uint32_t));
+    values_.reserve(run);
+    populate_for_writing(values_.data(), run * sizeof(double));
+  }
+  // The coordinates [first, stop) of the run, from w to `updated`.
+  void collect(const std::uint32_t* first, const std::uint32_t* stop,
+               const std::vector<double>& w, const std::vector<double>& updated,
+               const Regularizer& regularizer) {
+    features_.clear();
+    values_.clear();
+    squares = 0;
+    penalty_at_one = 0;
+    for (; first != stop; ++first) {
+      const std::uint32_t i = *first;
+      const double d = updated[i] - w[i];
+      if (d == 0) continue;
+      features_.push_back(i);
+      values_.push_back(updated[i]);
+      squares += d * d;
+      penalty_at_one += regularizer.delta(w[i], d);
+    }
+  }
+  // r's change from w along eta d over the block's coordinates.
+  double penalty(const std::vector<double>& w, double eta, const Regularizer& regularizer) const {
+    double sum = 0;
+    for (std::size_t k = 0; k < features_.size(); ++k) {
+      const std::uint32_t i = features_[k];
+      sum += regularizer.delta(w[i], eta * (values_[k] - w[i]));
+    }
+    return sum;
+  }
+  // w += eta d over the block's coordinates.
+  void apply(double eta, std::vector<double>& w) const {
+    for (std::size_t k = 0; k < features_.size(); ++k) {
+      const std::uint32_t i = features_[k];
+      w[i] = eta == 1.0 ? values_[k] : w[i] + eta * (values_[k] - w[i]);
+    }
+  }
+
+  double squares = 0;         // its share of ||d||^2
+  double penalty_at_one = 0;  // its share of r(w + d) - r(w)
+
+ private:
+  std::vector<std::uint32_t> features_;
+  std::vector<double> values_;
 };
 
 // Algorithm 2 on coordinate i (solver_cd.cpp's step).
@@ -272,16 +333,19 @@ void l1_step(Objective& objective, std::size_t i, const Settings& settings, doub
   if (lambda == 1.0) ++stats.full_newton_steps;
 }
 
-// The objective copies that the threads share: a block takes one, loads
-// (w, m) into it, and gives it back.
+// The objectives that the threads share: a block takes one, loads (w, m)
+// into it, and gives it back. The first is the solve's own objective, whose
+// state the loop reads before its first merge and never after, so that `count`
+// objectives take count - 1 copies.
 template <class Objective>
 class CopyPool {
  public:
   // The copies are made on the team, each by a thread of its own: an
   // objective holds n- and l-vectors, and their first writes (the pages'
   // faults) then run side by side instead of one after another.
-  CopyPool(const Objective& first, std::size_t count, ThreadTeam& team) : copies_(count) {
-    team.run(count, [&](std::size_t k) { copies_[k] = std::make_unique<Objective>(first); });
+  CopyPool(Objective& first, std::size_t count, ThreadTeam& team) : copies_(count - 1) {
+    team.run(count - 1, [&](std::size_t k) { copies_[k] = std::make_unique<Objective>(first); });
+    free_.push_back(&first);
     for (auto& copy : copies_) free_.push_back(copy.get());
   }
   Objective* take() {
@@ -327,16 +391,15 @@ SolveResult partitioned_loop(Objective& objective, const CscMatrix& x,
   std::vector<double> w = populated_copy(objective.w());
   std::vector<double> m = populated_copy(objective.row_state());
   const std::size_t l = m.size();
-  std::vector<double> w_next = populated_copy(w);
-  std::vector<std::vector<double>> block_w(parts);
   std::vector<std::vector<double>> block_state(parts);
   std::size_t longest_run = 0;
   for (const auto& block : blocks) {
     longest_run = std::max(longest_run, (block.size() + kMergesPerRound - 1) / kMergesPerRound);
   }
-  // Each block's new w over its current run: its own buffer, not w_next (the
+  // Each block's changes of w over its current run, in its own buffers (the
   // threads' blocks interleave in w, and one array would share cache lines).
-  team.run(parts, [&](std::size_t b) { block_w[b] = populated_vector(longest_run, 0.0); });
+  std::vector<BlockChange> block_changes(parts);
+  team.run(parts, [&](std::size_t b) { block_changes[b].reserve(longest_run); });
   std::vector<BlockStats> block_stats(parts);
   std::vector<double> dm = populated_vector(l, 0.0);
   std::vector<double> trial = populated_vector(l, 0.0);
@@ -389,7 +452,6 @@ SolveResult partitioned_loop(Objective& objective, const CscMatrix& x,
 
   Progress progress(reporter);
   std::vector<std::vector<std::uint32_t>> orders(parts);
-  std::vector<std::size_t> changed;
   // Run `merge` of block b's permutation: [first, stop).
   const auto run_of = [&](std::size_t b, std::size_t merge) {
     const std::size_t size = orders[b].size();
@@ -437,7 +499,8 @@ SolveResult partitioned_loop(Objective& objective, const CscMatrix& x,
           if (stats.failed) break;
         }
         block_state[b] = copy->row_state();
-        for (std::size_t k = first; k < stop; ++k) block_w[b][k - first] = copy->w()[order[k]];
+        block_changes[b].collect(order.data() + first, order.data() + stop, w, copy->w(),
+                                 regularizer);
         block_stats[b] = stats;
         pool.give_back(copy);
       });
@@ -452,19 +515,13 @@ SolveResult partitioned_loop(Objective& objective, const CscMatrix& x,
         result.function_evaluations += stats.function_evaluations;
       }
       if (round.failed) break;
-      // d: the runs' changes of w, in block order.
-      changed.clear();
+      // ||d||^2 and, for eta = 1, the change of r: the blocks' sums, in
+      // block order.
       double d_squares = 0;
-      for (std::size_t b = 0; b < parts; ++b) {
-        const auto [first, stop] = run_of(b, merge);
-        for (std::size_t k = first; k < stop; ++k) {
-          const std::size_t i = orders[b][k];
-          const double di = block_w[b][k - first] - w[i];
-          if (di == 0) continue;
-          changed.push_back(i);
-          w_next[i] = block_w[b][k - first];
-          d_squares += di * di;
-        }
+      double penalty_at_one = 0;
+      for (const BlockChange& change : block_changes) {
+        d_squares += change.squares;
+        penalty_at_one += change.penalty_at_one;
       }
       // The line search on d. Each trial's loss is summed in fixed chunks of
       // rows on the team; the first trial's chunks also sum dm, the blocks'
@@ -488,7 +545,11 @@ SolveResult partitioned_loop(Objective& objective, const CscMatrix& x,
       while (eta >= kMinEta) {
         trial_loss = chunked_sum(team, l, kRowChunk, chunk_sums, trial_chunk);
         double change = trial_loss - loss;
-        for (std::size_t i : changed) change += regularizer.delta(w[i], eta * (w_next[i] - w[i]));
+        if (eta == 1.0) {
+          change += penalty_at_one;
+        } else {
+          for (const BlockChange& block : block_changes) change += block.penalty(w, eta, regularizer);
+        }
         if (change <= -settings.sigma * eta * eta * d_squares) {
           accepted = true;
           break;
@@ -497,15 +558,11 @@ SolveResult partitioned_loop(Objective& objective, const CscMatrix& x,
         eta *= settings.beta;
       }
       if (accepted) {
-        for (std::size_t i : changed) {
-          w[i] = eta == 1.0 ? w_next[i] : w[i] + eta * (w_next[i] - w[i]);
-          w_next[i] = w[i];
-        }
+        team.run(parts, [&](std::size_t b) { block_changes[b].apply(eta, w); });
         m.swap(trial);
         if constexpr (RowTerms::kKept) terms.swap(trial_terms);
         loss = trial_loss;
       } else {
-        for (std::size_t i : changed) w_next[i] = w[i];
         search_failed = true;
       }
     }
