@@ -35,6 +35,7 @@
 #include <cassert>
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -102,20 +103,24 @@ class CachedMarginObjective final : public CoordinateObjective {
         margin_(problem.num_rows(), 0.0),
         terms_(problem.num_rows()),
         positive_(problem.num_rows()),
-        bounds_(problem.num_features()),
-        max_abs_(problem.num_features(), 0.0),
         // Only its norm is kept: the vector itself is recomputed by
         // gradient() at w = 0 (once per solve), not held as another n-vector.
         gradient_norm_at_zero_(norm2(cdl::gradient_at_zero<Loss>(problem, threads))) {
     for (std::size_t j = 0; j < margin_.size(); ++j) positive_[j] = problem.cost_class(j);
     run_in_blocks_or_throw(margin_.size(), threads, [&](std::size_t j) { refresh_terms(j); });
     // H_i by curvature_bounds()'s sums (the same bits and the same error).
-    run_in_blocks_or_throw(max_abs_.size(), threads, [&](std::size_t i) {
-      bounds_[i] = cdl::curvature_bound(problem, regularizer, Loss::kMaxD2, i);
+    auto tables = std::make_shared<ColumnTables>();
+    tables->bounds = populated_vector(problem.num_features(), 0.0);
+    tables->max_abs = populated_vector(problem.num_features(), 0.0);
+    run_in_blocks_or_throw(problem.num_features(), threads, [&](std::size_t i) {
+      tables->bounds[i] = cdl::curvature_bound(problem, regularizer, Loss::kMaxD2, i);
       for (auto k = begin(i); k < end(i); ++k) {
-        max_abs_[i] = std::max(max_abs_[i], std::fabs(x_.values[k]));
+        tables->max_abs[i] = std::max(tables->max_abs[i], std::fabs(x_.values[k]));
       }
     });
+    bounds_ = tables->bounds.data();
+    max_abs_ = tables->max_abs.data();
+    tables_ = std::move(tables);
     saved_.resize(longest_column(x_));
   }
 
@@ -296,7 +301,7 @@ class CachedMarginObjective final : public CoordinateObjective {
     if (std::all_of(w_.begin(), w_.end(), [](double wi) { return wi == 0; })) {
       return cdl::gradient_at_zero<Loss>(problem_, threads_);
     }
-    std::vector<double> g(w_.size());
+    std::vector<double> g = populated_vector(w_.size(), 0.0);
     for (std::size_t i = 0; i < w_.size(); ++i) g[i] = coord_derivs(i).d1;
     return g;
   }
@@ -340,8 +345,16 @@ class CachedMarginObjective final : public CoordinateObjective {
   // Problem::cost_class: 0 negative, 1 positive, 2 held out (C_j = 0: terms
   // 0, margin never moves), the index into the tables of C_j, y_j C_j, y_j z.
   std::vector<std::uint8_t> positive_;
-  std::vector<double> bounds_;
-  std::vector<double> max_abs_;
+  // The columns' H_i and max_j |x_ji|, fixed once made: a copy of the
+  // objective (solver_cd_partitioned.cpp's, one per thread) shares them and
+  // copies only the vectors that its steps change.
+  struct ColumnTables {
+    std::vector<double> bounds;
+    std::vector<double> max_abs;
+  };
+  std::shared_ptr<const ColumnTables> tables_;
+  const double* bounds_ = nullptr;   // tables_->bounds
+  const double* max_abs_ = nullptr;  // tables_->max_abs
   double gradient_norm_at_zero_ = 0;
   // State of the last apply_with_delta(), for undo().
   std::vector<Saved> saved_;

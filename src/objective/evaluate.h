@@ -16,6 +16,7 @@
 #include "objective/loss.h"
 #include "objective/regularizer.h"
 #include "util/parallel.h"
+#include "util/populate.h"
 
 namespace cdl {
 
@@ -91,7 +92,7 @@ std::vector<double> gradient_at_zero(const Problem& problem, unsigned threads = 
   const CscMatrix& x = problem.x();
   std::vector<std::uint8_t> cost_class(x.num_rows);
   for (std::size_t j = 0; j < x.num_rows; ++j) cost_class[j] = problem.cost_class(j);
-  std::vector<double> g(x.num_cols);
+  std::vector<double> g = populated_vector(x.num_cols, 0.0);
   run_in_blocks_or_throw(x.num_cols, threads, [&](std::size_t i) {
     double slope = 0;
     for (auto k = x.col_ptr[i]; k < x.col_ptr[i + 1]; ++k) {

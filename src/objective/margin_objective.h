@@ -192,7 +192,7 @@ class MarginObjective final : public CoordinateObjective {
 
   std::vector<double> gradient() const override {
     const bool at_zero = std::all_of(w_.begin(), w_.end(), [](double wi) { return wi == 0; });
-    std::vector<double> g(w_.size());
+    std::vector<double> g = populated_vector(w_.size(), 0.0);
     run_in_blocks_or_throw(w_.size(), threads_, [&](std::size_t i) {
       g[i] = at_zero ? Loss::d1(0.0) * column_sums(i).slope : coord_derivs(i).d1;
     });

@@ -167,7 +167,7 @@ class RegressionObjective final : public CoordinateObjective {
   void prefetch_rows(std::size_t i) const { column_prefetch::rows(x_, score_.data(), i); }
 
   std::vector<double> gradient() const override {
-    std::vector<double> g(w_.size());
+    std::vector<double> g = populated_vector(w_.size(), 0.0);
     for (std::size_t i = 0; i < w_.size(); ++i) g[i] = coord_derivs(i).d1;
     return g;
   }
