@@ -57,7 +57,6 @@
 #include "solvers/primal_rule.h"
 #include "solvers/progress.h"
 #include "solvers/solver.h"
-#include "solvers/svr_dual_step.h"
 
 namespace cdl {
 namespace {
@@ -117,18 +116,54 @@ SolveResult solve_svr_dual(const SolverInput& input) {
       const std::size_t j = index[s];
       const double b = beta[j];
       const double g = row_dot(x, j, w) - problem.y[j] + diag[j] * b;
-      const SvrVisit visit = svr_visit(b, g, epsilon, upper[j], qbar[j], violation_bound);
+      const double gp = g + epsilon;
+      const double gn = g - epsilon;
+      double violation = 0;
+      bool shrink = false;
+      if (b == 0) {
+        if (gp < 0) {
+          violation = -gp;
+        } else if (gn > 0) {
+          violation = gn;
+        } else {
+          shrink = gp > violation_bound && gn < -violation_bound;
+        }
+      } else if (b >= upper[j]) {
+        if (gp > 0) {
+          violation = gp;
+        } else {
+          shrink = gp < -violation_bound;
+        }
+      } else if (b <= -upper[j]) {
+        if (gn < 0) {
+          violation = -gn;
+        } else {
+          shrink = gn > violation_bound;
+        }
+      } else {
+        violation = std::fabs(b > 0 ? gp : gn);
+      }
       ++result.inner_iterations;
-      if (visit.shrink) {
+      if (shrink) {
         --active;
         std::swap(index[s], index[active]);
         continue;
       }
-      violation_sum += visit.violation;
-      violation_max = std::max(violation_max, visit.violation);
-      if (visit.updated != b) {
-        add_row(x, j, visit.updated - b, w);
-        beta[j] = visit.updated;
+      violation_sum += violation;
+      violation_max = std::max(violation_max, violation);
+      const double h = qbar[j];
+      double d;
+      if (gp < h * b) {
+        d = -gp / h;
+      } else if (gn > h * b) {
+        d = -gn / h;
+      } else {
+        d = -b;
+      }
+      const double updated = std::clamp(b + d, -upper[j], upper[j]);
+      if (std::fabs(updated - b) > 1e-12) {
+        add_row(x, j, updated - b, w);
+        beta[j] = updated;
         result.nnz_ops += x.row_ptr[j + 1] - x.row_ptr[j];
       }
       ++s;
