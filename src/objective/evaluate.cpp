@@ -129,21 +129,30 @@ Evaluation evaluate_regression(const Problem& problem, const Loss& loss,
   return Evaluation{f, norm2(g)};
 }
 
+// body(loss) with the regression loss `kind` (tube width svr_epsilon).
+template <class Body>
+auto with_regression_loss(LossKind kind, double svr_epsilon, Body body) {
+  if (kind == LossKind::kSvrL2) {
+    SvrL2Loss svr;
+    svr.epsilon = svr_epsilon;
+    return body(svr);
+  }
+  if (kind == LossKind::kSvrL1) {
+    SvrL1Loss svr;
+    svr.epsilon = svr_epsilon;
+    return body(svr);
+  }
+  return body(SquaredLoss{});
+}
+
 }  // namespace
 
 Evaluation evaluate(const Problem& problem, LossKind loss, const std::vector<double>& w,
                     const Regularizer& regularizer, double svr_epsilon) {
-  if (loss == LossKind::kSquared)
-    return evaluate_regression(problem, SquaredLoss{}, w, regularizer);
-  if (loss == LossKind::kSvrL2) {
-    SvrL2Loss svr;
-    svr.epsilon = svr_epsilon;
-    return evaluate_regression(problem, svr, w, regularizer);
-  }
-  if (loss == LossKind::kSvrL1) {
-    SvrL1Loss svr;
-    svr.epsilon = svr_epsilon;
-    return evaluate_regression(problem, svr, w, regularizer);
+  if (!has_classes(loss)) {
+    return with_regression_loss(loss, svr_epsilon, [&](const auto& regression) {
+      return evaluate_regression(problem, regression, w, regularizer);
+    });
   }
   return with_margin_loss(loss, [&](auto l) {
     using Loss = decltype(l);
@@ -160,6 +169,19 @@ Evaluation evaluate(const Problem& problem, LossKind loss, const std::vector<dou
       g[i] = regularizer.min_norm_subgradient(i < w.size() ? w[i] : 0.0, g[i]);
     }
     return Evaluation{f, norm2(g)};
+  });
+}
+
+double regression_objective(const Problem& problem, LossKind loss, const std::vector<double>& w,
+                            const Regularizer& regularizer, double svr_epsilon,
+                            unsigned threads) {
+  return with_regression_loss(loss, svr_epsilon, [&](const auto& regression) {
+    const std::vector<double> scores = decision_values(problem, w, threads);
+    double f = regularizer.value(w);
+    for (std::size_t j = 0; j < scores.size(); ++j) {
+      f += problem.cost(j) * regression.value(scores[j], problem.y[j]);
+    }
+    return f;
   });
 }
 

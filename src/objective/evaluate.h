@@ -120,6 +120,11 @@ Evaluation evaluate(const Problem& problem, LossKind loss, const std::vector<dou
                     const Regularizer& regularizer = Regularizer::l2_only(),
                     double svr_epsilon = SvrL2Loss{}.epsilon);
 
+// evaluate()'s f for a regression loss alone (the same bits), its scores on
+// up to `threads` threads when the problem has rows only. O(#nz + l + n).
+double regression_objective(const Problem& problem, LossKind loss, const std::vector<double>& w,
+                            const Regularizer& regularizer, double svr_epsilon, unsigned threads);
+
 // The duality gap of the Lasso, f(w) = ||w||_1 + sum_j C_j (y_j - w'x_j)^2,
 // by the adaptive-sampling paper's (21) (Perekrestenko, Cevher & Jaggi 2017)
 // with its "Lipschitzing" bound B. Rows scaled by sqrt(C_j) make f the

@@ -4,12 +4,14 @@
 #include <cassert>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <memory>
 
 #include "objective/evaluate.h"
 #include "objective/vector_math.h"
 #include "util/error.h"
 #include "util/parallel.h"
+#include "util/populate.h"
 
 namespace cdl {
 namespace {
@@ -107,15 +109,26 @@ class RowObjective final : public VectorObjective {
         rows_(*problem.rows),
         row_blocks_(blocks_of(rows_.row_ptr)),
         transpose_blocks_(transpose_blocks(problem)),
-        partial_(transpose_blocks_.size() - 2, std::vector<double>(rows_.num_cols)),
-        score_(problem.num_rows()),
-        slope_(problem.num_rows()),
-        curvature_(problem.num_rows()),
-        scratch_(problem.num_rows()) {
+        partial_(transpose_blocks_.size() - 2),
+        score_(populated_vector(problem.num_rows(), 0.0)),
+        slope_(populated_vector(problem.num_rows(), 0.0)),
+        curvature_(populated_vector(problem.num_rows(), 0.0)),
+        scratch_(populated_vector(problem.num_rows(), 0.0)) {
     if (threads > 1 && rows_.nnz() >= kParallelNonzeros) {
       team_ = std::make_unique<ThreadTeam>(threads);
     }
-    gradient_norm_at_zero_ = norm2(terms_.gradient_at_zero(problem));
+    // The blocks' n-vectors, each mapped and zeroed by a thread of the team.
+    run_on_team(partial_.size(),
+                [&](std::size_t b) { partial_[b] = populated_vector(rows_.num_cols, 0.0); });
+    // grad f(0) = X'(the slopes at x_j'w = 0), by the blocks' products.
+    for_blocks(row_blocks_, [&](std::size_t begin, std::size_t end) {
+      for (std::size_t j = begin; j < end; ++j) {
+        terms_(problem_.y[j], problem_.cost(j), 0.0, scratch_[j], slope_[j], curvature_[j]);
+      }
+    });
+    std::vector<double> g = populated_vector(rows_.num_cols, 0.0);
+    times_transpose([](std::size_t) { return 0.0; }, [&](std::size_t j) { return slope_[j]; }, g);
+    gradient_norm_at_zero_ = norm2(g);
   }
 
   std::size_t num_features() const override { return problem_.num_features(); }
@@ -208,6 +221,15 @@ class RowObjective final : public VectorObjective {
 
  private:
   // body(begin, end) for the blocks of `bounds`, on the team if there is one.
+  // task(0), ..., task(count - 1) on the team, or on this thread without one.
+  void run_on_team(std::size_t count, const std::function<void(std::size_t)>& task) const {
+    if (team_ == nullptr) {
+      for (std::size_t k = 0; k < count; ++k) task(k);
+    } else {
+      team_->run(count, task);
+    }
+  }
+
   template <class Body>
   void for_blocks(const std::vector<std::size_t>& bounds, Body body) const {
     const std::size_t blocks = bounds.size() - 1;
@@ -325,9 +347,6 @@ struct MarginTerms {
     curvature = cost * Loss::d2(m);
     value = cost * Loss::value(m);
   }
-  std::vector<double> gradient_at_zero(const Problem& problem) const {
-    return cdl::gradient_at_zero<Loss>(problem);
-  }
 };
 
 // A regression loss of the score x_j'w and the target t_j = problem.y[j]:
@@ -342,16 +361,6 @@ struct ScoreTerms {
     slope = cost * loss.d1(score, target);
     curvature = cost * loss.d2(score, target);
     value = cost * loss.value(score, target);
-  }
-  // X'(C_j loss'(0, t_j)), from the rows.
-  std::vector<double> gradient_at_zero(const Problem& problem) const {
-    std::vector<double> u(problem.num_rows());
-    for (std::size_t j = 0; j < u.size(); ++j) {
-      u[j] = problem.cost(j) * loss.d1(0.0, problem.y[j]);
-    }
-    std::vector<double> g(problem.num_features(), 0.0);
-    add_transpose_product(problem, u, g);
-    return g;
   }
 };
 

@@ -45,7 +45,10 @@
 //   update of w when beta_j moves; an epoch is O(nonzeros of the active
 //   rows + l); -s 11's check is O(#nz + B n), B <= 8 (primal_rule.h).
 //   f(w) for the progress lines is O(#nz + l + n) per epoch, with the clock
-//   stopped, and skipped under -q without a trace.
+//   stopped, and skipped under -q without a trace. The epochs run on one
+//   thread (a partitioned form, as dcd's, took 82 epochs for these 9 to
+//   -s 11's tolerance on a 10^5 x 10^6 text-like file, docs/checks.md); -m's
+//   threads share the setup's x_j'x_j, -s 11's checks and each f(w).
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -57,6 +60,8 @@
 #include "solvers/primal_rule.h"
 #include "solvers/progress.h"
 #include "solvers/solver.h"
+#include "util/parallel.h"
+#include "util/populate.h"
 
 namespace cdl {
 namespace {
@@ -75,17 +80,21 @@ SolveResult solve_svr_dual(const SolverInput& input) {
   const CsrMatrix& x = rows_of(problem, own_rows);
   const std::size_t l = x.num_rows;
 
-  std::vector<double> w(x.num_cols, 0.0);
+  const unsigned threads = thread_count(params);
+  std::vector<double> w = populated_vector(x.num_cols, 0.0);
   std::vector<double> beta(l, 0.0);
   std::vector<double> upper(l), diag(l), qbar(l);
-  std::vector<std::size_t> index;
-  for (std::size_t j = 0; j < l; ++j) {
+  // Qbar_jj's O(#nz) on the threads, each row's sum one thread's.
+  run_in_blocks_or_throw(l, threads, [&](std::size_t j) {
     const double c = problem.cost(j);
-    if (c <= 0) continue;  // held out
+    if (c <= 0) return;  // held out
     upper[j] = l1_loss ? c : kInfinity;
     diag[j] = l1_loss ? 0.0 : 0.5 / c;
     qbar[j] = row_squared_norm(x, j) + diag[j];
-    index.push_back(j);
+  });
+  std::vector<std::size_t> index;
+  for (std::size_t j = 0; j < l; ++j) {
+    if (problem.cost(j) > 0) index.push_back(j);
   }
   const std::size_t total = index.size();
   std::size_t active = total;
@@ -95,7 +104,7 @@ SolveResult solve_svr_dual(const SolverInput& input) {
 
   std::optional<PrimalRule> primal_rule;
   if (stops_by_primal_rule(params)) {
-    primal_rule.emplace(problem, params, thread_count(params), input.reporter);
+    primal_rule.emplace(problem, params, threads, input.reporter);
   }
 
   SolveResult result;
@@ -172,8 +181,9 @@ SolveResult solve_svr_dual(const SolverInput& input) {
     violation_bound = violation_max > 0 ? violation_max : kInfinity;
     progress.pause();
     result.grad_norm = violation_sum;
-    const double f = compute_f ? evaluate(problem, loss, w, Regularizer::l2_only(), epsilon).objective
-                               : std::numeric_limits<double>::quiet_NaN();
+    const double f =
+        compute_f ? regression_objective(problem, loss, w, Regularizer::l2_only(), epsilon, threads)
+                  : std::numeric_limits<double>::quiet_NaN();
     progress.report(iter, f, violation_sum, &w);
     if (primal_rule) {
       if (!primal_rule->due(iter)) continue;
@@ -196,7 +206,8 @@ SolveResult solve_svr_dual(const SolverInput& input) {
   }
   result.iterations = iter;
   result.seconds = progress.seconds();
-  result.objective = evaluate(problem, loss, w, Regularizer::l2_only(), epsilon).objective;
+  result.objective =
+      regression_objective(problem, loss, w, Regularizer::l2_only(), epsilon, threads);
   result.w = std::move(w);
   result.alpha = std::move(beta);
   return result;

@@ -223,3 +223,44 @@ TEST(DecisionValues, RowsOnAnyThreadCountAreTheColumnsScatterBitForBit) {
 
 }  // namespace
 }  // namespace cdl
+
+namespace cdl {
+namespace {
+
+// The regression objective alone, from a problem of rows on 1, 2 and 3
+// threads: evaluate()'s f on the same problem with its columns, bit for bit,
+// and f = 1/2 w'w + sum_j C loss(x_j'w, t_j) summed here from the rows.
+TEST(RegressionObjectiveValue, IsEvaluatesFBitForBitOnAnyThreadCount) {
+  const LabeledCsr data = read_libsvm_csr(test::data_path("rcv1_small"));
+  const CsrMatrix& rows = data.features;
+  const CscMatrix columns = to_csc(rows, rows.num_cols);
+  std::vector<double> targets(rows.num_rows);
+  for (std::size_t j = 0; j < targets.size(); ++j) targets[j] = std::cos(static_cast<double>(j));
+  std::vector<double> w(rows.num_cols);
+  for (std::size_t i = 0; i < w.size(); ++i) w[i] = std::sin(static_cast<double>(i)) / 2.0;
+  const double C = 0.7;
+  const double p = 0.3;
+  const Problem by_columns = regression_problem(columns, targets, C);
+  const Problem by_rows = regression_problem(nullptr, targets, C, &rows);
+  for (LossKind loss : {LossKind::kSvrL2, LossKind::kSvrL1, LossKind::kSquared}) {
+    double direct = 0;
+    for (double wi : w) direct += 0.5 * wi * wi;
+    for (std::size_t j = 0; j < rows.num_rows; ++j) {
+      const double r = row_dot(rows, j, w) - targets[j];
+      const double outside = std::max(0.0, std::fabs(r) - p);
+      direct += C * (loss == LossKind::kSvrL2   ? outside * outside
+                     : loss == LossKind::kSvrL1 ? outside
+                                                : r * r);
+    }
+    const double expected = evaluate(by_columns, loss, w, Regularizer::l2_only(), p).objective;
+    EXPECT_NEAR(expected, direct, 1e-12 * direct);
+    for (unsigned threads : {1u, 2u, 3u}) {
+      EXPECT_EQ(regression_objective(by_rows, loss, w, Regularizer::l2_only(), p, threads),
+                expected)
+          << loss_info(loss).name << " on " << threads << " threads";
+    }
+  }
+}
+
+}  // namespace
+}  // namespace cdl
