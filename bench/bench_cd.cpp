@@ -39,9 +39,10 @@
 //                               of docs/solvers.md
 //   bench_cd pages [MB]         what new memory costs before its first use:
 //                               seconds to write MB megabytes (default 256)
-//                               of fresh pages one page at a time, and after
-//                               mapping them in one call (util/populate.h);
-//                               then seconds to free 256 KiB runs of them one
+//                               of fresh pages one page at a time, after
+//                               mapping them in one call (util/populate.h),
+//                               and again once written (what a buffer that
+//                               is reused costs); then seconds to free 256 KiB runs of them one
 //                               mapping a run, and eight runs a mapping
 //                               (data/pages.h's RunArena), with a second
 //                               thread of the process busy on another core (a
@@ -156,6 +157,20 @@ double time_on_fresh_pages(std::size_t bytes, Body body) {
   return seconds;
 }
 
+// Seconds of the second write to every page of a fresh mapping of `bytes`.
+double time_second_write(std::size_t bytes, std::size_t page) {
+  void* mapping =
+      ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (mapping == MAP_FAILED) throw std::runtime_error("mmap failed");
+  char* const p = static_cast<char*>(mapping);
+  for (std::size_t k = 0; k < bytes; k += page) p[k] = 1;
+  const auto start = Clock::now();
+  for (std::size_t k = 0; k < bytes; k += page) p[k] = 2;
+  const double seconds = seconds_since(start);
+  ::munmap(mapping, bytes);
+  return seconds;
+}
+
 // Seconds to unmap `runs` runs of 256 KiB, written, `per_mapping` runs to a
 // mapping, while another thread spins.
 double time_unmapping(std::size_t runs, std::size_t per_mapping) {
@@ -186,7 +201,7 @@ int bench_pages(std::size_t megabytes) {
   const std::size_t bytes = megabytes << 20;
   const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
   const std::size_t runs = bytes / (std::size_t{256} << 10);
-  std::vector<double> touched, populated, one_each, eight_each;
+  std::vector<double> touched, populated, rewritten, one_each, eight_each;
   for (int round = 0; round < 5; ++round) {
     touched.push_back(time_on_fresh_pages(bytes, [&](char* p) {
       for (std::size_t k = 0; k < bytes; k += page) p[k] = 1;
@@ -195,12 +210,14 @@ int bench_pages(std::size_t megabytes) {
       cdl::populate_for_writing(p, bytes);
       for (std::size_t k = 0; k < bytes; k += page) p[k] = 1;
     }));
+    rewritten.push_back(time_second_write(bytes, page));
     one_each.push_back(time_unmapping(runs, 1));
     eight_each.push_back(time_unmapping(runs, 8));
   }
   std::printf("%zu MB of new pages, median of 5 rounds\n", megabytes);
   std::printf("written page by page        %.3f s\n", median(touched));
   std::printf("mapped first, then written  %.3f s\n", median(populated));
+  std::printf("written a second time       %.3f s\n", median(rewritten));
   std::printf("%zu runs of 256 KiB freed, another thread busy:\n", runs);
   std::printf("  a mapping each            %.3f s\n", median(one_each));
   std::printf("  eight runs a mapping      %.3f s\n", median(eight_each));
