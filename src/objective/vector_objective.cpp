@@ -220,7 +220,6 @@ class RowObjective final : public VectorObjective {
   }
 
  private:
-  // body(begin, end) for the blocks of `bounds`, on the team if there is one.
   // task(0), ..., task(count - 1) on the team, or on this thread without one.
   void run_on_team(std::size_t count, const std::function<void(std::size_t)>& task) const {
     if (team_ == nullptr) {
@@ -230,6 +229,7 @@ class RowObjective final : public VectorObjective {
     }
   }
 
+  // body(begin, end) for the blocks of `bounds`, on the team if there is one.
   template <class Body>
   void for_blocks(const std::vector<std::size_t>& bounds, Body body) const {
     const std::size_t blocks = bounds.size() - 1;
