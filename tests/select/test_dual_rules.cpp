@@ -46,7 +46,7 @@ struct Fixture {
 
 // A state a few steps in: some alphas at 0, some free, some at C.
 void advance(DualState& state) {
-  for (std::size_t i : {0, 1, 2, 3, 4, 5, 6, 1, 3, 0}) state.step(i);
+  for (std::size_t i : {0u, 1u, 2u, 3u, 4u, 5u, 6u, 1u, 3u, 0u}) state.step(i);
 }
 
 std::vector<double> frequencies(SelectionRule& rule, std::size_t draws) {

@@ -55,7 +55,7 @@ TEST(ThreadTeam, RunsEveryTaskOnceInEveryPass) {
     EXPECT_LE(team.size(), std::max(threads, 1u));
     // Many short passes, as TRON's products: each task once per pass, and
     // run() returns only when the pass is done.
-    for (std::size_t count : {0, 1, 2, 5, 64, 3, 1000}) {
+    for (std::size_t count : {0u, 1u, 2u, 5u, 64u, 3u, 1000u}) {
       std::vector<std::atomic<int>> runs(count);
       team.run(count, [&](std::size_t k) { ++runs[k]; });
       for (std::size_t k = 0; k < count; ++k) {
