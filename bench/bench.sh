@@ -54,7 +54,8 @@
 #                                    that alternate the tools, peak memory, f;
 #                                    CDL_BENCH_HUGE=1 adds the 200M-nonzero file;
 #                                    CDL_CORES_NUMBERS="default 1" runs only
-#                                    those, CDL_CORES_FILES="tall" one file.
+#                                    those, CDL_CORES_FILES="tall" one file
+#                                    ("huge" the 200M-nonzero file alone).
 #                                    The peers are built from ../shared/peers by
 #                                    its build.sh into $CDL_BENCH_DIR/peers.
 #                                    (~40 minutes; hours with the huge file)
@@ -487,7 +488,8 @@ sweep() {
   echo
 }
 
-huge() {
+# Makes the 200M-nonzero file on first use, if the disk has room.
+make_huge() {
   if [ ! -f "$huge_file" ]; then
     local free_kb
     free_kb=$(df -Pk "$bench_dir" | awk 'NR==2{print $4}')
@@ -497,6 +499,10 @@ huge() {
     fi
     build/gen_rcv1like --seed 1 --rows 2700000 --features 200000 --avg-terms 74 "$huge_file"
   fi
+}
+
+huge() {
+  make_huge
   local bytes; bytes=$(stat -c %s "$huge_file")
   echo "### 200M-nonzero file (\`bash bench/bench.sh huge\`): $((bytes / 1000000)) MB, made by \`build/gen_rcv1like --seed 1 --rows 2700000 --features 200000 --avg-terms 74\`"
   echo
@@ -776,10 +782,11 @@ cores() {
     case $name in
       wide) files+=("$cores_wide") ;;
       tall) files+=("$cores_tall") ;;
-      *) echo "bench: CDL_CORES_FILES: wide or tall, not $name" >&2; exit 2 ;;
+      huge) make_huge; files+=("$huge_file") ;;
+      *) echo "bench: CDL_CORES_FILES: wide, tall or huge, not $name" >&2; exit 2 ;;
     esac
   done
-  if [ "${CDL_BENCH_HUGE:-0}" = 1 ]; then huge >/dev/null; files+=("$huge_file"); fi
+  if [ "${CDL_BENCH_HUGE:-0}" = 1 ]; then make_huge; files+=("$huge_file"); fi
   echo "### Every core: cdtrain -m 2 against multi-core LIBLINEAR and LIBLINEAR 2.50 (\`bash bench/bench.sh cores\`)"
   echo
   echo "Whole-process wall seconds (reading included), median [min-max] of $rounds rounds; each"
