@@ -265,13 +265,13 @@ hyperfine_means() {
 # demand; LIBLINEAR takes about 40 s to read it).
 reading() {
   command -v hyperfine >/dev/null || { echo "bench: hyperfine is missing (apt-get install hyperfine)" >&2; exit 1; }
-  local wide=$bench_dir/wide_50k_350k.svm rcv1=$bench_dir/rcv1like_500mb.svm huge=$bench_dir/nnz200m.svm
+  local wide=$bench_dir/wide_50k_350k.svm rcv1=$bench_dir/rcv1like_500mb.svm
   [ -f "$wide" ] || build/gen_rcv1like --seed 1 --rows 50000 --features 350000 --avg-terms 93 "$wide"
   [ -f "$rcv1" ] || build/gen_rcv1like --seed 1 --target-mb 500 "$rcv1"
   local files=("$wide" "$rcv1")
   if [ "${CDL_BENCH_HUGE:-0}" = 1 ]; then
-    [ -f "$huge" ] || build/gen_rcv1like --seed 1 --rows 2700000 --features 200000 --avg-terms 74 "$huge"
-    files+=("$huge")
+    make_huge
+    files+=("$huge_file")
   fi
   echo "### Reading (\`bash bench/bench.sh reading\`)"
   echo
