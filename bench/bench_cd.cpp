@@ -42,8 +42,9 @@
 //                               of fresh pages one page at a time, after
 //                               mapping them in one call (util/populate.h),
 //                               and again once written (what a buffer that
-//                               is reused costs); then seconds to free 256 KiB runs of them one
-//                               mapping a run, and eight runs a mapping
+//                               is reused costs); then seconds to free
+//                               256 KiB runs of them one mapping a run, and
+//                               eight runs a mapping
 //                               (data/pages.h's RunArena), with a second
 //                               thread of the process busy on another core (a
 //                               free interrupts it to flush its TLB); median

@@ -6,7 +6,6 @@
 #include <fstream>
 #include <functional>
 #include <iterator>
-#include <memory>
 #include <set>
 #include <sstream>
 #include <system_error>
@@ -264,8 +263,7 @@ void write_model(const LinearModel& model, const std::function<void(const std::s
   const unsigned batch = static_cast<unsigned>(std::max<std::size_t>(
       1, std::min<std::size_t>(std::max(threads, 1u), chunks)));
   std::vector<std::string> texts(batch);
-  std::unique_ptr<ThreadTeam> team;
-  if (batch > 1) team = std::make_unique<ThreadTeam>(batch);
+  ThreadTeam team(batch);  // with one thread, no helpers: run() formats on this one
   const auto format_chunk = [&](std::size_t chunk, std::string& text) {
     text.clear();
     const std::size_t end = std::min(rows, (chunk + 1) * kChunkRows);
@@ -279,11 +277,7 @@ void write_model(const LinearModel& model, const std::function<void(const std::s
   };
   for (std::size_t first = 0; first < chunks; first += batch) {
     const std::size_t count = std::min<std::size_t>(batch, chunks - first);
-    if (team) {
-      team->run(count, [&](std::size_t c) { format_chunk(first + c, texts[c]); });
-    } else {
-      format_chunk(first, texts[0]);
-    }
+    team.run(count, [&](std::size_t c) { format_chunk(first + c, texts[c]); });
     for (std::size_t c = 0; c < count; ++c) sink(texts[c]);
   }
 }

@@ -285,11 +285,7 @@ class RowObjective final : public VectorObjective {
         }
       }
     };
-    if (team_ == nullptr) {
-      for (std::size_t b = 0; b < blocks; ++b) scatter_block(b);
-    } else {
-      team_->run(blocks, scatter_block);
-    }
+    run_on_team(blocks, scatter_block);
     if (blocks == 1) return;
     const auto sum_features = [&](std::size_t task) {
       const std::size_t begin = task * kSumFeatures;
@@ -299,11 +295,7 @@ class RowObjective final : public VectorObjective {
       }
     };
     const std::size_t tasks = (out.size() + kSumFeatures - 1) / kSumFeatures;
-    if (team_ == nullptr) {
-      for (std::size_t task = 0; task < tasks; ++task) sum_features(task);
-    } else {
-      team_->run(tasks, sum_features);
-    }
+    run_on_team(tasks, sum_features);
   }
 
   // out += scale * x_j.^2 (each x_ji squared) for row j.

@@ -81,8 +81,6 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
-#include <functional>
-#include <memory>
 #include <optional>
 #include <random>
 
@@ -153,24 +151,6 @@ std::size_t slices_per_epoch(std::int64_t nonzeros, std::size_t partitions, std:
       std::min(kMaxSlices, std::max<std::int64_t>(1, nonzeros / dense)));
 }
 
-// The threads of a round: a team, or none (every pass on this thread).
-class RoundThreads {
- public:
-  explicit RoundThreads(unsigned threads) {
-    if (threads > 1) team_ = std::make_unique<ThreadTeam>(threads);
-  }
-  void run(std::size_t count, const std::function<void(std::size_t)>& task) {
-    if (team_ != nullptr) {
-      team_->run(count, task);
-    } else {
-      for (std::size_t k = 0; k < count; ++k) task(k);
-    }
-  }
-
- private:
-  std::unique_ptr<ThreadTeam> team_;
-};
-
 // The rows that count, shuffled by `seed` and cut into `count` parts.
 std::vector<Part> make_parts(const Problem& problem, std::size_t count, std::size_t slices,
                              std::uint64_t seed) {
@@ -195,7 +175,7 @@ std::vector<Part> make_parts(const Problem& problem, std::size_t count, std::siz
 
 // Each part's two n-vectors, made on the team: new memory is mapped before
 // it is written (util/populate.h), and the parts' pages are mapped at once.
-void make_part_vectors(std::vector<Part>& parts, std::size_t num_cols, RoundThreads& threads) {
+void make_part_vectors(std::vector<Part>& parts, std::size_t num_cols, ThreadTeam& threads) {
   threads.run(parts.size(), [&](std::size_t k) {
     parts[k].local = populated_vector(num_cols, 0.0);
     parts[k].dw = populated_vector(num_cols, 0.0);
@@ -264,7 +244,7 @@ void local_slice(const Problem& problem, const CsrMatrix& x, bool shrink, const 
 // search's eta, then alpha and w (part 0's dw back to 0). Returns
 // -g'd / d'Qbar d, eta before its clipping (0 when d = 0).
 double combine(std::vector<Part>& parts, DualRows& dual, std::vector<double>& w,
-               RoundThreads& threads) {
+               ThreadTeam& threads) {
   const std::size_t n = w.size();
   double* const u = parts[0].dw.data();
   const std::size_t blocks = (n + kCombineBlock - 1) / kCombineBlock;
@@ -360,7 +340,7 @@ EpochStats merge_stats(const std::vector<Part>& parts) {
 // O(#nz), split among the threads by part.
 template <LossKind kLoss>
 void pg_range_at_end(const Problem& problem, const CsrMatrix& x, const DualRows& dual,
-                     const std::vector<double>& w, std::vector<Part>& parts, RoundThreads& threads,
+                     const std::vector<double>& w, std::vector<Part>& parts, ThreadTeam& threads,
                      EpochStats& epoch) {
   const ClassBounds bounds = class_bounds<kLoss>(problem);
   std::vector<EpochStats> ranges(parts.size());
@@ -409,7 +389,8 @@ SolveResult partitioned_loop(const Problem& problem, const CsrMatrix& x, std::si
   SolveResult result;
   EpochLoop loop(problem, params, threads, reporter);
   Progress progress(reporter);
-  RoundThreads team(round_threads);
+  // A team of one has no helpers: its passes run on this thread.
+  ThreadTeam team(round_threads);
   make_part_vectors(parts, x.num_cols, team);
   const double max_sigma = static_cast<double>(partitions);
   double sigma = 1;
