@@ -20,6 +20,8 @@
 
 namespace cdl {
 
+struct RowShare;
+
 // The columns of a Problem: a CscMatrix, or none (nullptr).
 struct ColumnsOf {
   ColumnsOf(const CscMatrix& columns) : matrix(&columns) {}  // NOLINT: implicit by design
@@ -46,6 +48,11 @@ struct Problem {
   // row is. Null: every s_j is 1. The objectives whose hot loops pick C_j
   // from the class table read s_j beside it (with_instance_weights()).
   const std::vector<double>* weights = nullptr;
+  // Null: this process holds every row. Else the rows are spread over the
+  // ranks of a distributed run (row_share.h), this Problem holds this
+  // rank's, and the whole-vector objective and train() agree with the
+  // others through it.
+  const RowShare* share = nullptr;
 
   bool has_columns() const { return columns.matrix != nullptr; }
   // The columns; a Problem without them is a bug here (checked by assert).
@@ -100,6 +107,8 @@ struct DataMatrix {
   // One instance weight a row (-W), or null; every problem made from this
   // matrix, and every fold, takes them.
   const std::vector<double>* weights = nullptr;
+  // The rows spread over ranks (Problem::share), or null.
+  const RowShare* share = nullptr;
 
   std::size_t num_rows() const { return columns != nullptr ? columns->num_rows : rows->num_rows; }
   std::size_t num_cols() const { return columns != nullptr ? columns->num_cols : rows->num_cols; }

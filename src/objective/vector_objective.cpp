@@ -7,7 +7,9 @@
 #include <functional>
 #include <memory>
 
+#include "data/row_share.h"
 #include "objective/evaluate.h"
+#include "objective/transpose_blocks.h"
 #include "objective/vector_math.h"
 #include "util/error.h"
 #include "util/parallel.h"
@@ -25,11 +27,6 @@ constexpr std::size_t kParallelNonzeros = std::size_t{1} << 16;
 // derivatives of a row), so that the threads share skewed column lengths.
 constexpr std::int64_t kBlockCost = std::int64_t{1} << 16;
 constexpr std::int64_t kLineCost = 16;
-// X'u is summed in at most this many blocks of rows, each into an n-vector
-// of its own, and at most one block per 4n nonzeros, so that the vectors
-// take at most 2 bytes per nonzero beside the matrix's 12.
-constexpr std::size_t kMaxTransposeBlocks = 8;
-constexpr std::size_t kNonzerosPerFeatureAndBlock = 4;
 // The features of one task of the blocks' sum.
 constexpr std::size_t kSumFeatures = std::size_t{1} << 12;
 
@@ -50,36 +47,34 @@ std::vector<std::size_t> blocks_of(const std::vector<std::int64_t>& ptr) {
   return bounds;
 }
 
-// The blocks of rows of X'u: a function of the rows that count (not held
-// out) alone, never of the threads, so that the sums, and the model, are the
-// same bits for any -m, and the same with rows held out (u_j = 0, which adds
-// nothing) as on a copy without them. Their number: one block per
-// kNonzerosPerFeatureAndBlock n counted nonzeros, at most
-// kMaxTransposeBlocks, and one (the serial scatter) below
-// kParallelNonzeros; their bounds: about equal counted nonzeros, a row held
-// out going with the block before it.
+// The blocks of rows of X'u (transpose_blocks.h) on one process: X'u's
+// n-vectors, one per block but the first, take at most 2 bytes per nonzero
+// beside the matrix's 12 (one block per 4n nonzeros).
 std::vector<std::size_t> transpose_blocks(const Problem& problem) {
   const CsrMatrix& rows = *problem.rows;
   std::vector<std::int64_t> counted(rows.num_rows + 1, 0);  // counted nonzeros before row j
   for (std::size_t j = 0; j < rows.num_rows; ++j) {
     counted[j + 1] = counted[j] + (problem.counts(j) ? rows.row_ptr[j + 1] - rows.row_ptr[j] : 0);
   }
-  const auto nnz = static_cast<std::size_t>(counted.back());
-  std::size_t count = 1;
-  if (nnz >= kParallelNonzeros) {
-    const std::size_t by_size =
-        nnz / (kNonzerosPerFeatureAndBlock * std::max<std::size_t>(rows.num_cols, 1));
-    count = std::clamp<std::size_t>(by_size, 1, kMaxTransposeBlocks);
-  }
+  const auto nnz = static_cast<std::uint64_t>(counted.back());
+  const std::size_t count = transpose_block_count(nnz, rows.num_cols);
   std::vector<std::size_t> bounds{0};
   std::size_t j = 0;
   for (std::size_t b = 1; b < count; ++b) {
-    const auto target = static_cast<std::int64_t>(
-        static_cast<double>(nnz) * static_cast<double>(b) / static_cast<double>(count));
+    const std::int64_t target = transpose_block_target(nnz, b, count);
     while (j < rows.num_rows && (counted[j] < target || !problem.counts(j))) ++j;
     bounds.push_back(j);
   }
   bounds.push_back(rows.num_rows);
+  return bounds;
+}
+
+// This rank's blocks of a RowShare, in its own rows' numbers.
+std::vector<std::size_t> shared_blocks(const RowShare& share) {
+  std::vector<std::size_t> bounds;
+  for (std::size_t b = share.first_block; b <= share.end_block; ++b) {
+    bounds.push_back(share.block_bounds[b] - share.first_row());
+  }
   return bounds;
 }
 
@@ -93,7 +88,16 @@ std::vector<std::size_t> transpose_blocks(const Problem& problem) {
 // features split among the threads. Every element of an output is thus
 // computed in a fixed order whatever the threads and however the blocks
 // fall on them; with B = 1 it is the serial scatter of LIBLINEAR. The one
-// scalar sum, f, is added on the calling thread in row order.
+// scalar sum, f, is added on the calling thread: r and block 0's terms in
+// row order, then each other block's sum of its terms in block order (with
+// B = 1, r + t_1 + t_2 + ... as objective_value() adds them).
+//
+// With a RowShare (the rows spread over ranks, data/row_share.h), the
+// Problem holds this rank's blocks alone; each of them, block 0 too,
+// scatters into an n-vector of its own, and Collective::add_in_order()
+// adds every rank's vectors in block order, as the single process adds
+// them; f's block sums are gathered and added in the same order. So the
+// model is the same bits for any number of ranks, and a single process's.
 //
 // `Terms` gives row j's C_j loss, its slope (the u_j of the gradient's X'u)
 // and its curvature D_jj from x_j'w: MarginTerms for a classification loss
@@ -108,8 +112,9 @@ class RowObjective final : public VectorObjective {
         regularizer_(regularizer),
         rows_(*problem.rows),
         row_blocks_(blocks_of(rows_.row_ptr)),
-        transpose_blocks_(transpose_blocks(problem)),
-        partial_(transpose_blocks_.size() - 2),
+        share_(problem.share),
+        transpose_blocks_(share_ != nullptr ? shared_blocks(*share_) : transpose_blocks(problem)),
+        partial_(transpose_blocks_.size() - (share_ != nullptr ? 1 : 2)),
         score_(populated_vector(problem.num_rows(), 0.0)),
         slope_(populated_vector(problem.num_rows(), 0.0)),
         curvature_(populated_vector(problem.num_rows(), 0.0)),
@@ -241,13 +246,27 @@ class RowObjective final : public VectorObjective {
     team_->run(blocks, [&](std::size_t b) { body(bounds[b], bounds[b + 1]); });
   }
 
-  // r + the C_j loss terms of scratch_, added one by one to r in row order
-  // on this thread, as objective_value() adds them (the same bits as TRON
-  // has always seen: not r + (their sum)).
+  // r + the C_j loss terms of scratch_ on this thread, by the blocks of
+  // X'u (the class comment): r and block 0's terms one by one in row order,
+  // then each other block's sum, from 0 in row order, in block order.
   double plus_loss_terms(double r) const {
-    for (double term : scratch_) r += term;
-    return r;
+    std::vector<double> sums;
+    for (std::size_t b = 0; b + 1 < transpose_blocks_.size(); ++b) {
+      double sum = b == 0 && holds_block_zero() ? r : 0.0;
+      for (std::size_t j = transpose_blocks_[b]; j < transpose_blocks_[b + 1]; ++j) {
+        sum += scratch_[j];
+      }
+      sums.push_back(sum);
+    }
+    if (share_ != nullptr) sums = share_->collective->gather_all(sums);
+    double f = sums.front();
+    for (std::size_t b = 1; b < sums.size(); ++b) f += sums[b];
+    return f;
   }
+
+  // Whether this process holds block 0 (whose vector starts at l2 v and
+  // whose f starts at r): always without a RowShare.
+  bool holds_block_zero() const { return share_ == nullptr || share_->first_block == 0; }
 
   // l2 v_i + 0: where a component of l2 v + X'u starts, never -0 (see
   // times_transpose()); 0 for the unregularized coordinate (-R's bias).
@@ -260,7 +279,9 @@ class RowObjective final : public VectorObjective {
   // start_of(i), u_j = u_of(j), by the blocks of the class comment: block 0
   // into out from start_i (l2 v_i + 0, never -0), block b > 0 into
   // partial_[b - 1] from 0, each over its rows with u_j != 0 in row order;
-  // then out_i += partial_0,i + partial_1,i + ... in block order. Skipping a
+  // then out_i += partial_0,i + partial_1,i + ... in block order. With a
+  // RowShare, this rank's block b into partial_[b] (from start_i if it is
+  // block 0), and the ranks' vectors added by add_in_order(). Skipping a
   // zero term changes no bit, as a sum that starts at +0 or at (l2 v_i + 0)
   // is never -0. `out` has n elements; start_of(i) may read out_i.
   template <class StartOf, class UOf>
@@ -268,10 +289,11 @@ class RowObjective final : public VectorObjective {
                        bool squares = false) const {
     const std::size_t blocks = transpose_blocks_.size() - 1;
     const auto scatter_block = [&](std::size_t b) {
-      std::vector<double>& target = b == 0 ? out : partial_[b - 1];
+      std::vector<double>& target =
+          share_ != nullptr ? partial_[b] : (b == 0 ? out : partial_[b - 1]);
       // Each block starts its own vector, block 0's start on the team too.
-      if (b == 0) {
-        for (std::size_t i = 0; i < out.size(); ++i) out[i] = start_of(i);
+      if (b == 0 && holds_block_zero()) {
+        for (std::size_t i = 0; i < target.size(); ++i) target[i] = start_of(i);
       } else {
         std::fill(target.begin(), target.end(), 0.0);
       }
@@ -286,6 +308,12 @@ class RowObjective final : public VectorObjective {
       }
     };
     run_on_team(blocks, scatter_block);
+    if (share_ != nullptr) {
+      std::vector<const std::vector<double>*> mine;
+      for (const std::vector<double>& part : partial_) mine.push_back(&part);
+      share_->collective->add_in_order(mine, out.size(), out);
+      return;
+    }
     if (blocks == 1) return;
     const auto sum_features = [&](std::size_t task) {
       const std::size_t begin = task * kSumFeatures;
@@ -313,7 +341,9 @@ class RowObjective final : public VectorObjective {
   const Regularizer regularizer_;
   const CsrMatrix& rows_;
   const std::vector<std::size_t> row_blocks_;
-  // X'u's blocks of rows, and the n-vectors of all but the first.
+  const RowShare* share_;  // null: every row is here
+  // X'u's blocks of rows, and the n-vectors of all but the first (of all
+  // with a RowShare).
   const std::vector<std::size_t> transpose_blocks_;
   mutable std::vector<std::vector<double>> partial_;
   std::unique_ptr<ThreadTeam> team_;  // null: every pass on the calling thread

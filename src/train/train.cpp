@@ -8,6 +8,7 @@
 #include <optional>
 #include <sstream>
 
+#include "data/row_share.h"
 #include "objective/evaluate.h"
 #include "objective/objective.h"
 #include "select/random.h"
@@ -29,6 +30,15 @@ double minority_share(const Problem& problem) {
     if (!problem.counts(j)) continue;
     ++counted;
     positive += problem.y[j] > 0;
+  }
+  if (problem.share != nullptr) {  // the counts of every rank's rows
+    const std::vector<std::uint64_t> all = problem.share->collective->gather_all(
+        std::vector<std::uint64_t>{positive, counted});
+    positive = counted = 0;
+    for (std::size_t k = 0; k < all.size(); k += 2) {
+      positive += all[k];
+      counted += all[k + 1];
+    }
   }
   const std::size_t smaller = std::min(positive, counted - positive);
   return static_cast<double>(std::max<std::size_t>(smaller, 1)) /
@@ -347,7 +357,10 @@ LinearModel train_with_row(const SolverInfo& row, const DataMatrix& data, const 
   // that observes the iterations sees the classes one after another on
   // this thread. Classes on threads take one each.
   const auto threads = static_cast<unsigned>(std::min<std::size_t>(nr_w, thread_count(params)));
-  const bool on_threads = threads > 1 && !reporter.observes_iterations();
+  // With the rows spread over ranks, every rank trains the classes in turn
+  // (their exchanges must come in the same order), each on -m's threads.
+  const bool on_threads =
+      threads > 1 && !reporter.observes_iterations() && data.share == nullptr;
   Params class_params = params;
   if (on_threads) class_params.threads = 1;
 
@@ -358,6 +371,7 @@ LinearModel train_with_row(const SolverInfo& row, const DataMatrix& data, const 
     const double c_neg = nr_class == 2 ? class_cost(params, classes.labels[1]) : params.C;
     Problem problem = one_vs_rest(columns, classes, k, c_pos, c_neg, rows, held_out);
     problem.weights = data.weights;
+    problem.share = data.share;
     out.begin_problem(problem, params.loss.value(), classes.labels[k]);
     SolveResult result = train_binary(problem, class_params, derive_seed(params.seed, k), out,
                                       initial ? &(*initial)[k] : nullptr);

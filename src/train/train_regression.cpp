@@ -9,6 +9,7 @@
 #include <string>
 
 #include "data/problem.h"
+#include "data/row_share.h"
 #include "objective/evaluate.h"
 #include "select/random.h"
 #include "train/cross_validation.h"
@@ -32,7 +33,10 @@ LinearModel train_regression(const DataMatrix& x, const std::vector<double>& tar
                              const std::vector<double>* w0,
                              const std::vector<std::uint8_t>* held_out,
                              const std::vector<double>* weights) {
-  if (x.num_rows() == 0) throw Error("no training instances");
+  // A rank of a distributed run may hold no rows; the run has some.
+  if ((x.share != nullptr ? x.share->total_rows() : x.num_rows()) == 0) {
+    throw Error("no training instances");
+  }
   if (largest_cost(ClassMap{}, params, weights) > x.checked_cost()) {
     check_magnitudes(DataMatrix{x.columns, x.rows, weights}, ClassMap{}, params);
   }
@@ -46,6 +50,7 @@ LinearModel train_regression(const DataMatrix& x, const std::vector<double>& tar
       regression_problem(x.columns, targets, params.C, rows ? &*rows : x.rows);
   problem.held_out = held_out;
   problem.weights = weights;
+  problem.share = x.share;
   if (is_one_class(params.loss.value())) problem.task = Task::kOneClass;
   reporter.begin_problem(problem, params.loss.value(), 0);
   const SolveResult result =

@@ -1,0 +1,221 @@
+// Training on rows spread over ranks (data/row_share.h), with the ranks as
+// threads of this process exchanging through shared memory: for 1, 2, 3 and
+// 5 ranks, each holding its run of X'u's blocks, train() gives every rank
+// the weights of a single process, bit for bit (two classes and more, the
+// logistic loss, the L2-SVM and the L2-loss SVR, with -B). cdtrain-mpi runs
+// the same code over MPI (tests/mpi/test_mpi.sh).
+#include <gtest/gtest.h>
+
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cli.h"
+#include "data/problem.h"
+#include "data/row_share.h"
+#include "objective/transpose_blocks.h"
+#include "solver_test_util.h"
+#include "solvers/params.h"
+#include "solvers/solver_table.h"
+#include "train/train.h"
+#include "train/train_regression.h"
+#include "util/collective.h"
+
+namespace cdl {
+namespace {
+
+// What the ranks post for one exchange, and a barrier between exchanges.
+class Board {
+ public:
+  explicit Board(int ranks)
+      : ranks_(ranks), doubles_(ranks), integers_(ranks), vectors_(ranks) {}
+
+  // Returns once every rank has arrived.
+  void barrier() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    const std::uint64_t generation = generation_;
+    if (++arrived_ == ranks_) {
+      arrived_ = 0;
+      ++generation_;
+      done_.notify_all();
+    } else {
+      done_.wait(lock, [&] { return generation_ != generation; });
+    }
+  }
+
+  int ranks_;
+  std::vector<std::vector<double>> doubles_;
+  std::vector<std::vector<std::uint64_t>> integers_;
+  std::vector<std::vector<const std::vector<double>*>> vectors_;
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable done_;
+  int arrived_ = 0;
+  std::uint64_t generation_ = 0;
+};
+
+class ThreadRank final : public Collective {
+ public:
+  ThreadRank(Board& board, int rank) : board_(board), rank_(rank) {}
+  int rank() const override { return rank_; }
+  int size() const override { return board_.ranks_; }
+  std::vector<double> gather_all(const std::vector<double>& mine) override {
+    return gather(board_.doubles_, mine);
+  }
+  std::vector<std::uint64_t> gather_all(const std::vector<std::uint64_t>& mine) override {
+    return gather(board_.integers_, mine);
+  }
+  // The definition: (((v_0 + v_1) + v_2) + ...), element by element.
+  void add_in_order(const std::vector<const std::vector<double>*>& mine, std::size_t n,
+                    std::vector<double>& out) override {
+    board_.vectors_[static_cast<std::size_t>(rank_)] = mine;
+    board_.barrier();
+    std::vector<double> sum;
+    for (const auto& vectors : board_.vectors_) {
+      for (const std::vector<double>* v : vectors) {
+        if (sum.empty()) {
+          sum = *v;
+        } else {
+          for (std::size_t i = 0; i < n; ++i) sum[i] += (*v)[i];
+        }
+      }
+    }
+    board_.barrier();
+    out = sum;
+  }
+
+ private:
+  template <class T>
+  std::vector<T> gather(std::vector<std::vector<T>>& slots, const std::vector<T>& mine) {
+    slots[static_cast<std::size_t>(rank_)] = mine;
+    board_.barrier();
+    std::vector<T> all;
+    for (const auto& slot : slots) all.insert(all.end(), slot.begin(), slot.end());
+    board_.barrier();
+    return all;
+  }
+
+  Board& board_;
+  int rank_;
+};
+
+// The blocks of X'u of `rows` (every row counted), by transpose_blocks.h's
+// rule, computed here from the rows' lengths.
+std::vector<std::size_t> blocks_of(const CsrMatrix& rows) {
+  const auto nnz = static_cast<std::uint64_t>(rows.nnz());
+  const std::size_t count = transpose_block_count(nnz, rows.num_cols);
+  std::vector<std::size_t> bounds{0};
+  std::size_t j = 0;
+  for (std::size_t b = 1; b < count; ++b) {
+    while (j < rows.num_rows && rows.row_ptr[j] < transpose_block_target(nnz, b, count)) ++j;
+    bounds.push_back(j);
+  }
+  bounds.push_back(rows.num_rows);
+  return bounds;
+}
+
+// Rows [begin, end) of `rows`.
+CsrMatrix slice(const CsrMatrix& rows, std::size_t begin, std::size_t end) {
+  CsrMatrix out;
+  out.num_rows = end - begin;
+  out.num_cols = rows.num_cols;
+  out.row_ptr.assign(out.num_rows + 1, 0);
+  const auto first = static_cast<std::size_t>(rows.row_ptr[begin]);
+  const auto last = static_cast<std::size_t>(rows.row_ptr[end]);
+  for (std::size_t j = 0; j <= out.num_rows; ++j) {
+    out.row_ptr[j] = rows.row_ptr[begin + j] - rows.row_ptr[begin];
+  }
+  out.col_idx.assign(rows.col_idx.begin() + static_cast<std::ptrdiff_t>(first),
+                     rows.col_idx.begin() + static_cast<std::ptrdiff_t>(last));
+  out.values.assign(rows.values.begin() + static_cast<std::ptrdiff_t>(first),
+                    rows.values.begin() + static_cast<std::ptrdiff_t>(last));
+  return out;
+}
+
+// cdtrain's params for -s `number` -B `bias` on data of `shape` (the shape
+// chooses -s 2's and -s 11's solver), as cdtrain and cdtrain-mpi make them.
+Params params_of(int number, double bias, const DataShape& shape) {
+  const TrainCommand command = parse_train_args(
+      {"-s", std::to_string(number), "-B", std::to_string(bias), "-m", "2", "-q", "data"});
+  Params params = resolve_defaults(command.params);
+  if (solver_by_shape(command.params)) {
+    params = resolve_defaults(choose_solver_by_shape(command.params, shape));
+  }
+  validate(params);
+  return params;
+}
+
+// Each of `ranks` threads trains on its blocks' rows of data set `name`
+// (read with -B `bias`); every rank's w against one process's.
+void expect_same_weights(const std::string& name, int number, double bias, int ranks) {
+  ReadOptions options;
+  options.integer_labels = number != 11;
+  options.bias = bias;
+  const LabeledRows file = read_libsvm_rows(test::data_path(name), options);
+  const CsrMatrix& x = file.features;
+  const Params params = params_of(number, bias, DataShape{x.num_rows, x.num_cols, x.nnz()});
+  const std::string solver(solver_info(params.solver).name);
+  ASSERT_TRUE(solver == "tron" || solver == "newton") << solver;
+  const bool regression = number == 11;
+  const ClassMap classes = regression ? ClassMap{} : map_classes(file.labels);
+  test::RecordingReporter reporter;
+  const DataMatrix whole{nullptr, &file.features};
+  const LinearModel one = regression ? train_regression(whole, file.labels, params, reporter)
+                                     : train(whole, classes, params, reporter);
+
+  const std::vector<std::size_t> bounds = blocks_of(file.features);
+  ASSERT_GT(bounds.size(), 3u) << "too few blocks to spread";
+  const std::size_t blocks = bounds.size() - 1;
+  Board board(ranks);
+  std::vector<LinearModel> models(static_cast<std::size_t>(ranks));
+  std::vector<std::thread> threads;
+  for (int r = 0; r < ranks; ++r) {
+    threads.emplace_back([&, r] {
+      ThreadRank rank(board, r);
+      RowShare share;
+      share.collective = &rank;
+      share.block_bounds = bounds;
+      share.first_block = static_cast<std::size_t>(r) * blocks / static_cast<std::size_t>(ranks);
+      share.end_block =
+          static_cast<std::size_t>(r + 1) * blocks / static_cast<std::size_t>(ranks);
+      const std::size_t begin = share.first_row();
+      const std::size_t end = begin + share.num_rows();
+      const CsrMatrix rows = slice(file.features, begin, end);
+      const std::vector<double> labels(file.labels.begin() + static_cast<std::ptrdiff_t>(begin),
+                                       file.labels.begin() + static_cast<std::ptrdiff_t>(end));
+      ClassMap mine = classes;
+      if (!regression) {
+        mine.class_of.assign(classes.class_of.begin() + static_cast<std::ptrdiff_t>(begin),
+                             classes.class_of.begin() + static_cast<std::ptrdiff_t>(end));
+      }
+      test::RecordingReporter quiet;
+      const DataMatrix matrix{nullptr, &rows, nullptr, &share};
+      models[static_cast<std::size_t>(r)] = regression
+                                               ? train_regression(matrix, labels, params, quiet)
+                                               : train(matrix, mine, params, quiet);
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  for (int r = 0; r < ranks; ++r) {
+    SCOPED_TRACE("rank " + std::to_string(r) + " of " + std::to_string(ranks));
+    EXPECT_EQ(models[static_cast<std::size_t>(r)].w, one.w);
+    EXPECT_EQ(models[static_cast<std::size_t>(r)].labels, one.labels);
+  }
+}
+
+TEST(RowShare, RanksTrainTheWeightsOfOneProcess) {
+  for (int ranks : {1, 2, 3, 5}) {
+    SCOPED_TRACE(std::to_string(ranks) + " ranks");
+    expect_same_weights("a9a", 0, -1, ranks);      // logistic regression, tron
+    expect_same_weights("a9a", 2, 1, ranks);       // the L2-SVM, newton, with -B 1
+    expect_same_weights("a9a", 11, -1, ranks);     // the L2-loss SVR, tron
+    expect_same_weights("dna.scale", 0, 1, ranks);  // 3 classes, one after another
+  }
+}
+
+}  // namespace
+}  // namespace cdl
