@@ -256,14 +256,15 @@ void parse_blocks(BlockReader<Block>& reader, std::size_t num_workers, Parse par
 }
 
 // The first instance of each block, and the number of instances last;
-// throws for none or too many.
+// throws for too many, and for none unless `may_be_empty`.
 template <class Block>
-std::vector<std::uint64_t> first_rows(const std::deque<Block>& blocks, const std::string& name) {
+std::vector<std::uint64_t> first_rows(const std::deque<Block>& blocks, const std::string& name,
+                                      bool may_be_empty = false) {
   std::vector<std::uint64_t> first_row(blocks.size() + 1, 0);
   for (std::size_t k = 0; k < blocks.size(); ++k) {
     first_row[k + 1] = first_row[k] + blocks[k].labels.size();
   }
-  if (first_row.back() == 0) throw_no_instances(name);
+  if (first_row.back() == 0 && !may_be_empty) throw_no_instances(name);
   if (first_row.back() > kMaxDimension) throw Error(name + ": more than 2^31-1 instances");
   return first_row;
 }

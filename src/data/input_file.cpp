@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -92,12 +93,55 @@ InputStream::~InputStream() {
 }
 
 std::size_t InputStream::read(char* out, std::size_t size) {
+  size = static_cast<std::size_t>(std::min<std::uint64_t>(size, left_));
+  if (size == 0) return 0;
   for (;;) {
     errno = 0;
     const ssize_t got = ::read(fd_, out, size);
-    if (got >= 0) return static_cast<std::size_t>(got);
+    if (got >= 0) {
+      left_ -= static_cast<std::uint64_t>(got);
+      return static_cast<std::size_t>(got);
+    }
     if (errno != EINTR) throw IoError(name_ + ": read error" + system_reason());
   }
+}
+
+namespace {
+
+// The first line start at or after `at` in the regular file `fd` of `size`
+// bytes: `at` itself if it is 0 or follows a newline, else the byte after
+// the next newline, or `size`.
+std::uint64_t line_start_from(int fd, std::uint64_t at, std::uint64_t size,
+                              const std::string& name) {
+  if (at == 0 || at >= size) return std::min(at, size);
+  char buffer[1 << 16];
+  std::uint64_t position = at - 1;
+  while (position < size) {
+    errno = 0;
+    const ssize_t got = ::pread(fd, buffer, sizeof buffer, static_cast<off_t>(position));
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) throw IoError(name + ": read error" + system_reason());
+    if (got == 0) break;
+    const void* newline = std::memchr(buffer, '\n', static_cast<std::size_t>(got));
+    if (newline != nullptr) {
+      return position + static_cast<std::uint64_t>(static_cast<const char*>(newline) - buffer) + 1;
+    }
+    position += static_cast<std::uint64_t>(got);
+  }
+  return size;
+}
+
+}  // namespace
+
+void InputStream::limit_to_lines(std::uint64_t begin, std::uint64_t end) {
+  if (!regular_) throw Error(name_ + ": a range of lines needs a regular file, not a pipe");
+  const std::uint64_t first = line_start_from(fd_, begin, size_, name_);
+  const std::uint64_t stop = std::max(first, line_start_from(fd_, end, size_, name_));
+  if (::lseek(fd_, static_cast<off_t>(first), SEEK_SET) < 0) {
+    throw IoError(name_ + ": cannot seek" + system_reason());
+  }
+  size_ = stop - first;
+  left_ = size_;
 }
 
 const char* compression_format(const char* data, std::size_t size) {

@@ -52,9 +52,16 @@ class InputStream {
   // The path as given, and the name for messages (input_name()).
   const std::string& path() const { return path_; }
   const std::string& name() const { return name_; }
-  // A regular file, whose size is known: size() bytes when it was opened.
+  // A regular file, whose size is known: size() bytes when it was opened
+  // (after limit_to_lines(), the range's).
   bool regular() const { return regular_; }
   std::uint64_t size() const { return size_; }
+  // Makes a regular file, not yet read, read as the lines that start in its
+  // bytes [begin, end) alone: from the first line start at or after `begin`
+  // to the end of the line that holds byte end - 1 (a line starts at byte 0
+  // and after each newline), so that the ranges of consecutive [begin, end)
+  // cover every line once. Throws Error for a pipe or standard input.
+  void limit_to_lines(std::uint64_t begin, std::uint64_t end);
 
  private:
   std::string path_;
@@ -63,6 +70,7 @@ class InputStream {
   bool owned_ = false;
   bool regular_ = false;
   std::uint64_t size_ = 0;
+  std::uint64_t left_ = UINT64_MAX;  // the bytes read() may still give
 };
 
 // The compression format whose magic bytes start [data, data + size)

@@ -64,6 +64,15 @@ struct ReadOptions {
   // that would need more is a ParseError on its line, before anything that
   // size is allocated. 0 means available_memory().
   std::uint64_t column_memory_limit = 0;
+  // read_libsvm_rows on a regular file: with read_range, only the lines
+  // that start in its bytes [range_begin, range_end) (InputStream::
+  // limit_to_lines()), as a rank of a distributed run reads its share. Lines
+  // are then counted from the range's first (a ParseError's line is within
+  // the range; LabeledRows::line_count gives the range's lines), and a range
+  // with no instance gives no rows instead of an error.
+  bool read_range = false;
+  std::uint64_t range_begin = 0;
+  std::uint64_t range_end = 0;
   // How a tool reads a decompressed pipe, for the message about a compressed
   // file: "cdtrain - m.model" gives "... zcat f.gz | cdtrain - m.model".
   std::string pipe_command;
@@ -148,6 +157,7 @@ struct LabeledRows {
   LineMap lines;       // the line of each instance in the file
   // The largest |value| of `features` (NaN if one is), as LabeledCsc's.
   double largest_magnitude = std::numeric_limits<double>::infinity();
+  std::int64_t line_count = 0;  // the lines read, comment lines included
 };
 
 // The memory this process may use, as far as can be told: the least of the

@@ -141,6 +141,8 @@ void parse_row_block(const char* text, std::size_t size, std::uint64_t index,
 LabeledRows read_libsvm_rows(const std::string& path, const ReadOptions& options) {
   InputStream in(path);
   const std::string& name = in.name();
+  const bool ranged = options.read_range;
+  if (ranged) in.limit_to_lines(options.range_begin, options.range_end);
   const detail::ReadPlan plan(in, options);
 
   // Phase 1: parse every block once.
@@ -157,7 +159,8 @@ LabeledRows read_libsvm_rows(const std::string& path, const ReadOptions& options
   LabeledRows out;
   CsrMatrix& m = out.features;
   std::deque<RowBlock>& blocks = reader.blocks();
-  const std::vector<std::uint64_t> first_row = detail::first_rows(blocks, name);
+  const std::vector<std::uint64_t> first_row = detail::first_rows(blocks, name, ranged);
+  for (const RowBlock& block : blocks) out.line_count += block.line_count;
   m.num_rows = static_cast<std::size_t>(first_row.back());
   for (const RowWorker& worker : workers) {
     m.num_cols = std::max(m.num_cols, static_cast<std::size_t>(worker.num_cols));

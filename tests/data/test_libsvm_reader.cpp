@@ -207,6 +207,57 @@ TEST(LibsvmReader, LargestIndexIsAccepted) {
   EXPECT_EQ(csr.features.values, (Buffer<double>{1, 2}));
 }
 
+// The byte ranges of a distributed run's ranks: for any number of equal
+// ranges, each line is read by exactly one range (the one its first byte is
+// in), the ranges' rows and line counts add up to the whole file's, a range
+// with no line start is empty, and a bad line's number counts from its
+// range's first line.
+TEST(LibsvmReader, ByteRangesReadEachLineOnce) {
+  test::ScratchDir dir;
+  const std::string text =
+      "# a comment\n1 1:0.5 3:2\r\n-1 2:1\n\n# another\n1 4:7 10:1.25\n-1\n1 1:1";
+  // An empty line is an error; without it, the file without the blank line.
+  std::string good = text;
+  good.erase(good.find("\n\n"), 1);
+  const std::string path = dir.write("data.txt", good);
+  const LabeledRows whole = read_libsvm_rows(path);
+  ASSERT_EQ(whole.labels.size(), 5u);
+  for (const std::uint64_t ranges : {std::uint64_t{1}, std::uint64_t{2}, std::uint64_t{3},
+                                     std::uint64_t{5}, std::uint64_t{8}, std::uint64_t{13},
+                                     std::uint64_t{good.size()}, std::uint64_t{good.size() + 2}}) {
+    SCOPED_TRACE(std::to_string(ranges) + " ranges");
+    std::vector<double> labels;
+    std::vector<Index> indices;
+    std::int64_t lines = 0;
+    for (std::uint64_t r = 0; r < ranges; ++r) {
+      ReadOptions options;
+      options.read_range = true;
+      options.range_begin = good.size() * r / ranges;
+      options.range_end = good.size() * (r + 1) / ranges;
+      const LabeledRows part = read_libsvm_rows(path, options);
+      labels.insert(labels.end(), part.labels.begin(), part.labels.end());
+      indices.insert(indices.end(), part.features.col_idx.begin(), part.features.col_idx.end());
+      lines += part.line_count;
+    }
+    EXPECT_EQ(labels, whole.labels);
+    EXPECT_EQ(indices, std::vector<Index>(whole.features.col_idx.begin(),
+                                          whole.features.col_idx.end()));
+    EXPECT_EQ(lines, 7);
+  }
+  // The blank line (line 4 of the file) in the second half: line 2 of it.
+  const std::string bad = dir.write("bad.txt", text);
+  ReadOptions second;
+  second.read_range = true;
+  second.range_begin = text.find("-1 2:1");
+  second.range_end = text.size();
+  try {
+    read_libsvm_rows(bad, second);
+    FAIL() << "the empty line was read";
+  } catch (const ParseError& e) {
+    EXPECT_EQ(e.line(), 2);
+  }
+}
+
 TEST(LibsvmReader, NonIntegerLabelAcceptedByDefault) {
   test::ScratchDir dir;
   const LabeledCsr csr = read_libsvm_csr(dir.write("data.txt", "1.5 1:1\n-0.25\n"));
