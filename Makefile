@@ -56,7 +56,7 @@ INCDIR  = $(DESTDIR)$(PREFIX)/include
 LIBDIR  = $(DESTDIR)$(PREFIX)/lib
 MANDIR  = $(DESTDIR)$(PREFIX)/share/man/man1
 
-.PHONY: all test asan test-asan tsan test-tsan test-install install uninstall fuzz fuzz-build fuzz-run bench tools clean format format-check
+.PHONY: mpi mpi-available test-mpi all test asan test-asan tsan test-tsan test-install install uninstall fuzz fuzz-build fuzz-run bench tools clean format format-check
 all: $(TOOLS)
 
 $(BUILD)/tests/%.o: private INCLUDES += -Itests -Itools
@@ -164,7 +164,30 @@ $(BUILD)/fuzz_%: fuzz/fuzz_%.cpp $(CLI_OBJ) $(LIB)
 bench: tools
 	bash bench/bench.sh
 
-FORMAT_FILES = $(wildcard src/*.h src/*/*.h src/*/*.cpp tools/*.h tools/*.cpp bench/*.cpp gen/*.cpp experiments/*.cpp tests/*.h tests/*/*.cpp fuzz/*.h fuzz/*.cpp docs/*.cpp)
+# The optional MPI build: ./cdtrain-mpi (mpi/), compiled by Open MPI's
+# mpicxx against the same library; `make` and `make test` never need it.
+# `make test-mpi` runs tests/mpi/test_mpi.sh with mpirun on this machine.
+MPICXX ?= mpicxx
+MPI_OBJS := $(patsubst %.cpp,$(BUILD)/%.o,$(wildcard mpi/*.cpp))
+
+mpi: mpi-available cdtrain-mpi
+
+mpi-available:
+	@command -v $(MPICXX) >/dev/null && command -v mpirun >/dev/null || { \
+	  echo "make mpi needs Open MPI's mpicxx and mpirun: apt-get install openmpi-bin libopenmpi-dev" >&2; \
+	  exit 1; }
+
+$(BUILD)/mpi/%.o: mpi/%.cpp
+	@mkdir -p $(dir $@)
+	$(MPICXX) $(ALL_CXXFLAGS) -Itools -DOMPI_SKIP_MPICXX -DMPICH_SKIP_MPICXX -c $< -o $@
+
+cdtrain-mpi: $(MPI_OBJS) $(CLI_OBJ) $(LIB)
+	$(MPICXX) $(ALL_CXXFLAGS) $^ -o $@ $(LDLIBS)
+
+test-mpi: mpi cdtrain
+	bash tests/mpi/test_mpi.sh
+
+FORMAT_FILES = $(wildcard src/*.h src/*/*.h src/*/*.cpp tools/*.h tools/*.cpp mpi/*.h mpi/*.cpp bench/*.cpp gen/*.cpp experiments/*.cpp tests/*.h tests/*/*.cpp fuzz/*.h fuzz/*.cpp docs/*.cpp)
 
 format:
 	clang-format -i $(FORMAT_FILES)
@@ -173,6 +196,6 @@ format-check:
 	clang-format --dry-run --Werror $(FORMAT_FILES)
 
 clean:
-	rm -rf build build-asan build-tsan build-fuzz $(TOOLS)
+	rm -rf build build-asan build-tsan build-fuzz $(TOOLS) cdtrain-mpi
 
--include $(wildcard $(BUILD)/src/*/*.d $(BUILD)/tools/*.d $(BUILD)/bench/*.d $(BUILD)/gen/*.d $(BUILD)/tests/*/*.d $(BUILD)/*.d)
+-include $(wildcard $(BUILD)/src/*/*.d $(BUILD)/tools/*.d $(BUILD)/bench/*.d $(BUILD)/gen/*.d $(BUILD)/tests/*/*.d $(BUILD)/mpi/*.d $(BUILD)/*.d)

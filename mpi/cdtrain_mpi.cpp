@@ -1,0 +1,172 @@
+// cdtrain-mpi: cdtrain's training on the ranks of an MPI job, every rank
+// reading its own part of one data file (mpi/distribute.h), the model the
+// same bits as cdtrain's on one machine for any number of ranks. Rank 0
+// prints the progress and writes the model, atomically; a rank that fails
+// makes every rank exit 1 with no model file.
+//
+//   mpirun -np K ./cdtrain-mpi [cdtrain's options] training_file [model_file]
+//
+// Distributed: the whole-vector solvers tron and newton (LIBLINEAR's -s 0,
+// -s 2 and -s 11 where the data's shape gives them), whose products X v
+// and X'u each rank computes on its rows, X'u's block vectors added in a
+// fixed order (RowShare); one reduce-scatter and one all-gather of n
+// doubles per gradient, Hessian-vector product and diagonal. Any other
+// solver, and -v, -C, -i, -W, --cache and --trace, are refused as usage
+// errors.
+#include <mpi.h>
+
+#include <cstdio>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli.h"
+#include "data/problem.h"
+#include "distribute.h"
+#include "model/model.h"
+#include "mpi_collective.h"
+#include "solvers/params.h"
+#include "solvers/report.h"
+#include "solvers/solver_table.h"
+#include "tool_main.h"
+#include "train/train.h"
+#include "train/train_regression.h"
+#include "util/atomic_file.h"
+#include "util/error.h"
+
+namespace {
+
+// The solvers whose runs are distributed.
+bool distributed_solver(const cdl::Params& params) {
+  const std::string_view name = cdl::solver_info(params.solver).name;
+  return name == "tron" || name == "newton";
+}
+
+const char* const kDistributedList =
+    "cdtrain-mpi runs the whole-vector solvers tron and newton: LIBLINEAR's -s 0, -s 2 and "
+    "-s 11 (for -s 2 and -s 11 on data with more instances than features)";
+
+// Usage errors of the options that do not run distributed.
+void check_options(const cdl::TrainCommand& command, const cdl::Params& params) {
+  const auto refuse = [](const std::string& what) {
+    throw cdl::ConfigError(what + " does not run distributed yet; run cdtrain for it");
+  };
+  if (command.find_C) refuse("-C");
+  if (params.cv_folds > 0) refuse("-v");
+  if (!command.initial_model.empty()) refuse("-i");
+  if (!command.weights_path.empty()) refuse("-W");
+  if (command.cache || !command.cache_file.empty()) refuse("--cache");
+  if (!command.trace_path.empty()) refuse("--trace");
+}
+
+void save(const std::string& path, const cdl::LinearModel& model, unsigned threads) {
+  cdl::AtomicFileWriter file(path);
+  cdl::write_model(model, [&file](const std::string& chunk) { file.write(chunk); }, threads);
+  file.finish();
+  const cdl::DeferredSignals deferred;
+  file.commit();
+}
+
+int run(int argc, char** argv, cdl::MpiCollective& collective) {
+  const cdl::TrainCommand command =
+      cdl::parse_train_args(std::vector<std::string>(argv + 1, argv + argc));
+  if (command.help) {
+    if (collective.rank() == 0) std::cout << cdl::train_help();
+    return 0;
+  }
+  if (command.version) {
+    if (collective.rank() == 0) std::cout << cdl::version_text("cdtrain-mpi");
+    return 0;
+  }
+  cdl::Params params = cdl::resolve_defaults(command.params);
+  cdl::validate(params);
+  check_options(command, params);
+  const bool regression = !cdl::has_classes(params.loss.value());
+  if (cdl::is_one_class(params.loss.value())) {
+    throw cdl::ConfigError(std::string(kDistributedList) + "; the one-class SVM is not one");
+  }
+
+  cdl::ReadOptions options;
+  options.integer_labels = !regression;
+  options.bias = params.bias;
+  options.threads = params.threads;
+  cdl::DistributedRows data;
+  cdl::agree_on_errors(collective, [&] {
+    data = cdl::read_distributed(command.training_path, options, !regression, collective);
+  });
+  if (cdl::solver_by_shape(command.params)) {
+    params = cdl::resolve_defaults(cdl::choose_solver_by_shape(
+        command.params, cdl::DataShape{data.share.total_rows(), data.rows.num_cols,
+                                       data.total_nonzeros}));
+    cdl::validate(params);
+  }
+  if (!distributed_solver(params)) {
+    throw cdl::ConfigError(std::string(kDistributedList) + "; this run's solver is " +
+                           std::string(cdl::solver_info(params.solver).name) +
+                           (params.solver_reason.empty() ? "" : " (" + params.solver_reason + ")"));
+  }
+
+  cdl::Reporter reporter(std::cerr, collective.rank() == 0 && !params.quiet
+                                        ? cdl::Reporter::Level::kNormal
+                                        : cdl::Reporter::Level::kQuiet);
+  const std::size_t blocks = data.share.block_bounds.size() - 1;
+  reporter.info("cdtrain-mpi: training on " + std::to_string(collective.size()) +
+                (collective.size() == 1 ? " rank, " : " ranks, ") + cdl::describe_run(params) +
+                "; " + std::to_string(data.share.total_rows()) + " instances in " +
+                std::to_string(blocks) + (blocks == 1 ? " block" : " blocks") + " of rows");
+  const cdl::DataMatrix matrix{nullptr, &data.rows, nullptr, &data.share};
+  std::optional<cdl::LinearModel> model;
+  try {
+    model = regression ? cdl::train_regression(matrix, data.labels, params, reporter)
+                       : cdl::train(matrix, data.classes, params, reporter);
+  } catch (const std::exception& e) {
+    // The other ranks may be waiting in an exchange: the job ends here.
+    std::cerr << "cdtrain-mpi: error on rank " << collective.rank() << ": " << e.what() << '\n';
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  cdl::agree_on_errors(collective, [&] {
+    if (collective.rank() == 0) save(command.model_path, *model, cdl::thread_count(params));
+  });
+  char sent[96];
+  std::snprintf(sent, sizeof sent, "rank 0 sent %.1f MB", 1e-6 * static_cast<double>(collective.bytes_sent()));
+  reporter.info(sent);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int provided = 0;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+  int status = 0;
+  {
+    cdl::MpiCollective collective;
+    // The usage text on rank 0 alone; every rank exits with the same status.
+    std::string usage;
+    if (collective.rank() == 0) {
+      usage = cdl::train_usage();
+      const std::string tool = "cdtrain [options]";
+      const std::size_t at = usage.find(tool);
+      if (at != std::string::npos) {
+        usage.replace(at, tool.size(), "mpirun -np K ./cdtrain-mpi [cdtrain's options]");
+      }
+    }
+    status = cdl::run_tool("cdtrain-mpi", usage, [&] {
+      try {
+        return run(argc, argv, collective);
+      } catch (const cdl::ErrorOnAnotherRank&) {
+        return 1;
+      } catch (const cdl::ConfigError& e) {
+        // Every rank finds a usage error; rank 0 alone says it.
+        if (collective.rank() == 0) throw;
+        return 2;
+      }
+    });
+  }
+  // Every rank has said what it had to before any exits: mpirun ends the
+  // job at the first rank that exits with an error.
+  MPI_Barrier(MPI_COMM_WORLD);
+  MPI_Finalize();
+  return status;
+}

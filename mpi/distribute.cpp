@@ -1,0 +1,269 @@
+#include "distribute.h"
+
+#include <mpi.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <exception>
+#include <unordered_map>
+
+#include "data/input_file.h"
+#include "data/libsvm_line.h"
+#include "objective/transpose_blocks.h"
+#include "util/error.h"
+
+namespace cdl {
+namespace {
+
+// This rank's share of the file's bytes, [begin, end).
+void byte_range(const std::string& path, int rank, int size, std::uint64_t& begin,
+                std::uint64_t& end) {
+  struct stat info {};
+  if (::stat(path.c_str(), &info) != 0 || !S_ISREG(info.st_mode)) {
+    // InputStream names the problem (no such file, a directory, a pipe).
+    begin = end = 0;
+    return;
+  }
+  const auto bytes = static_cast<std::uint64_t>(info.st_size);
+  begin = share_start(bytes, rank, size);
+  end = share_start(bytes, rank + 1, size);
+}
+
+// Each rank's read, and the run's first error in file order: a rank that
+// failed reports its error with its lines counted from the file's start,
+// the others learn that it did.
+LabeledRows read_share(const std::string& path, const ReadOptions& options,
+                       MpiCollective& collective) {
+  ReadOptions mine = options;
+  mine.bias = -1;  // appended once the whole data's columns are known
+  mine.read_range = true;
+  byte_range(path, collective.rank(), collective.size(), mine.range_begin, mine.range_end);
+  LabeledRows rows;
+  std::exception_ptr error;
+  try {
+    if (path == kStandardInput) {
+      throw ConfigError("cdtrain-mpi reads a file, not standard input: every rank reads its "
+                        "own part of it");
+    }
+    rows = read_libsvm_rows(path, mine);
+  } catch (...) {
+    error = std::current_exception();
+  }
+  const std::vector<std::uint64_t> status = collective.gather_all(std::vector<std::uint64_t>{
+      error ? 1u : 0u, static_cast<std::uint64_t>(rows.line_count)});
+  std::int64_t lines_before = 0;
+  for (int r = 0; r < collective.size(); ++r) {
+    const auto k = static_cast<std::size_t>(2 * r);
+    if (status[k] == 0) {
+      lines_before += static_cast<std::int64_t>(status[k + 1]);
+      continue;
+    }
+    if (r != collective.rank()) throw ErrorOnAnotherRank();
+    try {
+      std::rethrow_exception(error);
+    } catch (const ParseError& e) {
+      throw ParseError(e.path(), e.line() + lines_before, e.reason());
+    }
+  }
+  return rows;
+}
+
+// The labels in order of their first appearance in this rank's rows.
+std::vector<double> first_appearances(const std::vector<double>& labels) {
+  std::vector<double> out;
+  std::unordered_map<double, bool> seen;
+  for (double label : labels) {
+    if (seen.emplace(label, true).second) out.push_back(label);
+  }
+  return out;
+}
+
+// The whole data's class labels, in order of first appearance in the file
+// (the ranks' first appearances, in rank order, appear in the file in that
+// order), as map_classes() orders them.
+std::vector<int> agree_on_labels(const std::vector<double>& labels, MpiCollective& collective) {
+  return map_classes(collective.gather_all(first_appearances(labels))).labels;
+}
+
+// The sum of each rank's `value`, and the sum over the ranks before this one.
+std::uint64_t sum_before(std::uint64_t value, MpiCollective& collective, std::uint64_t& total) {
+  const std::vector<std::uint64_t> all = collective.gather_all(std::vector<std::uint64_t>{value});
+  std::uint64_t before = 0;
+  total = 0;
+  for (std::size_t r = 0; r < all.size(); ++r) {
+    if (static_cast<int>(r) < collective.rank()) before += all[r];
+    total += all[r];
+  }
+  return before;
+}
+
+// The blocks of X'u of the whole data (every row counts: no fold is held
+// out and no weight is 0 in a distributed run), as transpose_blocks() cuts
+// them on one process: block b starts at the first row with at least its
+// target of nonzeros before it.
+std::vector<std::size_t> agree_on_blocks(const CsrMatrix& rows, std::size_t first_row,
+                                         std::size_t total_rows, std::uint64_t nonzeros_before,
+                                         std::uint64_t total_nonzeros, std::size_t num_cols,
+                                         std::uint64_t bias_per_row, MpiCollective& collective) {
+  const std::size_t count = transpose_block_count(total_nonzeros, num_cols);
+  std::vector<std::uint64_t> starts;
+  std::size_t j = 0;
+  std::uint64_t before = nonzeros_before;  // the nonzeros before row j
+  for (std::size_t b = 1; b < count; ++b) {
+    const auto target = static_cast<std::uint64_t>(transpose_block_target(total_nonzeros, b, count));
+    while (j < rows.num_rows && before < target) {
+      before += static_cast<std::uint64_t>(rows.row_ptr[j + 1] - rows.row_ptr[j]) + bias_per_row;
+      ++j;
+    }
+    // Row j, this rank's or the next one's first, has its target before it.
+    starts.push_back(before >= target ? first_row + j : total_rows);
+  }
+  const std::vector<std::uint64_t> all = collective.gather_all(starts);
+  std::vector<std::size_t> bounds{0};
+  for (std::size_t b = 1; b < count; ++b) {
+    std::uint64_t least = total_rows;
+    for (int r = 0; r < collective.size(); ++r) {
+      least = std::min(least, all[static_cast<std::size_t>(r) * (count - 1) + (b - 1)]);
+    }
+    bounds.push_back(static_cast<std::size_t>(least));
+  }
+  bounds.push_back(total_rows);
+  return bounds;
+}
+
+// Moves the rows to the ranks of their blocks (one all-to-all of the
+// labels, the rows' lengths, their indices and their values), appending
+// -B's column (index `bias_column`) to each.
+void move_rows(const LabeledRows& read, std::size_t first_row,
+               const std::vector<std::size_t>& first_of_rank, double bias, Index bias_column,
+               MpiCollective& collective, DistributedRows& out) {
+  const auto ranks = static_cast<std::size_t>(collective.size());
+  const CsrMatrix& m = read.features;
+  std::vector<int> rows_to(ranks), rows_off(ranks), pairs_to(ranks), pairs_off(ranks);
+  for (std::size_t s = 0; s < ranks; ++s) {
+    const std::size_t lo = std::clamp(first_of_rank[s], first_row, first_row + m.num_rows);
+    const std::size_t hi = std::clamp(first_of_rank[s + 1], first_row, first_row + m.num_rows);
+    rows_off[s] = mpi_count(lo - first_row, "rows");
+    rows_to[s] = mpi_count(hi - lo, "rows");
+    pairs_off[s] = mpi_count(static_cast<std::uint64_t>(m.row_ptr[lo - first_row]), "nonzeros");
+    pairs_to[s] = mpi_count(static_cast<std::uint64_t>(m.row_ptr[hi - first_row]), "nonzeros") -
+                  pairs_off[s];
+  }
+  std::vector<int> rows_from(ranks), pairs_from(ranks);
+  MPI_Alltoall(rows_to.data(), 1, MPI_INT, rows_from.data(), 1, MPI_INT, MPI_COMM_WORLD);
+  MPI_Alltoall(pairs_to.data(), 1, MPI_INT, pairs_from.data(), 1, MPI_INT, MPI_COMM_WORLD);
+  std::vector<int> rows_from_off(ranks, 0), pairs_from_off(ranks, 0);
+  std::uint64_t num_rows = 0, nnz = 0;
+  for (std::size_t r = 0; r < ranks; ++r) {
+    rows_from_off[r] = mpi_count(num_rows, "rows");
+    pairs_from_off[r] = mpi_count(nnz, "nonzeros");
+    num_rows += static_cast<std::uint64_t>(rows_from[r]);
+    nnz += static_cast<std::uint64_t>(pairs_from[r]);
+  }
+  // The lengths of this rank's rows.
+  std::vector<std::int64_t> lengths(m.num_rows);
+  for (std::size_t j = 0; j < m.num_rows; ++j) lengths[j] = m.row_ptr[j + 1] - m.row_ptr[j];
+  std::vector<std::int64_t> their_lengths(static_cast<std::size_t>(num_rows));
+  out.labels.resize(static_cast<std::size_t>(num_rows));
+  MPI_Alltoallv(read.labels.data(), rows_to.data(), rows_off.data(), MPI_DOUBLE,
+                out.labels.data(), rows_from.data(), rows_from_off.data(), MPI_DOUBLE,
+                MPI_COMM_WORLD);
+  MPI_Alltoallv(lengths.data(), rows_to.data(), rows_off.data(), MPI_INT64_T,
+                their_lengths.data(), rows_from.data(), rows_from_off.data(), MPI_INT64_T,
+                MPI_COMM_WORLD);
+  Buffer<Index> indices(static_cast<std::size_t>(nnz));
+  Buffer<double> values(static_cast<std::size_t>(nnz));
+  MPI_Alltoallv(m.col_idx.data(), pairs_to.data(), pairs_off.data(), MPI_UINT32_T,
+                indices.data(), pairs_from.data(), pairs_from_off.data(), MPI_UINT32_T,
+                MPI_COMM_WORLD);
+  MPI_Alltoallv(m.values.data(), pairs_to.data(), pairs_off.data(), MPI_DOUBLE, values.data(),
+                pairs_from.data(), pairs_from_off.data(), MPI_DOUBLE, MPI_COMM_WORLD);
+  // The rows, with -B's column.
+  const bool with_bias = bias >= 0;
+  CsrMatrix& rows = out.rows;
+  rows.num_rows = static_cast<std::size_t>(num_rows);
+  rows.row_ptr.assign(rows.num_rows + 1, 0);
+  for (std::size_t j = 0; j < rows.num_rows; ++j) {
+    rows.row_ptr[j + 1] = rows.row_ptr[j] + their_lengths[j] + (with_bias ? 1 : 0);
+  }
+  if (!with_bias) {
+    rows.col_idx = std::move(indices);
+    rows.values = std::move(values);
+    return;
+  }
+  rows.col_idx.resize(static_cast<std::size_t>(rows.row_ptr.back()));
+  rows.values.resize(rows.col_idx.size());
+  std::size_t from = 0;
+  for (std::size_t j = 0; j < rows.num_rows; ++j) {
+    auto at = static_cast<std::size_t>(rows.row_ptr[j]);
+    for (std::int64_t k = 0; k < their_lengths[j]; ++k, ++from, ++at) {
+      rows.col_idx[at] = indices[from];
+      rows.values[at] = values[from];
+    }
+    rows.col_idx[at] = bias_column;
+    rows.values[at] = bias;
+  }
+}
+
+}  // namespace
+
+DistributedRows read_distributed(const std::string& path, const ReadOptions& options,
+                                 bool classes, MpiCollective& collective) {
+  LabeledRows read = read_share(path, options, collective);
+  DistributedRows out;
+  // The whole data's shape.
+  std::uint64_t total_rows = 0;
+  const std::uint64_t first_row = sum_before(read.features.num_rows, collective, total_rows);
+  if (total_rows == 0) {
+    if (collective.rank() != 0) throw ErrorOnAnotherRank();
+    detail::throw_no_instances(input_name(path));
+  }
+  std::size_t num_cols = 0;
+  for (std::uint64_t n :
+       collective.gather_all(std::vector<std::uint64_t>{read.features.num_cols})) {
+    num_cols = std::max(num_cols, static_cast<std::size_t>(n));
+  }
+  const bool with_bias = options.bias >= 0;
+  const auto bias_column = static_cast<Index>(num_cols);
+  if (with_bias) ++num_cols;
+  const std::uint64_t bias_per_row = with_bias ? 1 : 0;
+  const std::uint64_t nonzeros_before =
+      sum_before(read.features.nnz() + bias_per_row * read.features.num_rows, collective,
+                 out.total_nonzeros);
+  if (classes) {
+    // The classes of the whole data; each rank's rows' classes follow them.
+    out.classes.labels = agree_on_labels(read.labels, collective);
+  }
+  // The blocks, and the rows each rank holds.
+  RowShare& share = out.share;
+  share.collective = &collective;
+  share.block_bounds =
+      agree_on_blocks(read.features, static_cast<std::size_t>(first_row),
+                      static_cast<std::size_t>(total_rows), nonzeros_before, out.total_nonzeros,
+                      num_cols, bias_per_row, collective);
+  const std::size_t blocks = share.block_bounds.size() - 1;
+  const auto ranks = static_cast<std::size_t>(collective.size());
+  const auto rank = static_cast<std::size_t>(collective.rank());
+  const auto first_block_of = [&](std::size_t r) { return r * blocks / ranks; };
+  share.first_block = first_block_of(rank);
+  share.end_block = first_block_of(rank + 1);
+  std::vector<std::size_t> first_of_rank;
+  for (std::size_t r = 0; r <= ranks; ++r) {
+    first_of_rank.push_back(share.block_bounds[first_block_of(r)]);
+  }
+  move_rows(read, static_cast<std::size_t>(first_row), first_of_rank, options.bias,
+            bias_column, collective, out);
+  out.rows.num_cols = num_cols;
+  if (classes) {
+    std::unordered_map<int, std::size_t> number_of;
+    for (std::size_t c = 0; c < out.classes.labels.size(); ++c) {
+      number_of[out.classes.labels[c]] = c;
+    }
+    for (double label : out.labels) {
+      out.classes.class_of.push_back(number_of.at(static_cast<int>(label)));
+    }
+  }
+  return out;
+}
+
+}  // namespace cdl

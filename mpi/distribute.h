@@ -1,0 +1,72 @@
+// Reading one LIBSVM file on every rank of an MPI job, each rank its own
+// lines, into the rows of a distributed run (data/row_share.h).
+//
+// Every rank reads the lines that start in its 1/K of the file's bytes
+// (InputStream::limit_to_lines(): no split step, no copy of the file); the
+// ranks then agree on the error to report (the first in file order, its line
+// counted in the whole file), the number of features, the classes (in order
+// of first appearance in the file, as a single process orders them) and the
+// blocks of X'u of the whole data (objective/transpose_blocks.h), and move
+// rows to the rank that holds their block (one all-to-all), so that rank r
+// holds blocks [r B / K, (r + 1) B / K). Rank r's rows are then rows
+// first_row() + j of the file's, in file order, with -B's column appended as
+// the single process appends it.
+#ifndef CDL_MPI_DISTRIBUTE_H_
+#define CDL_MPI_DISTRIBUTE_H_
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "data/libsvm_reader.h"
+#include "data/problem.h"
+#include "data/row_share.h"
+#include "mpi_collective.h"
+
+namespace cdl {
+
+struct DistributedRows {
+  CsrMatrix rows;              // this rank's rows; num_cols is the whole data's
+  std::vector<double> labels;  // their labels (targets)
+  RowShare share;
+  ClassMap classes;  // the whole data's labels; class_of for this rank's rows
+  std::uint64_t total_nonzeros = 0;
+};
+
+// Thrown on the ranks that did not find the run's error: the rank that did
+// reports it, and every rank exits 1.
+class ErrorOnAnotherRank : public std::runtime_error {
+ public:
+  ErrorOnAnotherRank() : std::runtime_error("an error on another rank") {}
+};
+
+// Reads `path` (a regular file) as above. `options` are cdtrain's (bias,
+// integer labels, threads); `classes` is false for a regression. Throws the
+// run's first error on the rank that found it (a ParseError's line counted
+// in the whole file) and ErrorOnAnotherRank on the others.
+DistributedRows read_distributed(const std::string& path, const ReadOptions& options,
+                                 bool classes, MpiCollective& collective);
+
+// Runs body() on every rank; if it throws on some rank, rethrows there and
+// throws ErrorOnAnotherRank on the ranks where it did not, so that every
+// rank leaves together (an exchange after it would wait forever).
+template <class Body>
+void agree_on_errors(MpiCollective& collective, Body body) {
+  std::exception_ptr error;
+  try {
+    body();
+  } catch (...) {
+    error = std::current_exception();
+  }
+  const std::vector<std::uint64_t> failed =
+      collective.gather_all(std::vector<std::uint64_t>{error ? 1u : 0u});
+  if (error) std::rethrow_exception(error);
+  for (std::uint64_t f : failed) {
+    if (f != 0) throw ErrorOnAnotherRank();
+  }
+}
+
+}  // namespace cdl
+
+#endif  // CDL_MPI_DISTRIBUTE_H_

@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# The tests of cdtrain-mpi (make test-mpi): mpirun on this machine, ranks
+# oversubscribed on its cores, loopback only.
+#   - For each case, K = 1, 2 and 3 ranks write the model of cdtrain on one
+#     machine, byte for byte (two or more classes, -B, -R, -wi, -s 0, 2, 11,
+#     and a generated file whose rows fall into 8 blocks).
+#   - A bad line in the last rank's range: every rank exits 1, the message
+#     names the line in the whole file, and no model file is left.
+#   - More ranks than lines (empty ranges) train the model of one machine.
+#   - A solver or option that does not run distributed is a usage error
+#     (exit 2) that lists those that do.
+#   - A rank killed with SIGKILL ends the job with a non-zero status within
+#     seconds, and no model file is left.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+fail() {
+  echo "test_mpi.sh: FAIL: $*" >&2
+  exit 1
+}
+[ -x ./cdtrain-mpi ] && [ -x ./cdtrain ] || fail "run make mpi and make first"
+command -v mpirun >/dev/null || fail "needs mpirun (apt-get install openmpi-bin)"
+
+# Open MPI refuses root unless told; CI runs as root.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# Loopback and shared memory only, and quiet about the missing fabrics.
+export OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=none
+mpi() { timeout 120 mpirun --oversubscribe -np "$@"; }
+
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+passed=0
+
+# same_bits NAME FILE OPTIONS...: cdtrain-mpi on 1, 2 and 3 ranks against
+# cdtrain.
+same_bits() {
+  local name=$1 file=$2
+  shift 2
+  ./cdtrain -q "$@" "$file" "$scratch/one.model" || fail "$name: cdtrain failed"
+  for k in 1 2 3; do
+    rm -f "$scratch/mpi.model"
+    mpi "$k" ./cdtrain-mpi -q "$@" "$file" "$scratch/mpi.model" >"$scratch/log" 2>&1 ||
+      fail "$name: cdtrain-mpi on $k ranks failed: $(cat "$scratch/log")"
+    cmp -s "$scratch/one.model" "$scratch/mpi.model" ||
+      fail "$name: the model of $k ranks differs from cdtrain's"
+  done
+  passed=$((passed + 1))
+}
+
+make -s --no-print-directory build/gen_rcv1like >/dev/null
+./build/gen_rcv1like --seed 3 --rows 30000 --features 5000 --avg-terms 40 "$scratch/tall.svm" \
+  >/dev/null
+./build/gen_rcv1like --seed 4 --rows 20000 --features 5000 --avg-terms 40 --classes 20 \
+  "$scratch/classes.svm" >/dev/null
+
+same_bits "a9a -s 0" data/a9a -s 0
+same_bits "a9a -s 2 -B 1" data/a9a -s 2 -B 1
+same_bits "a9a -s 2 -B 1 -R" data/a9a -s 2 -B 1 -R
+same_bits "a9a -s 11 -p 0.2" data/a9a -s 11 -p 0.2
+same_bits "dna.scale -s 0 (3 classes) -w1 2" data/dna.scale -s 0 -w1 2
+same_bits "heart_scale -s 2 -c 4" data/heart_scale -s 2 -c 4
+same_bits "generated -s 0 -m 2" "$scratch/tall.svm" -s 0 -m 2
+same_bits "generated -s 2 -e 0.001" "$scratch/tall.svm" -s 2 -e 0.001
+same_bits "generated, 20 classes, -s 2" "$scratch/classes.svm" -s 2
+mpi 2 ./cdtrain-mpi -s 0 "$scratch/tall.svm" "$scratch/mpi.model" >"$scratch/log" 2>&1
+grep -q "instances in 8 blocks of rows" "$scratch/log" ||
+  fail "the generated file is not cut into 8 blocks: $(cat "$scratch/log")"
+
+# A bad value near the end: in the last rank's range.
+lines=$(wc -l <data/a9a)
+bad_line=$((lines - 3))
+awk -v n="$bad_line" 'NR == n { sub(/:1 /, ":1x ") } { print }' data/a9a >"$scratch/bad.svm"
+expected=$(./cdtrain -s 0 "$scratch/bad.svm" "$scratch/bad.model" 2>&1 | head -1 || true)
+case $expected in
+  *"bad.svm:$bad_line:"*) ;;
+  *) fail "cdtrain's message does not name line $bad_line: $expected" ;;
+esac
+for k in 1 3; do
+  status=0
+  mpi "$k" ./cdtrain-mpi -s 0 "$scratch/bad.svm" "$scratch/bad.model" >"$scratch/log" 2>&1 ||
+    status=$?
+  [ "$status" = 1 ] || fail "a bad line on $k ranks: exit $status, not 1"
+  grep -qF "cdtrain-mpi: error: ${expected#cdtrain: error: }" "$scratch/log" ||
+    fail "a bad line on $k ranks: no message naming line $bad_line: $(cat "$scratch/log")"
+  [ ! -e "$scratch/bad.model" ] || fail "a bad line on $k ranks left a model file"
+done
+passed=$((passed + 1))
+
+# More ranks than lines.
+printf '+1 1:1 2:3\n-1 2:1\n' >"$scratch/two.svm"
+same_bits "two lines on up to 3 ranks" "$scratch/two.svm" -s 0
+rm -f "$scratch/mpi.model"
+mpi 5 ./cdtrain-mpi -q -s 0 "$scratch/two.svm" "$scratch/mpi.model" || fail "two lines, 5 ranks"
+cmp -s "$scratch/one.model" "$scratch/mpi.model" || fail "two lines, 5 ranks: another model"
+
+# Usage errors: exit 2, with the reason.
+usage_error() {
+  local expected=$1 status=0
+  shift
+  mpi 2 ./cdtrain-mpi "$@" >"$scratch/log" 2>&1 || status=$?
+  [ "$status" = 2 ] || fail "cdtrain-mpi $*: exit $status, not 2"
+  grep -qF -- "$expected" "$scratch/log" || fail "cdtrain-mpi $*: $(cat "$scratch/log")"
+}
+usage_error "runs the whole-vector solvers tron and newton" -s 1 data/a9a "$scratch/x.model"
+usage_error "this run's solver is cdper" data/a9a "$scratch/x.model"
+usage_error "-v does not run distributed" -v 5 -s 0 data/a9a "$scratch/x.model"
+[ ! -e "$scratch/x.model" ] || fail "a usage error left a model file"
+passed=$((passed + 1))
+
+# A rank killed while the ranks train (20 classes, one after another): the
+# job ends, non-zero, within seconds; no model file.
+mpi 3 ./cdtrain-mpi -s 0 -e 1e-6 "$scratch/classes.svm" "$scratch/killed.model" \
+  >"$scratch/log" 2>&1 &
+job=$!
+for _ in $(seq 400); do
+  grep -q "^class" "$scratch/log" && break
+  sleep 0.05
+done
+victim=$(pgrep -x cdtrain-mpi | sed -n 2p || true)
+[ -n "$victim" ] || fail "no rank to kill: $(cat "$scratch/log")"
+kill -9 "$victim"
+start=$SECONDS
+status=0
+wait "$job" || status=$?
+[ "$status" != 0 ] || fail "a killed rank: the job exited 0: $(cat "$scratch/log")"
+[ $((SECONDS - start)) -le 20 ] || fail "a killed rank: the job took $((SECONDS - start)) s to end"
+[ ! -e "$scratch/killed.model" ] || fail "a killed rank left a model file"
+passed=$((passed + 1))
+
+echo "test_mpi.sh: $passed checks passed"
