@@ -93,7 +93,8 @@ int run(int argc, char** argv, cdl::MpiCollective& collective) {
   options.threads = params.threads;
   cdl::DistributedRows data;
   cdl::agree_on_errors(collective, [&] {
-    data = cdl::read_distributed(command.training_path, options, !regression, collective);
+    data = cdl::read_distributed(command.training_path, options, !regression,
+                                 command.params.partitions, collective);
   });
   if (cdl::solver_by_shape(command.params)) {
     params = cdl::resolve_defaults(cdl::choose_solver_by_shape(

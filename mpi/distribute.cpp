@@ -104,8 +104,10 @@ std::uint64_t sum_before(std::uint64_t value, MpiCollective& collective, std::ui
 std::vector<std::size_t> agree_on_blocks(const CsrMatrix& rows, std::size_t first_row,
                                          std::size_t total_rows, std::uint64_t nonzeros_before,
                                          std::uint64_t total_nonzeros, std::size_t num_cols,
-                                         std::uint64_t bias_per_row, MpiCollective& collective) {
-  const std::size_t count = transpose_block_count(total_nonzeros, num_cols);
+                                         std::uint64_t bias_per_row,
+                                         const std::optional<std::int64_t>& partitions,
+                                         MpiCollective& collective) {
+  const std::size_t count = transpose_block_count(partitions, total_nonzeros, num_cols);
   std::vector<std::uint64_t> starts;
   std::size_t j = 0;
   std::uint64_t before = nonzeros_before;  // the nonzeros before row j
@@ -208,7 +210,8 @@ void move_rows(const LabeledRows& read, std::size_t first_row,
 }  // namespace
 
 DistributedRows read_distributed(const std::string& path, const ReadOptions& options,
-                                 bool classes, MpiCollective& collective) {
+                                 bool classes, const std::optional<std::int64_t>& partitions,
+                                 MpiCollective& collective) {
   LabeledRows read = read_share(path, options, collective);
   DistributedRows out;
   // The whole data's shape.
@@ -240,7 +243,7 @@ DistributedRows read_distributed(const std::string& path, const ReadOptions& opt
   share.block_bounds =
       agree_on_blocks(read.features, static_cast<std::size_t>(first_row),
                       static_cast<std::size_t>(total_rows), nonzeros_before, out.total_nonzeros,
-                      num_cols, bias_per_row, collective);
+                      num_cols, bias_per_row, partitions, collective);
   const std::size_t blocks = share.block_bounds.size() - 1;
   const auto ranks = static_cast<std::size_t>(collective.size());
   const auto rank = static_cast<std::size_t>(collective.rank());

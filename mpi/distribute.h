@@ -15,6 +15,7 @@
 #define CDL_MPI_DISTRIBUTE_H_
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -42,11 +43,13 @@ class ErrorOnAnotherRank : public std::runtime_error {
 };
 
 // Reads `path` (a regular file) as above. `options` are cdtrain's (bias,
-// integer labels, threads); `classes` is false for a regression. Throws the
+// integer labels, threads); `classes` is false for a regression;
+// `partitions` is --partitions, the number of blocks, if given. Throws the
 // run's first error on the rank that found it (a ParseError's line counted
 // in the whole file) and ErrorOnAnotherRank on the others.
 DistributedRows read_distributed(const std::string& path, const ReadOptions& options,
-                                 bool classes, MpiCollective& collective);
+                                 bool classes, const std::optional<std::int64_t>& partitions,
+                                 MpiCollective& collective);
 
 // Runs body() on every rank; if it throws on some rank, rethrows there and
 // throws ErrorOnAnotherRank on the ranks where it did not, so that every

@@ -278,7 +278,7 @@ std::size_t partitions_of(const cdl::Params& params, const TrainingData& data) {
   const cdl::SolverInfo& solver = cdl::solver_info(params.solver);
   if (solver.partitions == nullptr) return 0;
   const cdl::DataMatrix matrix = data.matrix();
-  return solver.partitions(params, matrix.nnz(), matrix.num_rows());
+  return solver.partitions(params, matrix.nnz(), matrix.num_rows(), matrix.num_cols());
 }
 
 // The header's description of the run, with the blocks when they were
@@ -528,7 +528,7 @@ void run_classification(const cdl::TrainCommand& command, const cdl::Params& par
   const std::size_t parts = partitions_of(params, data);
   const std::string run = describe_run(params, parts);
   if (params.threads > 1 && params.cv_folds == 0 && classes.labels.size() <= 2 &&
-      (!solver.solve_on_threads || parts == 1)) {
+      (!solver.solve_on_threads || (parts == 1 && solver.threads_run_partitions))) {
     const std::string why = parts == 1 ? " runs on one thread with one partition (--partitions)"
                                        : " runs on one thread";
     reporter.warning("-m " + std::to_string(params.threads) +

@@ -328,7 +328,9 @@ const std::vector<Flag<TrainCommand>>& train_flags() {
       {"--partitions", "P",
        "split one solve into P fixed blocks that run at once on -m's threads: cdper's features "
        "(default " + cd_partitions_default_text() + "), dcd's rows (default " +
-           dcd_partitions_default_text() + "); 1 to " + std::to_string(kMaxPartitions) +
+           dcd_partitions_default_text() + "), tron's and newton's rows, in whose order "
+           "X'u is added (default 1 to 8 by the data's size; cdtrain-mpi's ranks share them); 1 "
+           "to " + std::to_string(kMaxPartitions) +
            ", 1 is the serial algorithm; the model depends on P, never on -m",
        [](TrainCommand& c, const std::string& flag, const std::string& v) {
          std::int64_t parts = 0;

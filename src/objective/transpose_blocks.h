@@ -5,9 +5,9 @@
 // for any -m and any number of ranks, and the same with rows held out
 // (u_j = 0 adds nothing) as on a copy without them.
 //
-// Their number: one block per kNonzerosPerFeatureAndBlock n counted
-// nonzeros, at most kMaxTransposeBlocks, and one (the serial scatter) below
-// kSerialNonzeros. Block b starts at the first counted row j with at least
+// Their number: --partitions P if given; else one block per
+// kNonzerosPerFeatureAndBlock n counted nonzeros, at most
+// kMaxTransposeBlocks, and one (the serial scatter) below kSerialNonzeros. Block b starts at the first counted row j with at least
 // transpose_block_target(nnz, b, B) counted nonzeros before it (a row held
 // out goes with the block before it); the last ends at l.
 #ifndef CDL_TRANSPOSE_BLOCKS_H_
@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 
 namespace cdl {
 
@@ -30,6 +31,14 @@ inline std::size_t transpose_block_count(std::uint64_t counted_nonzeros, std::si
   const std::uint64_t by_size =
       counted_nonzeros / (kNonzerosPerFeatureAndBlock * std::max<std::size_t>(num_cols, 1));
   return static_cast<std::size_t>(std::clamp<std::uint64_t>(by_size, 1, kMaxTransposeBlocks));
+}
+
+// B for a run: --partitions P if given (then any number of blocks: a
+// process adds them a few at a time), else by the data as above.
+inline std::size_t transpose_block_count(const std::optional<std::int64_t>& partitions,
+                                         std::uint64_t counted_nonzeros, std::size_t num_cols) {
+  if (partitions) return static_cast<std::size_t>(std::max<std::int64_t>(*partitions, 1));
+  return transpose_block_count(counted_nonzeros, num_cols);
 }
 
 // The counted nonzeros before block b's first row, at least.

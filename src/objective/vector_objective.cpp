@@ -47,17 +47,18 @@ std::vector<std::size_t> blocks_of(const std::vector<std::int64_t>& ptr) {
   return bounds;
 }
 
-// The blocks of rows of X'u (transpose_blocks.h) on one process: X'u's
-// n-vectors, one per block but the first, take at most 2 bytes per nonzero
-// beside the matrix's 12 (one block per 4n nonzeros).
-std::vector<std::size_t> transpose_blocks(const Problem& problem) {
+// The blocks of rows of X'u (transpose_blocks.h) on one process, `given`
+// of them (--partitions) or 0 for the data's count: X'u's n-vectors, one
+// per block but the first, then take at most 2 bytes per nonzero beside the
+// matrix's 12 (one block per 4n nonzeros).
+std::vector<std::size_t> transpose_blocks(const Problem& problem, std::size_t given) {
   const CsrMatrix& rows = *problem.rows;
   std::vector<std::int64_t> counted(rows.num_rows + 1, 0);  // counted nonzeros before row j
   for (std::size_t j = 0; j < rows.num_rows; ++j) {
     counted[j + 1] = counted[j] + (problem.counts(j) ? rows.row_ptr[j + 1] - rows.row_ptr[j] : 0);
   }
   const auto nnz = static_cast<std::uint64_t>(counted.back());
-  const std::size_t count = transpose_block_count(nnz, rows.num_cols);
+  const std::size_t count = given > 0 ? given : transpose_block_count(nnz, rows.num_cols);
   std::vector<std::size_t> bounds{0};
   std::size_t j = 0;
   for (std::size_t b = 1; b < count; ++b) {
@@ -106,15 +107,19 @@ template <class Terms>
 class RowObjective final : public VectorObjective {
  public:
   RowObjective(const Problem& problem, const Regularizer& regularizer, unsigned threads,
-               Terms terms)
+               std::size_t blocks, Terms terms)
       : problem_(problem),
         terms_(terms),
         regularizer_(regularizer),
         rows_(*problem.rows),
         row_blocks_(blocks_of(rows_.row_ptr)),
         share_(problem.share),
-        transpose_blocks_(share_ != nullptr ? shared_blocks(*share_) : transpose_blocks(problem)),
-        partial_(transpose_blocks_.size() - (share_ != nullptr ? 1 : 2)),
+        transpose_blocks_(share_ != nullptr ? shared_blocks(*share_)
+                                            : transpose_blocks(problem, blocks)),
+        partial_(share_ != nullptr ? transpose_blocks_.size() - 1
+                                   : std::min(transpose_blocks_.size() - 2,
+                                              std::max<std::size_t>(kMaxTransposeBlocks - 1,
+                                                                    threads))),
         score_(populated_vector(problem.num_rows(), 0.0)),
         slope_(populated_vector(problem.num_rows(), 0.0)),
         curvature_(populated_vector(problem.num_rows(), 0.0)),
@@ -278,8 +283,9 @@ class RowObjective final : public VectorObjective {
   // out = start + X'u (with kSquares: + X.^2'u, x_ji^2 for x_ji), start_i =
   // start_of(i), u_j = u_of(j), by the blocks of the class comment: block 0
   // into out from start_i (l2 v_i + 0, never -0), block b > 0 into
-  // partial_[b - 1] from 0, each over its rows with u_j != 0 in row order;
-  // then out_i += partial_0,i + partial_1,i + ... in block order. With a
+  // a vector of partial_ from 0, each over its rows with u_j != 0 in row
+  // order; then out_i += partial_0,i + partial_1,i + ... in block order
+  // (more blocks than vectors: a group at a time, in order). With a
   // RowShare, this rank's block b into partial_[b] (from start_i if it is
   // block 0), and the ranks' vectors added by add_in_order(). Skipping a
   // zero term changes no bit, as a sum that starts at +0 or at (l2 v_i + 0)
@@ -288,10 +294,8 @@ class RowObjective final : public VectorObjective {
   void times_transpose(StartOf start_of, UOf u_of, std::vector<double>& out,
                        bool squares = false) const {
     const std::size_t blocks = transpose_blocks_.size() - 1;
-    const auto scatter_block = [&](std::size_t b) {
-      std::vector<double>& target =
-          share_ != nullptr ? partial_[b] : (b == 0 ? out : partial_[b - 1]);
-      // Each block starts its own vector, block 0's start on the team too.
+    // Block b into `target`, from start_i for block 0, else from 0.
+    const auto scatter_block = [&](std::size_t b, std::vector<double>& target) {
       if (b == 0 && holds_block_zero()) {
         for (std::size_t i = 0; i < target.size(); ++i) target[i] = start_of(i);
       } else {
@@ -307,23 +311,41 @@ class RowObjective final : public VectorObjective {
         }
       }
     };
-    run_on_team(blocks, scatter_block);
     if (share_ != nullptr) {
+      run_on_team(blocks, [&](std::size_t b) { scatter_block(b, partial_[b]); });
       std::vector<const std::vector<double>*> mine;
       for (const std::vector<double>& part : partial_) mine.push_back(&part);
       share_->collective->add_in_order(mine, out.size(), out);
       return;
     }
-    if (blocks == 1) return;
-    const auto sum_features = [&](std::size_t task) {
-      const std::size_t begin = task * kSumFeatures;
-      const std::size_t end = std::min(out.size(), begin + kSumFeatures);
-      for (const std::vector<double>& part : partial_) {
-        for (std::size_t i = begin; i < end; ++i) out[i] += part[i];
-      }
-    };
-    const std::size_t tasks = (out.size() + kSumFeatures - 1) / kSumFeatures;
-    run_on_team(tasks, sum_features);
+    // Block 0 into out, and blocks 1, 2, ... into the vectors of partial_,
+    // as many at a time as there are vectors, each group added into out in
+    // block order (block 0 on the team beside the first group).
+    const std::size_t group = partial_.size();
+    if (group == 0) {
+      scatter_block(0, out);
+      return;
+    }
+    for (std::size_t first = 1; first < blocks; first += group) {
+      const std::size_t count = std::min(group, blocks - first);
+      const std::size_t tasks = count + (first == 1 ? 1 : 0);
+      run_on_team(tasks, [&](std::size_t k) {
+        if (k == count) {
+          scatter_block(0, out);
+        } else {
+          scatter_block(first + k, partial_[k]);
+        }
+      });
+      const auto sum_features = [&](std::size_t task) {
+        const std::size_t begin = task * kSumFeatures;
+        const std::size_t end = std::min(out.size(), begin + kSumFeatures);
+        for (std::size_t k = 0; k < count; ++k) {
+          const std::vector<double>& part = partial_[k];
+          for (std::size_t i = begin; i < end; ++i) out[i] += part[i];
+        }
+      };
+      run_on_team((out.size() + kSumFeatures - 1) / kSumFeatures, sum_features);
+    }
   }
 
   // out += scale * x_j.^2 (each x_ji squared) for row j.
@@ -389,24 +411,25 @@ struct ScoreTerms {
 template <class Terms>
 std::unique_ptr<VectorObjective> row_objective(const Problem& problem,
                                                const Regularizer& regularizer, unsigned threads,
-                                               Terms terms) {
-  return std::make_unique<RowObjective<Terms>>(problem, regularizer, threads, terms);
+                                               std::size_t blocks, Terms terms) {
+  return std::make_unique<RowObjective<Terms>>(problem, regularizer, threads, blocks, terms);
 }
 
 }  // namespace
 
 std::unique_ptr<VectorObjective> make_vector_objective(LossKind loss, const Problem& problem,
                                                        const Regularizer& regularizer,
-                                                       unsigned threads, double svr_epsilon) {
+                                                       unsigned threads, double svr_epsilon,
+                                                       std::size_t blocks) {
   if (problem.rows == nullptr) throw Error("the whole-vector objective needs the rows");
   if (!regularizer.smooth()) throw ConfigError("a Newton method needs a smooth regularizer");
   switch (loss) {
     case LossKind::kL2Svm:
-      return row_objective(problem, regularizer, threads, MarginTerms<L2SvmLoss>{});
+      return row_objective(problem, regularizer, threads, blocks, MarginTerms<L2SvmLoss>{});
     case LossKind::kLogistic:
-      return row_objective(problem, regularizer, threads, MarginTerms<LogisticLoss>{});
+      return row_objective(problem, regularizer, threads, blocks, MarginTerms<LogisticLoss>{});
     case LossKind::kSvrL2:
-      return row_objective(problem, regularizer, threads, ScoreTerms<SvrL2Loss>{{svr_epsilon}});
+      return row_objective(problem, regularizer, threads, blocks, ScoreTerms<SvrL2Loss>{{svr_epsilon}});
     case LossKind::kL1Svm:
       throw ConfigError("l1svm has no second derivative for a Newton method");
     case LossKind::kSvrL1:

@@ -20,9 +20,10 @@
 // Cost: evaluate O(#nz + n); gradient O(#nz + B n); hess_vec and hess_diag
 // O(#nz of rows with D_jj != 0 + B n); begin_line O(#nz + n); line_value
 // O(l); take_line_step O(l + n). The products: X s and X'u over the active
-// rows of the CSR, X'u in B <= 8 fixed blocks of rows, each into an
-// n-vector of its own (B - 1 vectors kept, at most 2 bytes per nonzero),
-// then added in block order. Beside them, 5 l-vectors (scores, X s, terms,
+// rows of the CSR, X'u in B fixed blocks of rows (B <= 8 unless
+// --partitions says more), each into an n-vector of its own, then added in
+// block order (at most max(7, threads) vectors kept: by default at most 2
+// bytes per nonzero). Beside them, 5 l-vectors (scores, X s, terms,
 // slopes, curvatures). The Problem needs its rows alone (problem.rows) and
 // must outlive the objective.
 //
@@ -73,10 +74,12 @@ class VectorObjective {
 };
 
 // For l2svm, lr and svr2 (problem.y the targets, svr_epsilon its tube
-// width), its passes on `threads` threads; throws ConfigError for others.
+// width), its passes on `threads` threads, X'u added in `blocks` fixed
+// blocks of rows (--partitions; 0: as many as the data's size gives,
+// transpose_blocks.h); throws ConfigError for others.
 std::unique_ptr<VectorObjective> make_vector_objective(
     LossKind loss, const Problem& problem, const Regularizer& regularizer = Regularizer::l2_only(),
-    unsigned threads = 1, double svr_epsilon = SvrL2Loss{}.epsilon);
+    unsigned threads = 1, double svr_epsilon = SvrL2Loss{}.epsilon, std::size_t blocks = 0);
 
 }  // namespace cdl
 

@@ -72,8 +72,7 @@ void validate_free_bias(const Params& params, const SolverInfo& solver) {
                                                                     : std::vector<LossKind>{};
   const bool served = std::find(losses.begin(), losses.end(), loss) != losses.end();
   if (served && params.bias > 0) {
-    if (params.partitions && *params.partitions > 1 &&
-        solver.takes_option(option::kPartitions)) {
+    if (params.partitions && *params.partitions > 1 && solver.kind == SolverKind::kCdPer) {
       throw ConfigError("-R: the partitioned CD (--partitions " +
                         std::to_string(*params.partitions) +
                         ") regularizes the bias; use --partitions 1 or -s tron");

@@ -25,7 +25,8 @@ std::unique_ptr<VectorObjective> make_vector_objective(const SolverInput& input)
   const Regularizer regularizer = regularizer_of(input.params, input.problem.num_features());
   return make_vector_objective(input.params.loss.value(), input.problem, regularizer,
                                thread_count(input.params),
-                               input.params.svr_epsilon.value_or(kDefaultSvrEpsilon));
+                               input.params.svr_epsilon.value_or(kDefaultSvrEpsilon),
+                               static_cast<std::size_t>(input.params.partitions.value_or(0)));
 }
 
 }  // namespace cdl

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "objective/transpose_blocks.h"
 #include "select/selection_rule.h"
 #include "solvers/solver.h"
 #include "util/error.h"
@@ -81,6 +82,12 @@ SolverInfo tron_row() {
   row.needs_rows = true;
   row.warm_start = true;
   row.solve_on_threads = true;
+  // --partitions: the fixed blocks of rows in which X'u is added
+  // (objective/transpose_blocks.h), the ranks' share in cdtrain-mpi.
+  row.options = {option::kPartitions};
+  row.partitions = [](const Params& params, std::size_t nonzeros, std::size_t, std::size_t cols) {
+    return transpose_block_count(params.partitions, nonzeros, cols);
+  };
   row.solver_type = liblinear_solver_type;
   return row;
 }
@@ -148,7 +155,9 @@ SolverInfo dcd_row() {
   row.liblinear = {{1, L::kL2Svm, R::kL2}, {3, L::kL1Svm, R::kL2}};
   row.options = {option::kSelect, option::kShrink, option::kGapTol, option::kPartitions,
                  option::kExactGaps};
-  row.partitions = dcd_partitions;
+  row.partitions = [](const Params& params, std::size_t nonzeros, std::size_t rows, std::size_t) {
+    return dcd_partitions(params, nonzeros, rows);
+  };
   row.default_eps = 0.1;
   row.stopping = "max - min of the projected gradient over an epoch <= eps";
   row.norm_name = "PG spread";
@@ -156,6 +165,7 @@ SolverInfo dcd_row() {
   row.needs_rows = true;
   row.dual = true;
   row.solve_on_threads = true;
+  row.threads_run_partitions = true;
   row.dual_trace = true;
   row.intercept_trace_losses = {L::kL1Svm};
   row.solver_type = dual_solver_type;
@@ -287,10 +297,11 @@ const std::vector<SolverInfo>& solver_table() {
         row.liblinear = {{5, L::kL2Svm, R::kL1}, {6, L::kLogistic, R::kL1}};
         // --partitions > 1: solver_cd_partitioned.cpp on -m's threads.
         row.options.push_back(option::kPartitions);
-        row.partitions = [](const Params& params, std::size_t nonzeros, std::size_t) {
+        row.partitions = [](const Params& params, std::size_t nonzeros, std::size_t, std::size_t) {
           return static_cast<std::size_t>(cd_partitions(params, nonzeros));
         };
         row.solve_on_threads = true;
+        row.threads_run_partitions = true;
         return row;
       }(),
       cd_row("cd", "coordinate descent in cyclic order (Algorithms 1-2)", "cyclic"),

@@ -150,9 +150,15 @@ struct SolverInfo {
   // Runs one problem's solve on -m's threads (thread_count(params)), with a
   // result that does not depend on their number.
   bool solve_on_threads = false;
+  // Its threads run its partitions, one at a time each (cdper's blocks,
+  // dcd's parts): with one partition, the solve runs on one thread. TRON's
+  // partitions only fix the order of its sums; its passes use every thread.
+  bool threads_run_partitions = false;
   // The fixed blocks one solve runs in (--partitions), for a row that takes
-  // them: from the params and the data's nonzeros and rows; null: one.
-  std::size_t (*partitions)(const Params& params, std::size_t nonzeros, std::size_t rows) = nullptr;
+  // them: from the params and the data's nonzeros, rows and columns; null:
+  // one.
+  std::size_t (*partitions)(const Params& params, std::size_t nonzeros, std::size_t rows,
+                            std::size_t cols) = nullptr;
   // Solves the dual (one variable per instance): its primal f need not
   // decrease from one iteration to the next, and a start from a model's w
   // is not defined (-i is refused with that reason).

@@ -3,7 +3,7 @@
 # oversubscribed on its cores, loopback only.
 #   - For each case, K = 1, 2 and 3 ranks write the model of cdtrain on one
 #     machine, byte for byte (two or more classes, -B, -R, -wi, -s 0, 2, 11,
-#     and a generated file whose rows fall into 8 blocks).
+#     --partitions, and a generated file whose rows fall into 8 blocks).
 #   - A bad line in the last rank's range: every rank exits 1, the message
 #     names the line in the whole file, and no model file is left.
 #   - More ranks than lines (empty ranges) train the model of one machine.
@@ -56,6 +56,7 @@ make -s --no-print-directory build/gen_rcv1like >/dev/null
 same_bits "a9a -s 0" data/a9a -s 0
 same_bits "a9a -s 2 -B 1" data/a9a -s 2 -B 1
 same_bits "a9a -s 2 -B 1 -R" data/a9a -s 2 -B 1 -R
+same_bits "a9a -s 0 --partitions 13" data/a9a -s 0 --partitions 13
 same_bits "a9a -s 11 -p 0.2" data/a9a -s 11 -p 0.2
 same_bits "dna.scale -s 0 (3 classes) -w1 2" data/dna.scale -s 0 -w1 2
 same_bits "heart_scale -s 2 -c 4" data/heart_scale -s 2 -c 4

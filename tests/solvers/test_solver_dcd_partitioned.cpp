@@ -222,11 +222,11 @@ TEST(PartitionedDcd, ValidateChecksPartitions) {
   params.partitions = 1;
   params.select = "cyclic";
   EXPECT_NO_THROW(validate(params));
-  // Only dcd takes it.
-  Params tron;
-  tron.solver = SolverKind("tron");
-  tron.partitions = 2;
-  EXPECT_THROW(validate(resolve_defaults(tron)), ConfigError);
+  // Not every solver takes it.
+  Params pegasos;
+  pegasos.solver = SolverKind::kPegasos;
+  pegasos.partitions = 2;
+  EXPECT_THROW(validate(resolve_defaults(pegasos)), ConfigError);
 }
 
 // ||grad f(w)|| of the L2-SVM's primal:

@@ -62,6 +62,31 @@ TEST_P(TronThreads, SameWeightsForAnyThreadCount) {
   }
 }
 
+// --partitions 21 (more blocks than a process keeps vectors for: it adds
+// them 7 at a time): the same bits for 1 to 4 threads, and f is the
+// objective of the weights.
+TEST(TronThreads, ManyPartitionsSameWeightsForAnyThreadCount) {
+  const auto solve = [](unsigned threads) {
+    Params params;
+    params.solver = SolverKind::kTron;
+    params.loss = LossKind::kLogistic;
+    params.partitions = 21;
+    params.threads = threads;
+    params = resolve_defaults(params);
+    validate(params);
+    RecordingReporter reporter;
+    return train_binary(problem_of("a9a"), params, 1, reporter);
+  };
+  const SolveResult one = solve(1);
+  ASSERT_EQ(one.status, Status::kConverged);
+  for (unsigned threads : {2u, 3u, 4u}) {
+    SCOPED_TRACE(std::to_string(threads) + " threads");
+    EXPECT_EQ(solve(threads).w, one.w);
+  }
+  const double f = evaluate(problem_of("a9a"), LossKind::kLogistic, one.w).objective;
+  EXPECT_NEAR(one.objective, f, 1e-12 * std::fabs(f));
+}
+
 INSTANTIATE_TEST_SUITE_P(RealData, TronThreads,
                          ::testing::Combine(::testing::Values("rcv1_small", "a9a"),
                                             ::testing::Values(LossKind::kL2Svm,

@@ -9,6 +9,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -104,10 +105,11 @@ class ThreadRank final : public Collective {
 };
 
 // The blocks of X'u of `rows` (every row counted), by transpose_blocks.h's
-// rule, computed here from the rows' lengths.
-std::vector<std::size_t> blocks_of(const CsrMatrix& rows) {
+// rule, computed here from the rows' lengths; `partitions` of them if given.
+std::vector<std::size_t> blocks_of(const CsrMatrix& rows,
+                                   const std::optional<std::int64_t>& partitions) {
   const auto nnz = static_cast<std::uint64_t>(rows.nnz());
-  const std::size_t count = transpose_block_count(nnz, rows.num_cols);
+  const std::size_t count = transpose_block_count(partitions, nnz, rows.num_cols);
   std::vector<std::size_t> bounds{0};
   std::size_t j = 0;
   for (std::size_t b = 1; b < count; ++b) {
@@ -138,9 +140,13 @@ CsrMatrix slice(const CsrMatrix& rows, std::size_t begin, std::size_t end) {
 
 // cdtrain's params for -s `number` -B `bias` on data of `shape` (the shape
 // chooses -s 2's and -s 11's solver), as cdtrain and cdtrain-mpi make them.
-Params params_of(int number, double bias, const DataShape& shape) {
-  const TrainCommand command = parse_train_args(
-      {"-s", std::to_string(number), "-B", std::to_string(bias), "-m", "2", "-q", "data"});
+Params params_of(int number, double bias, const std::string& partitions,
+                 const DataShape& shape) {
+  std::vector<std::string> args = {"-s", std::to_string(number), "-B", std::to_string(bias),
+                                    "-m", "2", "-q"};
+  if (!partitions.empty()) args.insert(args.end(), {"--partitions", partitions});
+  args.push_back("data");
+  const TrainCommand command = parse_train_args(args);
   Params params = resolve_defaults(command.params);
   if (solver_by_shape(command.params)) {
     params = resolve_defaults(choose_solver_by_shape(command.params, shape));
@@ -150,14 +156,17 @@ Params params_of(int number, double bias, const DataShape& shape) {
 }
 
 // Each of `ranks` threads trains on its blocks' rows of data set `name`
-// (read with -B `bias`); every rank's w against one process's.
-void expect_same_weights(const std::string& name, int number, double bias, int ranks) {
+// (read with -B `bias`, --partitions `partitions` if not empty); every
+// rank's w against one process's.
+void expect_same_weights(const std::string& name, int number, double bias, int ranks,
+                         const std::string& partitions = "") {
   ReadOptions options;
   options.integer_labels = number != 11;
   options.bias = bias;
   const LabeledRows file = read_libsvm_rows(test::data_path(name), options);
   const CsrMatrix& x = file.features;
-  const Params params = params_of(number, bias, DataShape{x.num_rows, x.num_cols, x.nnz()});
+  const Params params =
+      params_of(number, bias, partitions, DataShape{x.num_rows, x.num_cols, x.nnz()});
   const std::string solver(solver_info(params.solver).name);
   ASSERT_TRUE(solver == "tron" || solver == "newton") << solver;
   const bool regression = number == 11;
@@ -167,7 +176,7 @@ void expect_same_weights(const std::string& name, int number, double bias, int r
   const LinearModel one = regression ? train_regression(whole, file.labels, params, reporter)
                                      : train(whole, classes, params, reporter);
 
-  const std::vector<std::size_t> bounds = blocks_of(file.features);
+  const std::vector<std::size_t> bounds = blocks_of(file.features, params.partitions);
   ASSERT_GT(bounds.size(), 3u) << "too few blocks to spread";
   const std::size_t blocks = bounds.size() - 1;
   Board board(ranks);
@@ -214,6 +223,16 @@ TEST(RowShare, RanksTrainTheWeightsOfOneProcess) {
     expect_same_weights("a9a", 2, 1, ranks);       // the L2-SVM, newton, with -B 1
     expect_same_weights("a9a", 11, -1, ranks);     // the L2-loss SVR, tron
     expect_same_weights("dna.scale", 0, 1, ranks);  // 3 classes, one after another
+  }
+}
+
+// --partitions 21: more blocks than the 8 of the data's default, which one
+// process adds a group at a time (7 vectors) and 5 ranks hold 4 or 5 each.
+TEST(RowShare, ManyPartitionsGiveTheWeightsOfOneProcess) {
+  for (int ranks : {1, 2, 5}) {
+    SCOPED_TRACE(std::to_string(ranks) + " ranks");
+    expect_same_weights("a9a", 0, 1, ranks, "21");
+    expect_same_weights("a9a", 2, -1, ranks, "21");
   }
 }
 
