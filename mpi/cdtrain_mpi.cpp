@@ -7,7 +7,8 @@
 //   mpirun -np K ./cdtrain-mpi [cdtrain's options] training_file [model_file]
 //
 // Distributed: the whole-vector solvers tron and newton (LIBLINEAR's -s 0,
-// -s 2 and -s 11 where the data's shape gives them), whose products X v
+// and -s 2 and -s 11 where the data's shape gives them or with
+// --partitions), whose products X v
 // and X'u each rank computes on its rows, X'u's block vectors added in a
 // fixed order (RowShare); one reduce-scatter and one all-gather of n
 // doubles per gradient, Hessian-vector product and diagonal. Any other
@@ -15,13 +16,16 @@
 // errors.
 #include <mpi.h>
 
+#include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <new>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "cli.h"
+#include "data/input_file.h"
 #include "data/problem.h"
 #include "distribute.h"
 #include "model/model.h"
@@ -44,8 +48,9 @@ bool distributed_solver(const cdl::Params& params) {
 }
 
 const char* const kDistributedList =
-    "cdtrain-mpi runs the whole-vector solvers tron and newton: LIBLINEAR's -s 0, -s 2 and "
-    "-s 11 (for -s 2 and -s 11 on data with more instances than features)";
+    "cdtrain-mpi runs the whole-vector solvers tron and newton: LIBLINEAR's -s 0, and -s 2 and "
+    "-s 11 where the data's shape gives them (not on wide data, where they run dual CD) or with "
+    "--partitions";
 
 // Usage errors of the options that do not run distributed.
 void check_options(const cdl::TrainCommand& command, const cdl::Params& params) {
@@ -82,6 +87,14 @@ int run(int argc, char** argv, cdl::MpiCollective& collective) {
   cdl::Params params = cdl::resolve_defaults(command.params);
   cdl::validate(params);
   check_options(command, params);
+  if (command.training_path != cdl::kStandardInput) {
+    cdl::check_not_input(command.model_path, "model_file", command.training_path);
+  }
+  // Rank 0 writes the model: an unwritable place fails now, not after the
+  // training.
+  cdl::agree_on_errors(collective, [&] {
+    if (collective.rank() == 0) cdl::check_writable_path(command.model_path);
+  });
   const bool regression = !cdl::has_classes(params.loss.value());
   if (cdl::is_one_class(params.loss.value())) {
     throw cdl::ConfigError(std::string(kDistributedList) + "; the one-class SVM is not one");
@@ -91,6 +104,11 @@ int run(int argc, char** argv, cdl::MpiCollective& collective) {
   options.integer_labels = !regression;
   options.bias = params.bias;
   options.threads = params.threads;
+  using Clock = std::chrono::steady_clock;
+  const auto seconds_since = [](Clock::time_point start) {
+    return std::chrono::duration<double>(Clock::now() - start).count();
+  };
+  const Clock::time_point start = Clock::now();
   cdl::DistributedRows data;
   cdl::agree_on_errors(collective, [&] {
     data = cdl::read_distributed(command.training_path, options, !regression,
@@ -116,6 +134,8 @@ int run(int argc, char** argv, cdl::MpiCollective& collective) {
                 (collective.size() == 1 ? " rank, " : " ranks, ") + cdl::describe_run(params) +
                 "; " + std::to_string(data.share.total_rows()) + " instances in " +
                 std::to_string(blocks) + (blocks == 1 ? " block" : " blocks") + " of rows");
+  const double reading_seconds = seconds_since(start);
+  const Clock::time_point training_start = Clock::now();
   const cdl::DataMatrix matrix{nullptr, &data.rows, nullptr, &data.share};
   std::optional<cdl::LinearModel> model;
   try {
@@ -123,15 +143,24 @@ int run(int argc, char** argv, cdl::MpiCollective& collective) {
                        : cdl::train(matrix, data.classes, params, reporter);
   } catch (const std::exception& e) {
     // The other ranks may be waiting in an exchange: the job ends here.
-    std::cerr << "cdtrain-mpi: error on rank " << collective.rank() << ": " << e.what() << '\n';
+    const bool memory = dynamic_cast<const std::bad_alloc*>(&e) != nullptr;
+    std::cerr << "cdtrain-mpi: error on rank " << collective.rank() << ": "
+              << (memory ? "out of memory" : e.what()) << '\n';
     MPI_Abort(MPI_COMM_WORLD, 1);
   }
   cdl::agree_on_errors(collective, [&] {
     if (collective.rank() == 0) save(command.model_path, *model, cdl::thread_count(params));
   });
-  char sent[96];
-  std::snprintf(sent, sizeof sent, "rank 0 sent %.1f MB", 1e-6 * static_cast<double>(collective.bytes_sent()));
-  reporter.info(sent);
+  char total[192];
+  std::snprintf(total, sizeof total,
+                "total time %s: reading and sharing the rows %s, training %s; rank 0 sent %.1f MB "
+                "of rows and %.1f MB in the solve",
+                cdl::format_duration(seconds_since(start)).c_str(),
+                cdl::format_duration(reading_seconds).c_str(),
+                cdl::format_duration(seconds_since(training_start)).c_str(),
+                1e-6 * static_cast<double>(data.bytes_moved),
+                1e-6 * static_cast<double>(collective.bytes_sent()));
+  reporter.info(total);
   return 0;
 }
 

@@ -34,8 +34,7 @@ void byte_range(const std::string& path, int rank, int size, std::uint64_t& begi
 // the others learn that it did.
 LabeledRows read_share(const std::string& path, const ReadOptions& options,
                        MpiCollective& collective) {
-  ReadOptions mine = options;
-  mine.bias = -1;  // appended once the whole data's columns are known
+  ReadOptions mine = options;  // -B's column at this rank's n + 1, moved to the whole data's below
   mine.read_range = true;
   byte_range(path, collective.rank(), collective.size(), mine.range_begin, mine.range_end);
   LabeledRows rows;
@@ -104,7 +103,6 @@ std::uint64_t sum_before(std::uint64_t value, MpiCollective& collective, std::ui
 std::vector<std::size_t> agree_on_blocks(const CsrMatrix& rows, std::size_t first_row,
                                          std::size_t total_rows, std::uint64_t nonzeros_before,
                                          std::uint64_t total_nonzeros, std::size_t num_cols,
-                                         std::uint64_t bias_per_row,
                                          const std::optional<std::int64_t>& partitions,
                                          MpiCollective& collective) {
   const std::size_t count = transpose_block_count(partitions, total_nonzeros, num_cols);
@@ -114,7 +112,7 @@ std::vector<std::size_t> agree_on_blocks(const CsrMatrix& rows, std::size_t firs
   for (std::size_t b = 1; b < count; ++b) {
     const auto target = static_cast<std::uint64_t>(transpose_block_target(total_nonzeros, b, count));
     while (j < rows.num_rows && before < target) {
-      before += static_cast<std::uint64_t>(rows.row_ptr[j + 1] - rows.row_ptr[j]) + bias_per_row;
+      before += static_cast<std::uint64_t>(rows.row_ptr[j + 1] - rows.row_ptr[j]);
       ++j;
     }
     // Row j, this rank's or the next one's first, has its target before it.
@@ -134,13 +132,15 @@ std::vector<std::size_t> agree_on_blocks(const CsrMatrix& rows, std::size_t firs
 }
 
 // Moves the rows to the ranks of their blocks (one all-to-all of the
-// labels, the rows' lengths, their indices and their values), appending
-// -B's column (index `bias_column`) to each.
-void move_rows(const LabeledRows& read, std::size_t first_row,
-               const std::vector<std::size_t>& first_of_rank, double bias, Index bias_column,
-               MpiCollective& collective, DistributedRows& out) {
+// labels, the rows' lengths, their indices and their values). When every
+// rank's rows stay where they were read (one rank, or rows that fall on
+// their blocks' ranks), they are kept without a copy.
+void move_rows(LabeledRows& read, std::size_t first_row,
+               const std::vector<std::size_t>& first_of_rank, MpiCollective& collective,
+               DistributedRows& out) {
   const auto ranks = static_cast<std::size_t>(collective.size());
-  const CsrMatrix& m = read.features;
+  const auto me = static_cast<std::size_t>(collective.rank());
+  CsrMatrix& m = read.features;
   std::vector<int> rows_to(ranks), rows_off(ranks), pairs_to(ranks), pairs_off(ranks);
   for (std::size_t s = 0; s < ranks; ++s) {
     const std::size_t lo = std::clamp(first_of_rank[s], first_row, first_row + m.num_rows);
@@ -154,6 +154,19 @@ void move_rows(const LabeledRows& read, std::size_t first_row,
   std::vector<int> rows_from(ranks), pairs_from(ranks);
   MPI_Alltoall(rows_to.data(), 1, MPI_INT, rows_from.data(), 1, MPI_INT, MPI_COMM_WORLD);
   MPI_Alltoall(pairs_to.data(), 1, MPI_INT, pairs_from.data(), 1, MPI_INT, MPI_COMM_WORLD);
+  std::uint64_t moves = 0;
+  for (std::size_t r = 0; r < ranks; ++r) {
+    if (r != me && (rows_to[r] != 0 || rows_from[r] != 0)) moves = 1;
+  }
+  std::uint64_t ranks_that_move = 0;
+  for (std::uint64_t m_r : collective.gather_all(std::vector<std::uint64_t>{moves})) {
+    ranks_that_move += m_r;
+  }
+  if (ranks_that_move == 0) {
+    out.rows = std::move(m);
+    out.labels = std::move(read.labels);
+    return;
+  }
   std::vector<int> rows_from_off(ranks, 0), pairs_from_off(ranks, 0);
   std::uint64_t num_rows = 0, nnz = 0;
   for (std::size_t r = 0; r < ranks; ++r) {
@@ -173,38 +186,27 @@ void move_rows(const LabeledRows& read, std::size_t first_row,
   MPI_Alltoallv(lengths.data(), rows_to.data(), rows_off.data(), MPI_INT64_T,
                 their_lengths.data(), rows_from.data(), rows_from_off.data(), MPI_INT64_T,
                 MPI_COMM_WORLD);
-  Buffer<Index> indices(static_cast<std::size_t>(nnz));
-  Buffer<double> values(static_cast<std::size_t>(nnz));
-  MPI_Alltoallv(m.col_idx.data(), pairs_to.data(), pairs_off.data(), MPI_UINT32_T,
-                indices.data(), pairs_from.data(), pairs_from_off.data(), MPI_UINT32_T,
-                MPI_COMM_WORLD);
-  MPI_Alltoallv(m.values.data(), pairs_to.data(), pairs_off.data(), MPI_DOUBLE, values.data(),
-                pairs_from.data(), pairs_from_off.data(), MPI_DOUBLE, MPI_COMM_WORLD);
-  // The rows, with -B's column.
-  const bool with_bias = bias >= 0;
+  for (std::size_t s = 0; s < ranks; ++s) {
+    if (s == me) continue;
+    out.bytes_moved += static_cast<std::uint64_t>(rows_to[s]) * (sizeof(double) + 8) +
+                       static_cast<std::uint64_t>(pairs_to[s]) * (sizeof(Index) + sizeof(double));
+  }
   CsrMatrix& rows = out.rows;
   rows.num_rows = static_cast<std::size_t>(num_rows);
   rows.row_ptr.assign(rows.num_rows + 1, 0);
   for (std::size_t j = 0; j < rows.num_rows; ++j) {
-    rows.row_ptr[j + 1] = rows.row_ptr[j] + their_lengths[j] + (with_bias ? 1 : 0);
+    rows.row_ptr[j + 1] = rows.row_ptr[j] + their_lengths[j];
   }
-  if (!with_bias) {
-    rows.col_idx = std::move(indices);
-    rows.values = std::move(values);
-    return;
-  }
-  rows.col_idx.resize(static_cast<std::size_t>(rows.row_ptr.back()));
-  rows.values.resize(rows.col_idx.size());
-  std::size_t from = 0;
-  for (std::size_t j = 0; j < rows.num_rows; ++j) {
-    auto at = static_cast<std::size_t>(rows.row_ptr[j]);
-    for (std::int64_t k = 0; k < their_lengths[j]; ++k, ++from, ++at) {
-      rows.col_idx[at] = indices[from];
-      rows.values[at] = values[from];
-    }
-    rows.col_idx[at] = bias_column;
-    rows.values[at] = bias;
-  }
+  rows.col_idx.resize(static_cast<std::size_t>(nnz));
+  MPI_Alltoallv(m.col_idx.data(), pairs_to.data(), pairs_off.data(), MPI_UINT32_T,
+                rows.col_idx.data(), pairs_from.data(), pairs_from_off.data(), MPI_UINT32_T,
+                MPI_COMM_WORLD);
+  m.col_idx = Buffer<Index>();
+  rows.values.resize(static_cast<std::size_t>(nnz));
+  MPI_Alltoallv(m.values.data(), pairs_to.data(), pairs_off.data(), MPI_DOUBLE,
+                rows.values.data(), pairs_from.data(), pairs_from_off.data(), MPI_DOUBLE,
+                MPI_COMM_WORLD);
+  m = CsrMatrix();
 }
 
 }  // namespace
@@ -221,18 +223,22 @@ DistributedRows read_distributed(const std::string& path, const ReadOptions& opt
     if (collective.rank() != 0) throw ErrorOnAnotherRank();
     detail::throw_no_instances(input_name(path));
   }
+  // The whole data's features; -B's column, which the reader put after this
+  // rank's last (the last entry of each row), goes after the whole data's.
+  const bool with_bias = options.bias >= 0;
+  CsrMatrix& mine = read.features;
+  const std::size_t own_cols = mine.num_cols - (with_bias ? 1 : 0);
   std::size_t num_cols = 0;
-  for (std::uint64_t n :
-       collective.gather_all(std::vector<std::uint64_t>{read.features.num_cols})) {
+  for (std::uint64_t n : collective.gather_all(std::vector<std::uint64_t>{own_cols})) {
     num_cols = std::max(num_cols, static_cast<std::size_t>(n));
   }
-  const bool with_bias = options.bias >= 0;
-  const auto bias_column = static_cast<Index>(num_cols);
-  if (with_bias) ++num_cols;
-  const std::uint64_t bias_per_row = with_bias ? 1 : 0;
-  const std::uint64_t nonzeros_before =
-      sum_before(read.features.nnz() + bias_per_row * read.features.num_rows, collective,
-                 out.total_nonzeros);
+  if (with_bias) {
+    for (std::size_t j = 0; j < mine.num_rows; ++j) {
+      mine.col_idx[static_cast<std::size_t>(mine.row_ptr[j + 1] - 1)] = static_cast<Index>(num_cols);
+    }
+    ++num_cols;
+  }
+  const std::uint64_t nonzeros_before = sum_before(mine.nnz(), collective, out.total_nonzeros);
   if (classes) {
     // The classes of the whole data; each rank's rows' classes follow them.
     out.classes.labels = agree_on_labels(read.labels, collective);
@@ -243,7 +249,7 @@ DistributedRows read_distributed(const std::string& path, const ReadOptions& opt
   share.block_bounds =
       agree_on_blocks(read.features, static_cast<std::size_t>(first_row),
                       static_cast<std::size_t>(total_rows), nonzeros_before, out.total_nonzeros,
-                      num_cols, bias_per_row, partitions, collective);
+                      num_cols, partitions, collective);
   const std::size_t blocks = share.block_bounds.size() - 1;
   const auto ranks = static_cast<std::size_t>(collective.size());
   const auto rank = static_cast<std::size_t>(collective.rank());
@@ -254,8 +260,7 @@ DistributedRows read_distributed(const std::string& path, const ReadOptions& opt
   for (std::size_t r = 0; r <= ranks; ++r) {
     first_of_rank.push_back(share.block_bounds[first_block_of(r)]);
   }
-  move_rows(read, static_cast<std::size_t>(first_row), first_of_rank, options.bias,
-            bias_column, collective, out);
+  move_rows(read, static_cast<std::size_t>(first_row), first_of_rank, collective, out);
   out.rows.num_cols = num_cols;
   if (classes) {
     std::unordered_map<int, std::size_t> number_of;

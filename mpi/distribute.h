@@ -33,6 +33,7 @@ struct DistributedRows {
   RowShare share;
   ClassMap classes;  // the whole data's labels; class_of for this rank's rows
   std::uint64_t total_nonzeros = 0;
+  std::uint64_t bytes_moved = 0;  // the bytes of rows this rank sent to others
 };
 
 // Thrown on the ranks that did not find the run's error: the rank that did

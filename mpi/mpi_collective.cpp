@@ -64,16 +64,34 @@ void MpiCollective::add_in_order(const std::vector<const std::vector<double>*>& 
   const int own = mpi_count(mine.size(), "block vectors");
   std::vector<int> held(ranks);
   MPI_Allgather(&own, 1, MPI_INT, held.data(), 1, MPI_INT, MPI_COMM_WORLD);
+  // The first rank that holds vectors holds the first of them: the sum
+  // (((v_0 + v_1) + v_2) + ...) starts with its run, so it adds its own in
+  // order and sends that one vector; the others' go one by one.
+  std::size_t first = 0;
+  while (first < ranks && held[first] == 0) ++first;
+  std::vector<double> folded;
+  std::vector<const std::vector<double>*> sending = mine;
+  if (first < ranks && held[first] > 1) {
+    if (static_cast<std::size_t>(rank_) == first) {
+      folded = *mine[0];
+      for (std::size_t k = 1; k < mine.size(); ++k) {
+        const std::vector<double>& v = *mine[k];
+        for (std::size_t i = 0; i < n; ++i) folded[i] += v[i];
+      }
+      sending = {&folded};
+    }
+    held[first] = 1;
+  }
   // To rank s: the slice [start_s, start_{s+1}) of each of mine, in order.
   std::vector<int> send_counts(ranks), send_offsets(ranks), receive_counts(ranks),
       receive_offsets(ranks);
   std::vector<double> send;
-  send.reserve(mine.size() * n);
+  send.reserve(sending.size() * n);
   for (std::size_t s = 0; s < ranks; ++s) {
     const std::size_t begin = range_start(n, static_cast<int>(s), size_);
     const std::size_t end = range_start(n, static_cast<int>(s + 1), size_);
     send_offsets[s] = mpi_count(send.size(), "block vectors");
-    for (const std::vector<double>* v : mine) {
+    for (const std::vector<double>* v : sending) {
       send.insert(send.end(), v->begin() + static_cast<std::ptrdiff_t>(begin),
                   v->begin() + static_cast<std::ptrdiff_t>(end));
     }

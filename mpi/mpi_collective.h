@@ -19,9 +19,10 @@ class MpiCollective final : public Collective {
   std::vector<std::uint64_t> gather_all(const std::vector<std::uint64_t>& mine) override;
   // Each rank adds the vectors' elements of its own range of the n (n / K
   // of them) in block order, from the slices every rank sends it (one
-  // all-to-all), and the ranges are then gathered on every rank: a
-  // reduce-scatter and an all-gather of n elements each, as an allreduce
-  // moves, but in a fixed order.
+  // all-to-all; the first rank that holds vectors sends their sum, the
+  // others each of theirs), and the ranges are then gathered on every
+  // rank: with one vector a rank, a reduce-scatter and an all-gather of n
+  // elements, as an allreduce moves, but in a fixed order.
   void add_in_order(const std::vector<const std::vector<double>*>& mine, std::size_t n,
                     std::vector<double>& out) override;
   // The bytes this rank has sent since it began (for the progress of a run
