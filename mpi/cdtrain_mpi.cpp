@@ -73,9 +73,25 @@ void save(const std::string& path, const cdl::LinearModel& model, unsigned threa
   file.commit();
 }
 
+// cdtrain's arguments, and --shards PREFIX, the last option, whose PREFIX
+// takes the training file's place: the files PREFIX.0, PREFIX.1, ..., one
+// a rank.
+cdl::TrainCommand parse_args(std::vector<std::string> args, bool& shards) {
+  shards = false;
+  for (std::size_t k = 0; k < args.size() && args[k] != "--"; ++k) {
+    if (args[k] != "--shards") continue;
+    if (shards) throw cdl::ConfigError("--shards given twice");
+    if (k + 1 == args.size()) throw cdl::ConfigError("--shards: missing value");
+    shards = true;
+    args.erase(args.begin() + static_cast<std::ptrdiff_t>(k));
+  }
+  return cdl::parse_train_args(args);
+}
+
 int run(int argc, char** argv, cdl::MpiCollective& collective) {
+  bool shards = false;
   const cdl::TrainCommand command =
-      cdl::parse_train_args(std::vector<std::string>(argv + 1, argv + argc));
+      parse_args(std::vector<std::string>(argv + 1, argv + argc), shards);
   if (command.help) {
     if (collective.rank() == 0) std::cout << cdl::train_help();
     return 0;
@@ -88,7 +104,9 @@ int run(int argc, char** argv, cdl::MpiCollective& collective) {
   cdl::validate(params);
   check_options(command, params);
   if (command.training_path != cdl::kStandardInput) {
-    cdl::check_not_input(command.model_path, "model_file", command.training_path);
+    cdl::check_not_input(
+        command.model_path, "model_file",
+        shards ? cdl::shard_path(command.training_path, collective.rank()) : command.training_path);
   }
   // Rank 0 writes the model: an unwritable place fails now, not after the
   // training.
@@ -111,7 +129,7 @@ int run(int argc, char** argv, cdl::MpiCollective& collective) {
   const Clock::time_point start = Clock::now();
   cdl::DistributedRows data;
   cdl::agree_on_errors(collective, [&] {
-    data = cdl::read_distributed(command.training_path, options, !regression,
+    data = cdl::read_distributed(command.training_path, options, shards, !regression,
                                  command.params.partitions, collective);
   });
   if (cdl::solver_by_shape(command.params)) {

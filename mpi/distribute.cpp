@@ -30,13 +30,18 @@ void byte_range(const std::string& path, int rank, int size, std::uint64_t& begi
 }
 
 // Each rank's read, and the run's first error in file order: a rank that
-// failed reports its error with its lines counted from the file's start,
-// the others learn that it did.
-LabeledRows read_share(const std::string& path, const ReadOptions& options,
+// failed reports its error with its lines counted from the file's start
+// (from its shard's start with shards), the others learn that it did.
+LabeledRows read_share(const std::string& path, const ReadOptions& options, bool shards,
                        MpiCollective& collective) {
   ReadOptions mine = options;  // -B's column at this rank's n + 1, moved to the whole data's below
   mine.read_range = true;
-  byte_range(path, collective.rank(), collective.size(), mine.range_begin, mine.range_end);
+  const std::string file = shards ? shard_path(path, collective.rank()) : path;
+  if (shards) {
+    byte_range(file, 0, 1, mine.range_begin, mine.range_end);
+  } else {
+    byte_range(path, collective.rank(), collective.size(), mine.range_begin, mine.range_end);
+  }
   LabeledRows rows;
   std::exception_ptr error;
   try {
@@ -44,7 +49,7 @@ LabeledRows read_share(const std::string& path, const ReadOptions& options,
       throw ConfigError("cdtrain-mpi reads a file, not standard input: every rank reads its "
                         "own part of it");
     }
-    rows = read_libsvm_rows(path, mine);
+    rows = read_libsvm_rows(file, mine);
   } catch (...) {
     error = std::current_exception();
   }
@@ -54,7 +59,7 @@ LabeledRows read_share(const std::string& path, const ReadOptions& options,
   for (int r = 0; r < collective.size(); ++r) {
     const auto k = static_cast<std::size_t>(2 * r);
     if (status[k] == 0) {
-      lines_before += static_cast<std::int64_t>(status[k + 1]);
+      if (!shards) lines_before += static_cast<std::int64_t>(status[k + 1]);
       continue;
     }
     if (r != collective.rank()) throw ErrorOnAnotherRank();
@@ -211,17 +216,22 @@ void move_rows(LabeledRows& read, std::size_t first_row,
 
 }  // namespace
 
+std::string shard_path(const std::string& prefix, int rank) {
+  return prefix + "." + std::to_string(rank);
+}
+
 DistributedRows read_distributed(const std::string& path, const ReadOptions& options,
-                                 bool classes, const std::optional<std::int64_t>& partitions,
+                                 bool shards, bool classes,
+                                 const std::optional<std::int64_t>& partitions,
                                  MpiCollective& collective) {
-  LabeledRows read = read_share(path, options, collective);
+  LabeledRows read = read_share(path, options, shards, collective);
   DistributedRows out;
   // The whole data's shape.
   std::uint64_t total_rows = 0;
   const std::uint64_t first_row = sum_before(read.features.num_rows, collective, total_rows);
   if (total_rows == 0) {
     if (collective.rank() != 0) throw ErrorOnAnotherRank();
-    detail::throw_no_instances(input_name(path));
+    detail::throw_no_instances(shards ? path + ".*" : input_name(path));
   }
   // The whole data's features; -B's column, which the reader put after this
   // rank's last (the last entry of each row), goes after the whole data's.

@@ -43,14 +43,21 @@ class ErrorOnAnotherRank : public std::runtime_error {
   ErrorOnAnotherRank() : std::runtime_error("an error on another rank") {}
 };
 
-// Reads `path` (a regular file) as above. `options` are cdtrain's (bias,
-// integer labels, threads); `classes` is false for a regression;
-// `partitions` is --partitions, the number of blocks, if given. Throws the
+// Reads `path` (a regular file) as above, or with `shards` the file
+// shard_path(path, r) on rank r, whole (the data are then the shards one
+// after another, in rank order, and a ParseError's line is in the shard).
+// `options` are cdtrain's (bias, integer labels, threads); `classes` is
+// false for a regression; `partitions` is --partitions, the number of
+// blocks, if given. Throws the
 // run's first error on the rank that found it (a ParseError's line counted
 // in the whole file) and ErrorOnAnotherRank on the others.
 DistributedRows read_distributed(const std::string& path, const ReadOptions& options,
-                                 bool classes, const std::optional<std::int64_t>& partitions,
+                                 bool shards, bool classes,
+                                 const std::optional<std::int64_t>& partitions,
                                  MpiCollective& collective);
+
+// Rank r's file of --shards PREFIX: PREFIX.r (PREFIX.0, PREFIX.1, ...).
+std::string shard_path(const std::string& prefix, int rank);
 
 // Runs body() on every rank; if it throws on some rank, rethrows there and
 // throws ErrorOnAnotherRank on the ranks where it did not, so that every

@@ -7,6 +7,8 @@
 #   - A bad line in the last rank's range: every rank exits 1, the message
 #     names the line in the whole file, and no model file is left.
 #   - More ranks than lines (empty ranges) train the model of one machine.
+#   - --shards: one file a rank gives the model of their concatenation; a bad
+#     line is named in its shard, and a missing shard is an error.
 #   - A solver or option that does not run distributed is a usage error
 #     (exit 2) that lists those that do.
 #   - A rank killed with SIGKILL ends the job with a non-zero status within
@@ -85,6 +87,29 @@ for k in 1 3; do
     fail "a bad line on $k ranks: no message naming line $bad_line: $(cat "$scratch/log")"
   [ ! -e "$scratch/bad.model" ] || fail "a bad line on $k ranks left a model file"
 done
+passed=$((passed + 1))
+
+# --shards: one file a rank, the data their concatenation; a bad line is
+# named in its shard; a missing shard is an error.
+split -n l/3 -d -a 1 data/a9a "$scratch/shard."
+./cdtrain -q -s 0 data/a9a "$scratch/one.model"
+rm -f "$scratch/mpi.model"
+mpi 3 ./cdtrain-mpi -q -s 0 --shards "$scratch/shard" "$scratch/mpi.model" >"$scratch/log" 2>&1 ||
+  fail "--shards on 3 ranks: $(cat "$scratch/log")"
+cmp -s "$scratch/one.model" "$scratch/mpi.model" || fail "--shards: another model than cdtrain's"
+sed -i '5s/:1 /:1x /' "$scratch/shard.2"
+status=0
+mpi 3 ./cdtrain-mpi -s 0 --shards "$scratch/shard" "$scratch/bad.model" >"$scratch/log" 2>&1 ||
+  status=$?
+[ "$status" = 1 ] || fail "a bad line in a shard: exit $status"
+grep -q "shard.2:5: " "$scratch/log" || fail "a bad line in a shard: $(cat "$scratch/log")"
+sed -i '5s/:1x /:1 /' "$scratch/shard.2"
+status=0
+mpi 4 ./cdtrain-mpi -s 0 --shards "$scratch/shard" "$scratch/bad.model" >"$scratch/log" 2>&1 ||
+  status=$?
+[ "$status" = 1 ] && grep -q "shard.3: cannot open: no such file" "$scratch/log" ||
+  fail "a missing shard: exit $status: $(cat "$scratch/log")"
+[ ! -e "$scratch/bad.model" ] || fail "a bad shard left a model file"
 passed=$((passed + 1))
 
 # More ranks than lines.
