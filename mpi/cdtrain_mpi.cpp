@@ -127,10 +127,16 @@ int run(int argc, char** argv, cdl::MpiCollective& collective) {
     return std::chrono::duration<double>(Clock::now() - start).count();
   };
   const Clock::time_point start = Clock::now();
+  // cdtrain's check of the values (train.h), on each rank's rows as read.
+  const auto check = [&params](const cdl::CsrMatrix& rows, const cdl::ClassMap& classes,
+                               double largest) {
+    cdl::check_magnitudes(rows, classes, params, largest);
+    return cdl::largest_cost(classes, params);
+  };
   cdl::DistributedRows data;
   cdl::agree_on_errors(collective, [&] {
     data = cdl::read_distributed(command.training_path, options, shards, !regression,
-                                 command.params.partitions, collective);
+                                 command.params.partitions, check, collective);
   });
   if (cdl::solver_by_shape(command.params)) {
     params = cdl::resolve_defaults(cdl::choose_solver_by_shape(
@@ -203,10 +209,10 @@ int main(int argc, char** argv) {
     status = cdl::run_tool("cdtrain-mpi", usage, [&] {
       try {
         return run(argc, argv, collective);
-      } catch (const cdl::ErrorOnAnotherRank&) {
-        return 1;
+      } catch (const cdl::ErrorOnAnotherRank& e) {
+        return e.status();
       } catch (const cdl::ConfigError& e) {
-        // Every rank finds a usage error; rank 0 alone says it.
+        // A usage error that every rank finds; rank 0 alone says it.
         if (collective.rank() == 0) throw;
         return 2;
       }

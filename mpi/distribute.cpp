@@ -33,7 +33,7 @@ void byte_range(const std::string& path, int rank, int size, std::uint64_t& begi
 // failed reports its error with its lines counted from the file's start
 // (from its shard's start with shards), the others learn that it did.
 LabeledRows read_share(const std::string& path, const ReadOptions& options, bool shards,
-                       MpiCollective& collective) {
+                       MpiCollective& collective, std::int64_t& lines_before) {
   ReadOptions mine = options;  // -B's column at this rank's n + 1, moved to the whole data's below
   mine.read_range = true;
   const std::string file = shards ? shard_path(path, collective.rank()) : path;
@@ -54,15 +54,15 @@ LabeledRows read_share(const std::string& path, const ReadOptions& options, bool
     error = std::current_exception();
   }
   const std::vector<std::uint64_t> status = collective.gather_all(std::vector<std::uint64_t>{
-      error ? 1u : 0u, static_cast<std::uint64_t>(rows.line_count)});
-  std::int64_t lines_before = 0;
+      static_cast<std::uint64_t>(status_of(error)), static_cast<std::uint64_t>(rows.line_count)});
+  lines_before = 0;
   for (int r = 0; r < collective.size(); ++r) {
     const auto k = static_cast<std::size_t>(2 * r);
     if (status[k] == 0) {
-      if (!shards) lines_before += static_cast<std::int64_t>(status[k + 1]);
+      if (!shards && r < collective.rank()) lines_before += static_cast<std::int64_t>(status[k + 1]);
       continue;
     }
-    if (r != collective.rank()) throw ErrorOnAnotherRank();
+    if (r != collective.rank()) throw ErrorOnAnotherRank(static_cast<int>(status[k]));
     try {
       std::rethrow_exception(error);
     } catch (const ParseError& e) {
@@ -216,6 +216,31 @@ void move_rows(LabeledRows& read, std::size_t first_row,
 
 }  // namespace
 
+int status_of(const std::exception_ptr& error) {
+  if (!error) return 0;
+  try {
+    std::rethrow_exception(error);
+  } catch (const ErrorOnAnotherRank&) {
+    return 0;  // agreed already: the rank of the error says so again
+  } catch (const ConfigError&) {
+    return 2;
+  } catch (...) {
+    return 1;
+  }
+}
+
+void agree_on(const std::exception_ptr& error, MpiCollective& collective) {
+  const std::vector<std::uint64_t> status =
+      collective.gather_all(std::vector<std::uint64_t>{static_cast<std::uint64_t>(status_of(error))});
+  for (int r = 0; r < collective.size(); ++r) {
+    const std::uint64_t s = status[static_cast<std::size_t>(r)];
+    if (s == 0) continue;
+    if (r == collective.rank()) std::rethrow_exception(error);
+    throw ErrorOnAnotherRank(static_cast<int>(s));
+  }
+  if (error) std::rethrow_exception(error);
+}
+
 std::string shard_path(const std::string& prefix, int rank) {
   return prefix + "." + std::to_string(rank);
 }
@@ -223,14 +248,15 @@ std::string shard_path(const std::string& prefix, int rank) {
 DistributedRows read_distributed(const std::string& path, const ReadOptions& options,
                                  bool shards, bool classes,
                                  const std::optional<std::int64_t>& partitions,
-                                 MpiCollective& collective) {
-  LabeledRows read = read_share(path, options, shards, collective);
+                                 const ValueCheck& check, MpiCollective& collective) {
+  std::int64_t lines_before = 0;
+  LabeledRows read = read_share(path, options, shards, collective, lines_before);
   DistributedRows out;
   // The whole data's shape.
   std::uint64_t total_rows = 0;
   const std::uint64_t first_row = sum_before(read.features.num_rows, collective, total_rows);
   if (total_rows == 0) {
-    if (collective.rank() != 0) throw ErrorOnAnotherRank();
+    if (collective.rank() != 0) throw ErrorOnAnotherRank(1);
     detail::throw_no_instances(shards ? path + ".*" : input_name(path));
   }
   // The whole data's features; -B's column, which the reader put after this
@@ -253,6 +279,18 @@ DistributedRows read_distributed(const std::string& path, const ReadOptions& opt
     // The classes of the whole data; each rank's rows' classes follow them.
     out.classes.labels = agree_on_labels(read.labels, collective);
   }
+  // The values, checked on the rows as read, where a row is a line.
+  std::exception_ptr error;
+  try {
+    mine.checked_cost = check(mine, out.classes, read.largest_magnitude);
+  } catch (const InstanceError& e) {
+    const std::string name = input_name(shards ? shard_path(path, collective.rank()) : path);
+    error = std::make_exception_ptr(
+        ParseError(name, read.lines.line_of(e.row()) + lines_before, e.reason()));
+  } catch (...) {
+    error = std::current_exception();
+  }
+  agree_on(error, collective);
   // The blocks, and the rows each rank holds.
   RowShare& share = out.share;
   share.collective = &collective;
@@ -270,8 +308,10 @@ DistributedRows read_distributed(const std::string& path, const ReadOptions& opt
   for (std::size_t r = 0; r <= ranks; ++r) {
     first_of_rank.push_back(share.block_bounds[first_block_of(r)]);
   }
+  const double checked_cost = mine.checked_cost;
   move_rows(read, static_cast<std::size_t>(first_row), first_of_rank, collective, out);
   out.rows.num_cols = num_cols;
+  out.rows.checked_cost = checked_cost;
   if (classes) {
     std::unordered_map<int, std::size_t> number_of;
     for (std::size_t c = 0; c < out.classes.labels.size(); ++c) {

@@ -15,6 +15,8 @@
 #define CDL_MPI_DISTRIBUTE_H_
 
 #include <cstdint>
+#include <exception>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -36,12 +38,27 @@ struct DistributedRows {
   std::uint64_t bytes_moved = 0;  // the bytes of rows this rank sent to others
 };
 
-// Thrown on the ranks that did not find the run's error: the rank that did
-// reports it, and every rank exits 1.
+// Thrown on the ranks that did not report the run's error: the rank that
+// did reports it, and every rank exits with its status (2 for a usage
+// error, else 1).
 class ErrorOnAnotherRank : public std::runtime_error {
  public:
-  ErrorOnAnotherRank() : std::runtime_error("an error on another rank") {}
+  explicit ErrorOnAnotherRank(int status)
+      : std::runtime_error("an error on another rank"), status_(status) {}
+  int status() const { return status_; }
+
+ private:
+  int status_;
 };
+
+// The exit status of `error`: 0 for none or for an ErrorOnAnotherRank (an
+// error agreed on already), 2 for a usage error, else 1.
+int status_of(const std::exception_ptr& error);
+
+// If some rank's `error` (this rank's) is set, rethrows the first of them
+// in rank order on its rank and throws ErrorOnAnotherRank on the others. A
+// collective call.
+void agree_on(const std::exception_ptr& error, MpiCollective& collective);
 
 // Reads `path` (a regular file) as above, or with `shards` the file
 // shard_path(path, r) on rank r, whole (the data are then the shards one
@@ -51,17 +68,25 @@ class ErrorOnAnotherRank : public std::runtime_error {
 // blocks, if given. Throws the
 // run's first error on the rank that found it (a ParseError's line counted
 // in the whole file) and ErrorOnAnotherRank on the others.
+// Checks a rank's rows, as read, against the whole data's classes and the
+// largest |value| the reader found, and returns the C checked at (the rows'
+// checked_cost, train.h's check_magnitudes()); an InstanceError names a row
+// of those.
+using ValueCheck =
+    std::function<double(const CsrMatrix& rows, const ClassMap& classes, double largest)>;
+
 DistributedRows read_distributed(const std::string& path, const ReadOptions& options,
                                  bool shards, bool classes,
                                  const std::optional<std::int64_t>& partitions,
-                                 MpiCollective& collective);
+                                 const ValueCheck& check, MpiCollective& collective);
 
 // Rank r's file of --shards PREFIX: PREFIX.r (PREFIX.0, PREFIX.1, ...).
 std::string shard_path(const std::string& prefix, int rank);
 
-// Runs body() on every rank; if it throws on some rank, rethrows there and
-// throws ErrorOnAnotherRank on the ranks where it did not, so that every
-// rank leaves together (an exchange after it would wait forever).
+// Runs body() on every rank; if it throws on some ranks, the first of them
+// in rank order rethrows and the others throw ErrorOnAnotherRank, so that
+// every rank leaves together (an exchange after it would wait forever) and
+// one message is printed.
 template <class Body>
 void agree_on_errors(MpiCollective& collective, Body body) {
   std::exception_ptr error;
@@ -70,12 +95,7 @@ void agree_on_errors(MpiCollective& collective, Body body) {
   } catch (...) {
     error = std::current_exception();
   }
-  const std::vector<std::uint64_t> failed =
-      collective.gather_all(std::vector<std::uint64_t>{error ? 1u : 0u});
-  if (error) std::rethrow_exception(error);
-  for (std::uint64_t f : failed) {
-    if (f != 0) throw ErrorOnAnotherRank();
-  }
+  agree_on(error, collective);
 }
 
 }  // namespace cdl

@@ -271,7 +271,9 @@ class RowObjective final : public VectorObjective {
 
   // Whether this process holds block 0 (whose vector starts at l2 v and
   // whose f starts at r): always without a RowShare.
-  bool holds_block_zero() const { return share_ == nullptr || share_->first_block == 0; }
+  bool holds_block_zero() const {
+    return share_ == nullptr || (share_->first_block == 0 && share_->end_block > 0);
+  }
 
   // l2 v_i + 0: where a component of l2 v + X'u starts, never -0 (see
   // times_transpose()); 0 for the unregularized coordinate (-R's bias).

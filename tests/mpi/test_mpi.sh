@@ -4,8 +4,9 @@
 #   - For each case, K = 1, 2 and 3 ranks write the model of cdtrain on one
 #     machine, byte for byte (two or more classes, -B, -R, -wi, -s 0, 2, 11,
 #     --partitions, and a generated file whose rows fall into 8 blocks).
-#   - A bad line in the last rank's range: every rank exits 1, the message
-#     names the line in the whole file, and no model file is left.
+#   - A bad line in the last rank's range, and a value too large to train
+#     on there: every rank exits 1, the message is cdtrain's, with the line
+#     in the whole file, and no model file is left.
 #   - More ranks than lines (empty ranges) train the model of one machine.
 #   - --shards: one file a rank gives the model of their concatenation; a bad
 #     line is named in its shard, and a missing shard is an error.
@@ -112,6 +113,22 @@ mpi 4 ./cdtrain-mpi -s 0 --shards "$scratch/shard" "$scratch/bad.model" >"$scrat
 [ ! -e "$scratch/bad.model" ] || fail "a bad shard left a model file"
 passed=$((passed + 1))
 
+# A value too large to train on, in the last rank's range: cdtrain's
+# message, its line in the whole file.
+awk -v n="$bad_line" 'NR == n { sub(/:1 /, ":1e300 ") } { print }' data/a9a >"$scratch/large.svm"
+expected=$(./cdtrain -s 0 "$scratch/large.svm" "$scratch/bad.model" 2>&1 | head -1 || true)
+case $expected in
+  *"large.svm:$bad_line: feature "*" (value 1e+300) is too large"*) ;;
+  *) fail "cdtrain on a value too large: $expected" ;;
+esac
+status=0
+mpi 3 ./cdtrain-mpi -s 0 "$scratch/large.svm" "$scratch/bad.model" >"$scratch/log" 2>&1 || status=$?
+[ "$status" = 1 ] || fail "a value too large on 3 ranks: exit $status"
+grep -qF "cdtrain-mpi: error: ${expected#cdtrain: error: }" "$scratch/log" ||
+  fail "a value too large on 3 ranks: $(cat "$scratch/log")"
+[ ! -e "$scratch/bad.model" ] || fail "a value too large left a model file"
+passed=$((passed + 1))
+
 # More ranks than lines.
 printf '+1 1:1 2:3\n-1 2:1\n' >"$scratch/two.svm"
 same_bits "two lines on up to 3 ranks" "$scratch/two.svm" -s 0
@@ -142,7 +159,7 @@ for _ in $(seq 400); do
   grep -q "^class" "$scratch/log" && break
   sleep 0.05
 done
-victim=$(pgrep -x cdtrain-mpi | sed -n 2p || true)
+victim=$(pgrep -f "^./cdtrain-mpi .*$scratch/killed.model" | sed -n 2p || true)
 [ -n "$victim" ] || fail "no rank to kill: $(cat "$scratch/log")"
 kill -9 "$victim"
 start=$SECONDS
