@@ -8,12 +8,11 @@
 //
 // Distributed: the whole-vector solvers tron and newton (LIBLINEAR's -s 0,
 // and -s 2 and -s 11 where the data's shape gives them or with
-// --partitions), whose products X v
-// and X'u each rank computes on its rows, X'u's block vectors added in a
-// fixed order (RowShare); one reduce-scatter and one all-gather of n
-// doubles per gradient, Hessian-vector product and diagonal. Any other
-// solver, and -v, -C, -i, -W, --cache and --trace, are refused as usage
-// errors.
+// --partitions), whose products X v and X'u each rank computes on its rows,
+// X'u's block vectors added in a fixed order (RowShare): about one
+// reduce-scatter and one all-gather of n doubles per gradient,
+// Hessian-vector product and diagonal. Any other solver, and -v, -C, -i,
+// --cache, --trace and -W with --shards, are refused as usage errors.
 #include <mpi.h>
 
 #include <chrono>
@@ -53,14 +52,17 @@ const char* const kDistributedList =
     "--partitions";
 
 // Usage errors of the options that do not run distributed.
-void check_options(const cdl::TrainCommand& command, const cdl::Params& params) {
+void check_options(const cdl::TrainCommand& command, const cdl::Params& params, bool shards) {
   const auto refuse = [](const std::string& what) {
     throw cdl::ConfigError(what + " does not run distributed yet; run cdtrain for it");
   };
   if (command.find_C) refuse("-C");
   if (params.cv_folds > 0) refuse("-v");
   if (!command.initial_model.empty()) refuse("-i");
-  if (!command.weights_path.empty()) refuse("-W");
+  if (!command.weights_path.empty() && shards) {
+    throw cdl::ConfigError("-W with --shards: the weights are one file for the whole data; "
+                           "give the data as one file");
+  }
   if (command.cache || !command.cache_file.empty()) refuse("--cache");
   if (!command.trace_path.empty()) refuse("--trace");
 }
@@ -102,7 +104,7 @@ int run(int argc, char** argv, cdl::MpiCollective& collective) {
   }
   cdl::Params params = cdl::resolve_defaults(command.params);
   cdl::validate(params);
-  check_options(command, params);
+  check_options(command, params, shards);
   if (command.training_path != cdl::kStandardInput) {
     cdl::check_not_input(
         command.model_path, "model_file",
@@ -129,14 +131,15 @@ int run(int argc, char** argv, cdl::MpiCollective& collective) {
   const Clock::time_point start = Clock::now();
   // cdtrain's check of the values (train.h), on each rank's rows as read.
   const auto check = [&params](const cdl::CsrMatrix& rows, const cdl::ClassMap& classes,
-                               double largest) {
-    cdl::check_magnitudes(rows, classes, params, largest);
-    return cdl::largest_cost(classes, params);
+                               double largest, const std::vector<double>* weights) {
+    cdl::check_magnitudes(rows, classes, params, largest, weights);
+    return cdl::largest_cost(classes, params, weights);
   };
   cdl::DistributedRows data;
   cdl::agree_on_errors(collective, [&] {
     data = cdl::read_distributed(command.training_path, options, shards, !regression,
-                                 command.params.partitions, check, collective);
+                                 command.weights_path, command.params.partitions, check,
+                                 collective);
   });
   if (cdl::solver_by_shape(command.params)) {
     params = cdl::resolve_defaults(cdl::choose_solver_by_shape(
@@ -160,10 +163,12 @@ int run(int argc, char** argv, cdl::MpiCollective& collective) {
                 std::to_string(blocks) + (blocks == 1 ? " block" : " blocks") + " of rows");
   const double reading_seconds = seconds_since(start);
   const Clock::time_point training_start = Clock::now();
-  const cdl::DataMatrix matrix{nullptr, &data.rows, nullptr, &data.share};
+  const std::vector<double>* weights = command.weights_path.empty() ? nullptr : &data.weights;
+  const cdl::DataMatrix matrix{nullptr, &data.rows, weights, &data.share};
   std::optional<cdl::LinearModel> model;
   try {
-    model = regression ? cdl::train_regression(matrix, data.labels, params, reporter)
+    model = regression ? cdl::train_regression(matrix, data.labels, params, reporter, nullptr,
+                                               nullptr, weights)
                        : cdl::train(matrix, data.classes, params, reporter);
   } catch (const std::exception& e) {
     // The other ranks may be waiting in an exchange: the job ends here.

@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "data/input_file.h"
+#include "data/instance_weights.h"
 #include "data/libsvm_line.h"
 #include "objective/transpose_blocks.h"
 #include "util/error.h"
@@ -101,27 +102,41 @@ std::uint64_t sum_before(std::uint64_t value, MpiCollective& collective, std::ui
   return before;
 }
 
-// The blocks of X'u of the whole data (every row counts: no fold is held
-// out and no weight is 0 in a distributed run), as transpose_blocks() cuts
-// them on one process: block b starts at the first row with at least its
-// target of nonzeros before it.
-std::vector<std::size_t> agree_on_blocks(const CsrMatrix& rows, std::size_t first_row,
-                                         std::size_t total_rows, std::uint64_t nonzeros_before,
+// Whether row j counts: it has no weight (no -W) or a weight above 0 (no
+// fold is held out in a distributed run).
+bool counts(const std::vector<double>& weights, std::size_t j) {
+  return weights.empty() || weights[j] > 0;
+}
+
+// Row j's nonzeros if it counts, else 0.
+std::uint64_t counted_length(const CsrMatrix& rows, const std::vector<double>& weights,
+                             std::size_t j) {
+  return counts(weights, j) ? static_cast<std::uint64_t>(rows.row_ptr[j + 1] - rows.row_ptr[j])
+                            : 0;
+}
+
+// The blocks of X'u of the whole data, as transpose_blocks() cuts them on
+// one process: block b starts at the first counted row with at least its
+// target of counted nonzeros before it.
+std::vector<std::size_t> agree_on_blocks(const CsrMatrix& rows, const std::vector<double>& weights,
+                                         std::size_t first_row, std::size_t total_rows,
+                                         std::uint64_t nonzeros_before,
                                          std::uint64_t total_nonzeros, std::size_t num_cols,
                                          const std::optional<std::int64_t>& partitions,
                                          MpiCollective& collective) {
   const std::size_t count = transpose_block_count(partitions, total_nonzeros, num_cols);
   std::vector<std::uint64_t> starts;
   std::size_t j = 0;
-  std::uint64_t before = nonzeros_before;  // the nonzeros before row j
+  std::uint64_t before = nonzeros_before;  // the counted nonzeros before row j
   for (std::size_t b = 1; b < count; ++b) {
     const auto target = static_cast<std::uint64_t>(transpose_block_target(total_nonzeros, b, count));
-    while (j < rows.num_rows && before < target) {
-      before += static_cast<std::uint64_t>(rows.row_ptr[j + 1] - rows.row_ptr[j]);
+    while (j < rows.num_rows && (before < target || !counts(weights, j))) {
+      before += counted_length(rows, weights, j);
       ++j;
     }
-    // Row j, this rank's or the next one's first, has its target before it.
-    starts.push_back(before >= target ? first_row + j : total_rows);
+    // This rank's row j, if it has one, is the first counted row with its
+    // target before it; else a later rank's is.
+    starts.push_back(j < rows.num_rows ? first_row + j : total_rows);
   }
   const std::vector<std::uint64_t> all = collective.gather_all(starts);
   std::vector<std::size_t> bounds{0};
@@ -137,10 +152,11 @@ std::vector<std::size_t> agree_on_blocks(const CsrMatrix& rows, std::size_t firs
 }
 
 // Moves the rows to the ranks of their blocks (one all-to-all of the
-// labels, the rows' lengths, their indices and their values). When every
+// labels, the weights if any, the rows' lengths, their indices and their
+// values). When every
 // rank's rows stay where they were read (one rank, or rows that fall on
 // their blocks' ranks), they are kept without a copy.
-void move_rows(LabeledRows& read, std::size_t first_row,
+void move_rows(LabeledRows& read, std::vector<double>& weights, std::size_t first_row,
                const std::vector<std::size_t>& first_of_rank, MpiCollective& collective,
                DistributedRows& out) {
   const auto ranks = static_cast<std::size_t>(collective.size());
@@ -170,6 +186,7 @@ void move_rows(LabeledRows& read, std::size_t first_row,
   if (ranks_that_move == 0) {
     out.rows = std::move(m);
     out.labels = std::move(read.labels);
+    out.weights = std::move(weights);
     return;
   }
   std::vector<int> rows_from_off(ranks, 0), pairs_from_off(ranks, 0);
@@ -188,12 +205,19 @@ void move_rows(LabeledRows& read, std::size_t first_row,
   MPI_Alltoallv(read.labels.data(), rows_to.data(), rows_off.data(), MPI_DOUBLE,
                 out.labels.data(), rows_from.data(), rows_from_off.data(), MPI_DOUBLE,
                 MPI_COMM_WORLD);
+  if (!weights.empty()) {
+    out.weights.resize(static_cast<std::size_t>(num_rows));
+    MPI_Alltoallv(weights.data(), rows_to.data(), rows_off.data(), MPI_DOUBLE,
+                  out.weights.data(), rows_from.data(), rows_from_off.data(), MPI_DOUBLE,
+                  MPI_COMM_WORLD);
+  }
   MPI_Alltoallv(lengths.data(), rows_to.data(), rows_off.data(), MPI_INT64_T,
                 their_lengths.data(), rows_from.data(), rows_from_off.data(), MPI_INT64_T,
                 MPI_COMM_WORLD);
   for (std::size_t s = 0; s < ranks; ++s) {
     if (s == me) continue;
-    out.bytes_moved += static_cast<std::uint64_t>(rows_to[s]) * (sizeof(double) + 8) +
+    out.bytes_moved += static_cast<std::uint64_t>(rows_to[s]) *
+                           (sizeof(double) * (weights.empty() ? 1 : 2) + 8) +
                        static_cast<std::uint64_t>(pairs_to[s]) * (sizeof(Index) + sizeof(double));
   }
   CsrMatrix& rows = out.rows;
@@ -246,7 +270,7 @@ std::string shard_path(const std::string& prefix, int rank) {
 }
 
 DistributedRows read_distributed(const std::string& path, const ReadOptions& options,
-                                 bool shards, bool classes,
+                                 bool shards, bool classes, const std::string& weights_path,
                                  const std::optional<std::int64_t>& partitions,
                                  const ValueCheck& check, MpiCollective& collective) {
   std::int64_t lines_before = 0;
@@ -274,7 +298,24 @@ DistributedRows read_distributed(const std::string& path, const ReadOptions& opt
     }
     ++num_cols;
   }
-  const std::uint64_t nonzeros_before = sum_before(mine.nnz(), collective, out.total_nonzeros);
+  // -W's weights of this rank's rows: every rank reads the file (it names
+  // its own errors alike) and keeps its rows' lines.
+  std::vector<double> weights;
+  if (!weights_path.empty()) {
+    std::exception_ptr error;
+    try {
+      std::vector<double> all =
+          read_instance_weights(weights_path, static_cast<std::size_t>(total_rows));
+      weights.assign(all.begin() + static_cast<std::ptrdiff_t>(first_row),
+                     all.begin() + static_cast<std::ptrdiff_t>(first_row + mine.num_rows));
+    } catch (...) {
+      error = std::current_exception();
+    }
+    agree_on(error, collective);
+  }
+  std::uint64_t counted = 0;
+  for (std::size_t j = 0; j < mine.num_rows; ++j) counted += counted_length(mine, weights, j);
+  const std::uint64_t nonzeros_before = sum_before(counted, collective, out.total_nonzeros);
   if (classes) {
     // The classes of the whole data; each rank's rows' classes follow them.
     out.classes.labels = agree_on_labels(read.labels, collective);
@@ -282,7 +323,8 @@ DistributedRows read_distributed(const std::string& path, const ReadOptions& opt
   // The values, checked on the rows as read, where a row is a line.
   std::exception_ptr error;
   try {
-    mine.checked_cost = check(mine, out.classes, read.largest_magnitude);
+    mine.checked_cost =
+        check(mine, out.classes, read.largest_magnitude, weights.empty() ? nullptr : &weights);
   } catch (const InstanceError& e) {
     const std::string name = input_name(shards ? shard_path(path, collective.rank()) : path);
     error = std::make_exception_ptr(
@@ -295,7 +337,7 @@ DistributedRows read_distributed(const std::string& path, const ReadOptions& opt
   RowShare& share = out.share;
   share.collective = &collective;
   share.block_bounds =
-      agree_on_blocks(read.features, static_cast<std::size_t>(first_row),
+      agree_on_blocks(read.features, weights, static_cast<std::size_t>(first_row),
                       static_cast<std::size_t>(total_rows), nonzeros_before, out.total_nonzeros,
                       num_cols, partitions, collective);
   const std::size_t blocks = share.block_bounds.size() - 1;
@@ -309,7 +351,7 @@ DistributedRows read_distributed(const std::string& path, const ReadOptions& opt
     first_of_rank.push_back(share.block_bounds[first_block_of(r)]);
   }
   const double checked_cost = mine.checked_cost;
-  move_rows(read, static_cast<std::size_t>(first_row), first_of_rank, collective, out);
+  move_rows(read, weights, static_cast<std::size_t>(first_row), first_of_rank, collective, out);
   out.rows.num_cols = num_cols;
   out.rows.checked_cost = checked_cost;
   if (classes) {

@@ -31,7 +31,8 @@ namespace cdl {
 
 struct DistributedRows {
   CsrMatrix rows;              // this rank's rows; num_cols is the whole data's
-  std::vector<double> labels;  // their labels (targets)
+  std::vector<double> labels;   // their labels (targets)
+  std::vector<double> weights;  // their -W weights, or empty
   RowShare share;
   ClassMap classes;  // the whole data's labels; class_of for this rank's rows
   std::uint64_t total_nonzeros = 0;
@@ -64,7 +65,8 @@ void agree_on(const std::exception_ptr& error, MpiCollective& collective);
 // shard_path(path, r) on rank r, whole (the data are then the shards one
 // after another, in rank order, and a ParseError's line is in the shard).
 // `options` are cdtrain's (bias, integer labels, threads); `classes` is
-// false for a regression; `partitions` is --partitions, the number of
+// false for a regression; `weights_path` is -W's file (one weight a line of
+// the whole data), or empty; `partitions` is --partitions, the number of
 // blocks, if given. Throws the
 // run's first error on the rank that found it (a ParseError's line counted
 // in the whole file) and ErrorOnAnotherRank on the others.
@@ -72,11 +74,11 @@ void agree_on(const std::exception_ptr& error, MpiCollective& collective);
 // largest |value| the reader found, and returns the C checked at (the rows'
 // checked_cost, train.h's check_magnitudes()); an InstanceError names a row
 // of those.
-using ValueCheck =
-    std::function<double(const CsrMatrix& rows, const ClassMap& classes, double largest)>;
+using ValueCheck = std::function<double(const CsrMatrix& rows, const ClassMap& classes,
+                                         double largest, const std::vector<double>* weights)>;
 
 DistributedRows read_distributed(const std::string& path, const ReadOptions& options,
-                                 bool shards, bool classes,
+                                 bool shards, bool classes, const std::string& weights_path,
                                  const std::optional<std::int64_t>& partitions,
                                  const ValueCheck& check, MpiCollective& collective);
 

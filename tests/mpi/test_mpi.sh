@@ -2,8 +2,9 @@
 # The tests of cdtrain-mpi (make test-mpi): mpirun on this machine, ranks
 # oversubscribed on its cores, loopback only.
 #   - For each case, K = 1, 2 and 3 ranks write the model of cdtrain on one
-#     machine, byte for byte (two or more classes, -B, -R, -wi, -s 0, 2, 11,
-#     --partitions, and a generated file whose rows fall into 8 blocks).
+#     machine, byte for byte (two or more classes, -B, -R, -wi, -W with
+#     weights 0, -s 0, 2, 11, --partitions, and a generated file whose rows
+#     fall into 8 blocks); a bad -W file is cdtrain's error, said once.
 #   - A bad line in the last rank's range, and a value too large to train
 #     on there: every rank exits 1, the message is cdtrain's, with the line
 #     in the whole file, and no model file is left.
@@ -69,6 +70,20 @@ same_bits "generated, 20 classes, -s 2" "$scratch/classes.svm" -s 2
 mpi 2 ./cdtrain-mpi -s 0 "$scratch/tall.svm" "$scratch/mpi.model" >"$scratch/log" 2>&1
 grep -q "instances in 8 blocks of rows" "$scratch/log" ||
   fail "the generated file is not cut into 8 blocks: $(cat "$scratch/log")"
+
+# -W: instance weights, some 0 (rows that do not count, which the blocks
+# skip); a bad weight is cdtrain's error.
+awk '{ print (NR % 7 == 0) ? 0 : (NR % 3 + 0.5) }' data/a9a >"$scratch/a9a.w"
+same_bits "a9a -s 0 -W" data/a9a -s 0 -W "$scratch/a9a.w"
+same_bits "a9a -s 2 -W" data/a9a -s 2 -W "$scratch/a9a.w"
+sed -i '5s/.*/-1/' "$scratch/a9a.w"
+expected=$(./cdtrain -s 0 -W "$scratch/a9a.w" data/a9a "$scratch/bad.model" 2>&1 | head -1 || true)
+status=0
+mpi 3 ./cdtrain-mpi -s 0 -W "$scratch/a9a.w" data/a9a "$scratch/bad.model" >"$scratch/log" 2>&1 ||
+  status=$?
+[ "$status" = 1 ] && grep -qF "cdtrain-mpi: error: ${expected#cdtrain: error: }" "$scratch/log" ||
+  fail "a bad weight: exit $status: $(cat "$scratch/log")"
+[ "$(grep -c "a9a.w:5" "$scratch/log")" = 1 ] || fail "a bad weight: not said once"
 
 # A bad value near the end: in the last rank's range.
 lines=$(wc -l <data/a9a)
