@@ -315,7 +315,9 @@ DistributedRows read_distributed(const std::string& path, const ReadOptions& opt
   }
   std::uint64_t counted = 0;
   for (std::size_t j = 0; j < mine.num_rows; ++j) counted += counted_length(mine, weights, j);
-  const std::uint64_t nonzeros_before = sum_before(counted, collective, out.total_nonzeros);
+  std::uint64_t total_counted = 0;
+  const std::uint64_t counted_before = sum_before(counted, collective, total_counted);
+  sum_before(mine.nnz(), collective, out.total_nonzeros);
   if (classes) {
     // The classes of the whole data; each rank's rows' classes follow them.
     out.classes.labels = agree_on_labels(read.labels, collective);
@@ -338,7 +340,7 @@ DistributedRows read_distributed(const std::string& path, const ReadOptions& opt
   share.collective = &collective;
   share.block_bounds =
       agree_on_blocks(read.features, weights, static_cast<std::size_t>(first_row),
-                      static_cast<std::size_t>(total_rows), nonzeros_before, out.total_nonzeros,
+                      static_cast<std::size_t>(total_rows), counted_before, total_counted,
                       num_cols, partitions, collective);
   const std::size_t blocks = share.block_bounds.size() - 1;
   const auto ranks = static_cast<std::size_t>(collective.size());
