@@ -60,8 +60,9 @@ void check_options(const cdl::TrainCommand& command, const cdl::Params& params, 
   if (params.cv_folds > 0) refuse("-v");
   if (!command.initial_model.empty()) refuse("-i");
   if (!command.weights_path.empty() && shards) {
-    throw cdl::ConfigError("-W with --shards: the weights are one file for the whole data; "
-                           "give the data as one file");
+    throw cdl::ConfigError(
+        "-W with --shards: the weights are one file for the whole data; "
+        "give the data as one file");
   }
   if (command.cache || !command.cache_file.empty()) refuse("--cache");
   if (!command.trace_path.empty()) refuse("--trace");
@@ -69,7 +70,8 @@ void check_options(const cdl::TrainCommand& command, const cdl::Params& params, 
 
 void save(const std::string& path, const cdl::LinearModel& model, unsigned threads) {
   cdl::AtomicFileWriter file(path);
-  cdl::write_model(model, [&file](const std::string& chunk) { file.write(chunk); }, threads);
+  cdl::write_model(
+      model, [&file](const std::string& chunk) { file.write(chunk); }, threads);
   file.finish();
   const cdl::DeferredSignals deferred;
   file.commit();
@@ -137,14 +139,14 @@ int run(int argc, char** argv, cdl::MpiCollective& collective) {
   };
   cdl::DistributedRows data;
   cdl::agree_on_errors(collective, [&] {
-    data = cdl::read_distributed(command.training_path, options, shards, !regression,
-                                 command.weights_path, command.params.partitions, check,
-                                 collective);
+    data =
+        cdl::read_distributed(command.training_path, options, shards, !regression,
+                              command.weights_path, command.params.partitions, check, collective);
   });
   if (cdl::solver_by_shape(command.params)) {
     params = cdl::resolve_defaults(cdl::choose_solver_by_shape(
-        command.params, cdl::DataShape{data.share.total_rows(), data.rows.num_cols,
-                                       data.total_nonzeros}));
+        command.params,
+        cdl::DataShape{data.share.total_rows(), data.rows.num_cols, data.total_nonzeros}));
     cdl::validate(params);
   }
   if (!distributed_solver(params)) {

@@ -47,8 +47,9 @@ LabeledRows read_share(const std::string& path, const ReadOptions& options, bool
   std::exception_ptr error;
   try {
     if (path == kStandardInput) {
-      throw ConfigError("cdtrain-mpi reads a file, not standard input: every rank reads its "
-                        "own part of it");
+      throw ConfigError(
+          "cdtrain-mpi reads a file, not standard input: every rank reads its "
+          "own part of it");
     }
     rows = read_libsvm_rows(file, mine);
   } catch (...) {
@@ -60,7 +61,8 @@ LabeledRows read_share(const std::string& path, const ReadOptions& options, bool
   for (int r = 0; r < collective.size(); ++r) {
     const auto k = static_cast<std::size_t>(2 * r);
     if (status[k] == 0) {
-      if (!shards && r < collective.rank()) lines_before += static_cast<std::int64_t>(status[k + 1]);
+      if (!shards && r < collective.rank())
+        lines_before += static_cast<std::int64_t>(status[k + 1]);
       continue;
     }
     if (r != collective.rank()) throw ErrorOnAnotherRank(static_cast<int>(status[k]));
@@ -111,8 +113,7 @@ bool counts(const std::vector<double>& weights, std::size_t j) {
 // Row j's nonzeros if it counts, else 0.
 std::uint64_t counted_length(const CsrMatrix& rows, const std::vector<double>& weights,
                              std::size_t j) {
-  return counts(weights, j) ? static_cast<std::uint64_t>(rows.row_ptr[j + 1] - rows.row_ptr[j])
-                            : 0;
+  return counts(weights, j) ? static_cast<std::uint64_t>(rows.row_ptr[j + 1] - rows.row_ptr[j]) : 0;
 }
 
 // The blocks of X'u of the whole data, as transpose_blocks() cuts them on
@@ -129,7 +130,8 @@ std::vector<std::size_t> agree_on_blocks(const CsrMatrix& rows, const std::vecto
   std::size_t j = 0;
   std::uint64_t before = nonzeros_before;  // the counted nonzeros before row j
   for (std::size_t b = 1; b < count; ++b) {
-    const auto target = static_cast<std::uint64_t>(transpose_block_target(total_nonzeros, b, count));
+    const auto target =
+        static_cast<std::uint64_t>(transpose_block_target(total_nonzeros, b, count));
     while (j < rows.num_rows && (before < target || !counts(weights, j))) {
       before += counted_length(rows, weights, j);
       ++j;
@@ -169,8 +171,8 @@ void move_rows(LabeledRows& read, std::vector<double>& weights, std::size_t firs
     rows_off[s] = mpi_count(lo - first_row, "rows");
     rows_to[s] = mpi_count(hi - lo, "rows");
     pairs_off[s] = mpi_count(static_cast<std::uint64_t>(m.row_ptr[lo - first_row]), "nonzeros");
-    pairs_to[s] = mpi_count(static_cast<std::uint64_t>(m.row_ptr[hi - first_row]), "nonzeros") -
-                  pairs_off[s];
+    pairs_to[s] =
+        mpi_count(static_cast<std::uint64_t>(m.row_ptr[hi - first_row]), "nonzeros") - pairs_off[s];
   }
   std::vector<int> rows_from(ranks), pairs_from(ranks);
   MPI_Alltoall(rows_to.data(), 1, MPI_INT, rows_from.data(), 1, MPI_INT, MPI_COMM_WORLD);
@@ -202,23 +204,20 @@ void move_rows(LabeledRows& read, std::vector<double>& weights, std::size_t firs
   for (std::size_t j = 0; j < m.num_rows; ++j) lengths[j] = m.row_ptr[j + 1] - m.row_ptr[j];
   std::vector<std::int64_t> their_lengths(static_cast<std::size_t>(num_rows));
   out.labels.resize(static_cast<std::size_t>(num_rows));
-  MPI_Alltoallv(read.labels.data(), rows_to.data(), rows_off.data(), MPI_DOUBLE,
-                out.labels.data(), rows_from.data(), rows_from_off.data(), MPI_DOUBLE,
-                MPI_COMM_WORLD);
+  MPI_Alltoallv(read.labels.data(), rows_to.data(), rows_off.data(), MPI_DOUBLE, out.labels.data(),
+                rows_from.data(), rows_from_off.data(), MPI_DOUBLE, MPI_COMM_WORLD);
   if (!weights.empty()) {
     out.weights.resize(static_cast<std::size_t>(num_rows));
-    MPI_Alltoallv(weights.data(), rows_to.data(), rows_off.data(), MPI_DOUBLE,
-                  out.weights.data(), rows_from.data(), rows_from_off.data(), MPI_DOUBLE,
-                  MPI_COMM_WORLD);
+    MPI_Alltoallv(weights.data(), rows_to.data(), rows_off.data(), MPI_DOUBLE, out.weights.data(),
+                  rows_from.data(), rows_from_off.data(), MPI_DOUBLE, MPI_COMM_WORLD);
   }
-  MPI_Alltoallv(lengths.data(), rows_to.data(), rows_off.data(), MPI_INT64_T,
-                their_lengths.data(), rows_from.data(), rows_from_off.data(), MPI_INT64_T,
-                MPI_COMM_WORLD);
+  MPI_Alltoallv(lengths.data(), rows_to.data(), rows_off.data(), MPI_INT64_T, their_lengths.data(),
+                rows_from.data(), rows_from_off.data(), MPI_INT64_T, MPI_COMM_WORLD);
   for (std::size_t s = 0; s < ranks; ++s) {
     if (s == me) continue;
-    out.bytes_moved += static_cast<std::uint64_t>(rows_to[s]) *
-                           (sizeof(double) * (weights.empty() ? 1 : 2) + 8) +
-                       static_cast<std::uint64_t>(pairs_to[s]) * (sizeof(Index) + sizeof(double));
+    out.bytes_moved +=
+        static_cast<std::uint64_t>(rows_to[s]) * (sizeof(double) * (weights.empty() ? 1 : 2) + 8) +
+        static_cast<std::uint64_t>(pairs_to[s]) * (sizeof(Index) + sizeof(double));
   }
   CsrMatrix& rows = out.rows;
   rows.num_rows = static_cast<std::size_t>(num_rows);
@@ -232,9 +231,8 @@ void move_rows(LabeledRows& read, std::vector<double>& weights, std::size_t firs
                 MPI_COMM_WORLD);
   m.col_idx = Buffer<Index>();
   rows.values.resize(static_cast<std::size_t>(nnz));
-  MPI_Alltoallv(m.values.data(), pairs_to.data(), pairs_off.data(), MPI_DOUBLE,
-                rows.values.data(), pairs_from.data(), pairs_from_off.data(), MPI_DOUBLE,
-                MPI_COMM_WORLD);
+  MPI_Alltoallv(m.values.data(), pairs_to.data(), pairs_off.data(), MPI_DOUBLE, rows.values.data(),
+                pairs_from.data(), pairs_from_off.data(), MPI_DOUBLE, MPI_COMM_WORLD);
   m = CsrMatrix();
 }
 
@@ -254,8 +252,8 @@ int status_of(const std::exception_ptr& error) {
 }
 
 void agree_on(const std::exception_ptr& error, MpiCollective& collective) {
-  const std::vector<std::uint64_t> status =
-      collective.gather_all(std::vector<std::uint64_t>{static_cast<std::uint64_t>(status_of(error))});
+  const std::vector<std::uint64_t> status = collective.gather_all(
+      std::vector<std::uint64_t>{static_cast<std::uint64_t>(status_of(error))});
   for (int r = 0; r < collective.size(); ++r) {
     const std::uint64_t s = status[static_cast<std::size_t>(r)];
     if (s == 0) continue;
@@ -269,8 +267,8 @@ std::string shard_path(const std::string& prefix, int rank) {
   return prefix + "." + std::to_string(rank);
 }
 
-DistributedRows read_distributed(const std::string& path, const ReadOptions& options,
-                                 bool shards, bool classes, const std::string& weights_path,
+DistributedRows read_distributed(const std::string& path, const ReadOptions& options, bool shards,
+                                 bool classes, const std::string& weights_path,
                                  const std::optional<std::int64_t>& partitions,
                                  const ValueCheck& check, MpiCollective& collective) {
   std::int64_t lines_before = 0;
@@ -294,7 +292,8 @@ DistributedRows read_distributed(const std::string& path, const ReadOptions& opt
   }
   if (with_bias) {
     for (std::size_t j = 0; j < mine.num_rows; ++j) {
-      mine.col_idx[static_cast<std::size_t>(mine.row_ptr[j + 1] - 1)] = static_cast<Index>(num_cols);
+      mine.col_idx[static_cast<std::size_t>(mine.row_ptr[j + 1] - 1)] =
+          static_cast<Index>(num_cols);
     }
     ++num_cols;
   }
@@ -338,10 +337,9 @@ DistributedRows read_distributed(const std::string& path, const ReadOptions& opt
   // The blocks, and the rows each rank holds.
   RowShare& share = out.share;
   share.collective = &collective;
-  share.block_bounds =
-      agree_on_blocks(read.features, weights, static_cast<std::size_t>(first_row),
-                      static_cast<std::size_t>(total_rows), counted_before, total_counted,
-                      num_cols, partitions, collective);
+  share.block_bounds = agree_on_blocks(read.features, weights, static_cast<std::size_t>(first_row),
+                                       static_cast<std::size_t>(total_rows), counted_before,
+                                       total_counted, num_cols, partitions, collective);
   const std::size_t blocks = share.block_bounds.size() - 1;
   const auto ranks = static_cast<std::size_t>(collective.size());
   const auto rank = static_cast<std::size_t>(collective.rank());

@@ -30,7 +30,7 @@
 namespace cdl {
 
 struct DistributedRows {
-  CsrMatrix rows;              // this rank's rows; num_cols is the whole data's
+  CsrMatrix rows;               // this rank's rows; num_cols is the whole data's
   std::vector<double> labels;   // their labels (targets)
   std::vector<double> weights;  // their -W weights, or empty
   RowShare share;
@@ -75,10 +75,10 @@ void agree_on(const std::exception_ptr& error, MpiCollective& collective);
 // checked_cost, train.h's check_magnitudes()); an InstanceError names a row
 // of those.
 using ValueCheck = std::function<double(const CsrMatrix& rows, const ClassMap& classes,
-                                         double largest, const std::vector<double>* weights)>;
+                                        double largest, const std::vector<double>* weights)>;
 
-DistributedRows read_distributed(const std::string& path, const ReadOptions& options,
-                                 bool shards, bool classes, const std::string& weights_path,
+DistributedRows read_distributed(const std::string& path, const ReadOptions& options, bool shards,
+                                 bool classes, const std::string& weights_path,
                                  const std::optional<std::int64_t>& partitions,
                                  const ValueCheck& check, MpiCollective& collective);
 

@@ -57,8 +57,8 @@ std::vector<std::uint64_t> MpiCollective::gather_all(const std::vector<std::uint
   return gather_all_of(mine, MPI_UINT64_T, size_, bytes_sent_);
 }
 
-void MpiCollective::add_in_order(const std::vector<const std::vector<double>*>& mine,
-                                 std::size_t n, std::vector<double>& out) {
+void MpiCollective::add_in_order(const std::vector<const std::vector<double>*>& mine, std::size_t n,
+                                 std::vector<double>& out) {
   const auto ranks = static_cast<std::size_t>(size_);
   // How many vectors each rank holds.
   const int own = mpi_count(mine.size(), "block vectors");
@@ -108,8 +108,9 @@ void MpiCollective::add_in_order(const std::vector<const std::vector<double>*>& 
   std::vector<double> received(static_cast<std::size_t>(total));
   MPI_Alltoallv(send.data(), send_counts.data(), send_offsets.data(), MPI_DOUBLE, received.data(),
                 receive_counts.data(), receive_offsets.data(), MPI_DOUBLE, MPI_COMM_WORLD);
-  bytes_sent_ += (send.size() - static_cast<std::size_t>(send_counts[static_cast<std::size_t>(rank_)])) *
-                 sizeof(double);
+  bytes_sent_ +=
+      (send.size() - static_cast<std::size_t>(send_counts[static_cast<std::size_t>(rank_)])) *
+      sizeof(double);
   // The slices arrive in rank order, each rank's in its block order: the
   // global block order. Added one after another, from the first.
   std::vector<double> sum(my_length, 0.0);

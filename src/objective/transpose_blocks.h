@@ -7,7 +7,8 @@
 //
 // Their number: --partitions P if given; else one block per
 // kNonzerosPerFeatureAndBlock n counted nonzeros, at most
-// kMaxTransposeBlocks, and one (the serial scatter) below kSerialNonzeros. Block b starts at the first counted row j with at least
+// kMaxTransposeBlocks, and one (the serial scatter) below kSerialNonzeros.
+// Block b starts at the first counted row j with at least
 // transpose_block_target(nnz, b, B) counted nonzeros before it (a row held
 // out goes with the block before it); the last ends at l.
 #ifndef CDL_TRANSPOSE_BLOCKS_H_
@@ -44,8 +45,8 @@ inline std::size_t transpose_block_count(const std::optional<std::int64_t>& part
 // The counted nonzeros before block b's first row, at least.
 inline std::int64_t transpose_block_target(std::uint64_t counted_nonzeros, std::size_t b,
                                            std::size_t count) {
-  return static_cast<std::int64_t>(static_cast<double>(counted_nonzeros) *
-                                   static_cast<double>(b) / static_cast<double>(count));
+  return static_cast<std::int64_t>(static_cast<double>(counted_nonzeros) * static_cast<double>(b) /
+                                   static_cast<double>(count));
 }
 
 }  // namespace cdl

@@ -31,8 +31,7 @@ namespace {
 // What the ranks post for one exchange, and a barrier between exchanges.
 class Board {
  public:
-  explicit Board(int ranks)
-      : ranks_(ranks), doubles_(ranks), integers_(ranks), vectors_(ranks) {}
+  explicit Board(int ranks) : ranks_(ranks), doubles_(ranks), integers_(ranks), vectors_(ranks) {}
 
   // Returns once every rank has arrived.
   void barrier() {
@@ -140,10 +139,9 @@ CsrMatrix slice(const CsrMatrix& rows, std::size_t begin, std::size_t end) {
 
 // cdtrain's params for -s `number` -B `bias` on data of `shape` (the shape
 // chooses -s 2's and -s 11's solver), as cdtrain and cdtrain-mpi make them.
-Params params_of(int number, double bias, const std::string& partitions,
-                 const DataShape& shape) {
-  std::vector<std::string> args = {"-s", std::to_string(number), "-B", std::to_string(bias),
-                                    "-m", "2", "-q"};
+Params params_of(int number, double bias, const std::string& partitions, const DataShape& shape) {
+  std::vector<std::string> args = {
+      "-s", std::to_string(number), "-B", std::to_string(bias), "-m", "2", "-q"};
   if (!partitions.empty()) args.insert(args.end(), {"--partitions", partitions});
   args.push_back("data");
   const TrainCommand command = parse_train_args(args);
@@ -189,8 +187,7 @@ void expect_same_weights(const std::string& name, int number, double bias, int r
       share.collective = &rank;
       share.block_bounds = bounds;
       share.first_block = static_cast<std::size_t>(r) * blocks / static_cast<std::size_t>(ranks);
-      share.end_block =
-          static_cast<std::size_t>(r + 1) * blocks / static_cast<std::size_t>(ranks);
+      share.end_block = static_cast<std::size_t>(r + 1) * blocks / static_cast<std::size_t>(ranks);
       const std::size_t begin = share.first_row();
       const std::size_t end = begin + share.num_rows();
       const CsrMatrix rows = slice(file.features, begin, end);
@@ -204,8 +201,8 @@ void expect_same_weights(const std::string& name, int number, double bias, int r
       test::RecordingReporter quiet;
       const DataMatrix matrix{nullptr, &rows, nullptr, &share};
       models[static_cast<std::size_t>(r)] = regression
-                                               ? train_regression(matrix, labels, params, quiet)
-                                               : train(matrix, mine, params, quiet);
+                                                ? train_regression(matrix, labels, params, quiet)
+                                                : train(matrix, mine, params, quiet);
     });
   }
   for (std::thread& t : threads) t.join();
@@ -219,9 +216,9 @@ void expect_same_weights(const std::string& name, int number, double bias, int r
 TEST(RowShare, RanksTrainTheWeightsOfOneProcess) {
   for (int ranks : {1, 2, 3, 5}) {
     SCOPED_TRACE(std::to_string(ranks) + " ranks");
-    expect_same_weights("a9a", 0, -1, ranks);      // logistic regression, tron
-    expect_same_weights("a9a", 2, 1, ranks);       // the L2-SVM, newton, with -B 1
-    expect_same_weights("a9a", 11, -1, ranks);     // the L2-loss SVR, tron
+    expect_same_weights("a9a", 0, -1, ranks);       // logistic regression, tron
+    expect_same_weights("a9a", 2, 1, ranks);        // the L2-SVM, newton, with -B 1
+    expect_same_weights("a9a", 11, -1, ranks);      // the L2-loss SVR, tron
     expect_same_weights("dna.scale", 0, 1, ranks);  // 3 classes, one after another
   }
 }
