@@ -21,6 +21,7 @@
 #include <new>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cli.h"
@@ -97,7 +98,16 @@ int run(int argc, char** argv, cdl::MpiCollective& collective) {
   const cdl::TrainCommand command =
       parse_args(std::vector<std::string>(argv + 1, argv + argc), shards);
   if (command.help) {
-    if (collective.rank() == 0) std::cout << cdl::train_help();
+    if (collective.rank() == 0) {
+      std::cout << "usage: mpirun -np K ./cdtrain-mpi [cdtrain's options] training_file "
+                   "[model_file]\n"
+                   "       mpirun -np K ./cdtrain-mpi [cdtrain's options] --shards PREFIX "
+                   "[model_file]\n"
+                   "Trains cdtrain's model on the K ranks of an MPI job, each rank reading its "
+                   "part of training_file\n(or with --shards its own file PREFIX.r); runs "
+                   "LIBLINEAR's -s 0, 2 and 11 by tron and newton.\n\ncdtrain's options:\n"
+                << cdl::train_help();
+    }
     return 0;
   }
   if (command.version) {
@@ -207,10 +217,13 @@ int main(int argc, char** argv) {
     std::string usage;
     if (collective.rank() == 0) {
       usage = cdl::train_usage();
-      const std::string tool = "cdtrain [options]";
-      const std::size_t at = usage.find(tool);
-      if (at != std::string::npos) {
-        usage.replace(at, tool.size(), "mpirun -np K ./cdtrain-mpi [cdtrain's options]");
+      for (const auto& [from, to] :
+           {std::pair<std::string, std::string>{"cdtrain [options] training_file",
+                                                "mpirun -np K ./cdtrain-mpi [cdtrain's options] "
+                                                "{training_file | --shards PREFIX}"},
+            {"'cdtrain -h'", "'./cdtrain-mpi -h'"}}) {
+        const std::size_t at = usage.find(from);
+        if (at != std::string::npos) usage.replace(at, from.size(), to);
       }
     }
     status = cdl::run_tool("cdtrain-mpi", usage, [&] {
