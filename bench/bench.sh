@@ -59,6 +59,13 @@
 #                                    The peers are built from ../shared/peers by
 #                                    its build.sh into $CDL_BENCH_DIR/peers.
 #                                    (~40 minutes; hours with the huge file)
+#   bash bench/bench.sh mpi          cdtrain-mpi (make mpi) -s 0 on the 200M-
+#                                    nonzero file, made if missing: 1 rank of
+#                                    -m 2 threads, 2 and 4 ranks of one, against
+#                                    cdtrain -m 2, CDL_MPI_ROUNDS (default 5)
+#                                    alternating rounds: whole run, solve, peak
+#                                    memory per rank, the bytes rank 0 sent and
+#                                    whether the model is cdtrain's (~10 minutes)
 #
 # Needs liblinear-train/-predict (apt-get install liblinear-tools), GNU time
 # (apt-get install time) and the tools built by `make tools`. The large file
@@ -834,6 +841,47 @@ header() {
   echo
 }
 
+# cdtrain-mpi against cdtrain on the 200M-nonzero file (docs/distributed.md).
+mpi() {
+  [ -x ./cdtrain-mpi ] && command -v mpirun >/dev/null ||
+    { echo "bench: mpi needs ./cdtrain-mpi and mpirun (make mpi)" >&2; exit 1; }
+  make_huge
+  local rounds=${CDL_MPI_ROUNDS:-5} r k threads log
+  # Open MPI binds a rank to one core unless told: -m's threads need them all.
+  local mpirun=(mpirun --oversubscribe --bind-to none)
+  [ "$(id -u)" = 0 ] && export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  for r in $(seq "$rounds"); do
+    /usr/bin/time -f "%e s %M KB" ./cdtrain -s 0 -m 2 "$huge_file" "$tmp/one.model" \
+      >"$tmp/one_$r.log" 2>&1
+    for k in 1 2 4; do
+      threads=$([ "$k" = 1 ] && echo 2 || echo 1)
+      log="$tmp/k${k}_$r.log"
+      "${mpirun[@]}" -np "$k" /usr/bin/time -f "%e s %M KB" ./cdtrain-mpi -s 0 -m "$threads" \
+        "$huge_file" "$tmp/k$k.model" >"$log" 2>&1
+      cmp -s "$tmp/one.model" "$tmp/k$k.model" && echo "same model" >>"$log"
+    done
+  done
+  echo "### cdtrain-mpi -s 0 on the 200M-nonzero file (\`bash bench/bench.sh mpi\`, $rounds rounds)"
+  echo
+  echo "| run | whole run | solve | peak MB per rank | rank 0 sent in the solve | cdtrain's model |"
+  echo "|---|---|---|---|---|---|"
+  local name pattern seconds solve mb sent same
+  for name in one k1 k2 k4; do
+    pattern="$tmp/${name}_*.log"
+    # The slowest rank's whole run, the solve, the largest rank.
+    seconds=$(for f in $pattern; do grep -oE '^[0-9.]+ s [0-9]+ KB' "$f" | sort -g | tail -1 | cut -d' ' -f1; done | median_range)
+    solve=$(for f in $pattern; do grep -oE '^tron: .*, [0-9.]+m?s, ' "$f" | grep -oE '[0-9.]+m?s, $' | awk '{v = $1; if (v ~ /ms/) v /= 1000; print v + 0}'; done | median_range)
+    mb=$(for f in $pattern; do grep -oE '^[0-9.]+ s [0-9]+ KB' "$f" | awk '{print $3}'; done | sort -g | tail -1 | awk '{printf "%.0f", $1 / 1024}')
+    sent=$(grep -hoE 'and [0-9.]+ MB in the solve' $pattern 2>/dev/null | head -1 | grep -oE '[0-9.]+ MB' || true)
+    same=$([ "$name" = one ] && echo "" || { [ "$(grep -l 'same model' $pattern | wc -l)" = "$rounds" ] && echo yes || echo NO; })
+    case $name in
+      one) name="cdtrain -m 2" ;; k1) name="1 rank, -m 2" ;; k2) name="2 ranks, -m 1" ;; k4) name="4 ranks, -m 1" ;;
+    esac
+    echo "| $name | $(awk '{printf "%.1f s [%.1f-%.1f]", $1, $2, $3}' <<<"$seconds") | $(awk '{printf "%.1f s", $1}' <<<"$solve") | $mb | ${sent:-} | $same |"
+  done
+  echo
+}
+
 all_sections() {
   small; large; solvers; robust; load before; sweep; wide; reading; pipe; dual; l1; cores; load after
 }
@@ -859,5 +907,6 @@ case $section in
   reading) load before; reading; load after ;;
   pipe) load before; pipe; load after ;;
   cores) load before; cores; load after ;;
-  *) echo "usage: $0 [all|small|large|solvers|robust|sweep|wide|huge|reading|pipe|dual|l1|cores]" >&2; exit 2 ;;
+  mpi) load before; mpi; load after ;;
+  *) echo "usage: $0 [all|small|large|solvers|robust|sweep|wide|huge|reading|pipe|dual|l1|cores|mpi]" >&2; exit 2 ;;
 esac
