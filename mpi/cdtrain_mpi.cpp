@@ -69,15 +69,6 @@ void check_options(const cdl::TrainCommand& command, const cdl::Params& params, 
   if (!command.trace_path.empty()) refuse("--trace");
 }
 
-void save(const std::string& path, const cdl::LinearModel& model, unsigned threads) {
-  cdl::AtomicFileWriter file(path);
-  cdl::write_model(
-      model, [&file](const std::string& chunk) { file.write(chunk); }, threads);
-  file.finish();
-  const cdl::DeferredSignals deferred;
-  file.commit();
-}
-
 // cdtrain's arguments, and --shards PREFIX, the last option, whose PREFIX
 // takes the training file's place: the files PREFIX.0, PREFIX.1, ..., one
 // a rank.
@@ -190,7 +181,9 @@ int run(int argc, char** argv, cdl::MpiCollective& collective) {
     MPI_Abort(MPI_COMM_WORLD, 1);
   }
   cdl::agree_on_errors(collective, [&] {
-    if (collective.rank() == 0) save(command.model_path, *model, cdl::thread_count(params));
+    if (collective.rank() == 0) {
+      cdl::save_model(*model, command.model_path, cdl::thread_count(params));
+    }
   });
   char total[192];
   std::snprintf(total, sizeof total,

@@ -288,9 +288,9 @@ std::string format_model(const LinearModel& model) {
   return text;
 }
 
-void save_model(const LinearModel& model, const std::string& path) {
+void save_model(const LinearModel& model, const std::string& path, unsigned threads) {
   AtomicFileWriter writer(path);
-  write_model(model, [&writer](const std::string& chunk) { writer.write(chunk); });
+  write_model(model, [&writer](const std::string& chunk) { writer.write(chunk); }, threads);
   writer.commit();
 }
 

@@ -115,8 +115,9 @@ bool is_regression_type(const std::string& solver_type);
 // LIBLINEAR's one-class solver type, ONECLASS_SVM.
 bool is_one_class_type(const std::string& solver_type);
 
-// Writes the model atomically (temporary file, then rename).
-void save_model(const LinearModel& model, const std::string& path);
+// Writes the model atomically (temporary file, then rename), its lines
+// formatted on up to `threads` threads (write_model()).
+void save_model(const LinearModel& model, const std::string& path, unsigned threads = 1);
 
 // Formats the model file's text.
 std::string format_model(const LinearModel& model);
