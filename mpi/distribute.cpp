@@ -30,19 +30,29 @@ void byte_range(const std::string& path, int rank, int size, std::uint64_t& begi
   end = share_start(bytes, rank + 1, size);
 }
 
-// Each rank's read, and the run's first error in file order: a rank that
-// failed reports its error with its lines counted from the file's start
-// (from its shard's start with shards), the others learn that it did.
+// The sum of each rank's `value`, and the sum over the ranks before this one.
+std::uint64_t sum_before(std::uint64_t value, MpiCollective& collective, std::uint64_t& total) {
+  const std::vector<std::uint64_t> all = collective.gather_all(std::vector<std::uint64_t>{value});
+  std::uint64_t before = 0;
+  total = 0;
+  for (std::size_t r = 0; r < all.size(); ++r) {
+    if (static_cast<int>(r) < collective.rank()) before += all[r];
+    total += all[r];
+  }
+  return before;
+}
+
+// Each rank's read, and the run's first error in file order (agree_on()):
+// a ParseError's line counted from the file's start (from its shard's with
+// shards); `lines_before` gets the lines before this rank's range.
 LabeledRows read_share(const std::string& path, const ReadOptions& options, bool shards,
                        MpiCollective& collective, std::int64_t& lines_before) {
   ReadOptions mine = options;  // -B's column at this rank's n + 1, moved to the whole data's below
   mine.read_range = true;
   const std::string file = shards ? shard_path(path, collective.rank()) : path;
-  if (shards) {
-    byte_range(file, 0, 1, mine.range_begin, mine.range_end);
-  } else {
-    byte_range(path, collective.rank(), collective.size(), mine.range_begin, mine.range_end);
-  }
+  // A shard is read whole: the one range of one.
+  byte_range(file, shards ? 0 : collective.rank(), shards ? 1 : collective.size(), mine.range_begin,
+             mine.range_end);
   LabeledRows rows;
   std::exception_ptr error;
   try {
@@ -55,23 +65,21 @@ LabeledRows read_share(const std::string& path, const ReadOptions& options, bool
   } catch (...) {
     error = std::current_exception();
   }
-  const std::vector<std::uint64_t> status = collective.gather_all(std::vector<std::uint64_t>{
-      static_cast<std::uint64_t>(status_of(error)), static_cast<std::uint64_t>(rows.line_count)});
-  lines_before = 0;
-  for (int r = 0; r < collective.size(); ++r) {
-    const auto k = static_cast<std::size_t>(2 * r);
-    if (status[k] == 0) {
-      if (!shards && r < collective.rank())
-        lines_before += static_cast<std::int64_t>(status[k + 1]);
-      continue;
-    }
-    if (r != collective.rank()) throw ErrorOnAnotherRank(static_cast<int>(status[k]));
+  // The lines of the ranks before this one (whose reads, if this rank's
+  // error is the one reported, all succeeded).
+  std::uint64_t all_lines = 0;
+  lines_before = shards ? 0
+                        : static_cast<std::int64_t>(sum_before(
+                              static_cast<std::uint64_t>(rows.line_count), collective, all_lines));
+  if (error) {
     try {
       std::rethrow_exception(error);
     } catch (const ParseError& e) {
-      throw ParseError(e.path(), e.line() + lines_before, e.reason());
+      error = std::make_exception_ptr(ParseError(e.path(), e.line() + lines_before, e.reason()));
+    } catch (...) {
     }
   }
+  agree_on(error, collective);
   return rows;
 }
 
@@ -90,18 +98,6 @@ std::vector<double> first_appearances(const std::vector<double>& labels) {
 // order), as map_classes() orders them.
 std::vector<int> agree_on_labels(const std::vector<double>& labels, MpiCollective& collective) {
   return map_classes(collective.gather_all(first_appearances(labels))).labels;
-}
-
-// The sum of each rank's `value`, and the sum over the ranks before this one.
-std::uint64_t sum_before(std::uint64_t value, MpiCollective& collective, std::uint64_t& total) {
-  const std::vector<std::uint64_t> all = collective.gather_all(std::vector<std::uint64_t>{value});
-  std::uint64_t before = 0;
-  total = 0;
-  for (std::size_t r = 0; r < all.size(); ++r) {
-    if (static_cast<int>(r) < collective.rank()) before += all[r];
-    total += all[r];
-  }
-  return before;
 }
 
 // Whether row j counts: it has no weight (no -W) or a weight above 0 (no
@@ -126,18 +122,13 @@ std::vector<std::size_t> agree_on_blocks(const CsrMatrix& rows, const std::vecto
                                          const std::optional<std::int64_t>& partitions,
                                          MpiCollective& collective) {
   const std::size_t count = transpose_block_count(partitions, total_nonzeros, num_cols);
+  // This rank's row that starts a block, if it has one; else a later rank's
+  // does.
   std::vector<std::uint64_t> starts;
-  std::size_t j = 0;
-  std::uint64_t before = nonzeros_before;  // the counted nonzeros before row j
-  for (std::size_t b = 1; b < count; ++b) {
-    const auto target =
-        static_cast<std::uint64_t>(transpose_block_target(total_nonzeros, b, count));
-    while (j < rows.num_rows && (before < target || !counts(weights, j))) {
-      before += counted_length(rows, weights, j);
-      ++j;
-    }
-    // This rank's row j, if it has one, is the first counted row with its
-    // target before it; else a later rank's is.
+  for (std::size_t j : transpose_block_starts(
+           rows.num_rows, nonzeros_before, total_nonzeros, count,
+           [&](std::size_t k) { return counted_length(rows, weights, k); },
+           [&](std::size_t k) { return counts(weights, k); })) {
     starts.push_back(j < rows.num_rows ? first_row + j : total_rows);
   }
   const std::vector<std::uint64_t> all = collective.gather_all(starts);
@@ -155,9 +146,8 @@ std::vector<std::size_t> agree_on_blocks(const CsrMatrix& rows, const std::vecto
 
 // Moves the rows to the ranks of their blocks (one all-to-all of the
 // labels, the weights if any, the rows' lengths, their indices and their
-// values). When every
-// rank's rows stay where they were read (one rank, or rows that fall on
-// their blocks' ranks), they are kept without a copy.
+// values). When every rank's rows stay where they were read (one rank, or
+// rows that fall on their blocks' ranks), they are kept without a copy.
 void move_rows(LabeledRows& read, std::vector<double>& weights, std::size_t first_row,
                const std::vector<std::size_t>& first_of_rank, MpiCollective& collective,
                DistributedRows& out) {
@@ -182,9 +172,7 @@ void move_rows(LabeledRows& read, std::vector<double>& weights, std::size_t firs
     if (r != me && (rows_to[r] != 0 || rows_from[r] != 0)) moves = 1;
   }
   std::uint64_t ranks_that_move = 0;
-  for (std::uint64_t m_r : collective.gather_all(std::vector<std::uint64_t>{moves})) {
-    ranks_that_move += m_r;
-  }
+  sum_before(moves, collective, ranks_that_move);
   if (ranks_that_move == 0) {
     out.rows = std::move(m);
     out.labels = std::move(read.labels);

@@ -18,6 +18,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 namespace cdl {
 
@@ -47,6 +48,27 @@ inline std::int64_t transpose_block_target(std::uint64_t counted_nonzeros, std::
                                            std::size_t count) {
   return static_cast<std::int64_t>(static_cast<double>(counted_nonzeros) * static_cast<double>(b) /
                                    static_cast<double>(count));
+}
+
+// The first rows of blocks 1 .. count - 1 among `rows` consecutive rows
+// whose counted nonzeros before the first are `before`: for each block b,
+// the first row j that counts(j) with at least transpose_block_target(total,
+// b, count) counted nonzeros before it, or `rows` if none of them is.
+// counted(j) is row j's counted nonzeros (0 for a row that does not count).
+// A process passes all its rows (before = 0); a rank of a distributed run
+// its own, after the ranks before it. O(rows).
+template <class Counted, class Counts>
+std::vector<std::size_t> transpose_block_starts(std::size_t rows, std::uint64_t before,
+                                                std::uint64_t total, std::size_t count,
+                                                Counted counted, Counts counts) {
+  std::vector<std::size_t> starts;
+  std::size_t j = 0;
+  for (std::size_t b = 1; b < count; ++b) {
+    const auto target = static_cast<std::uint64_t>(transpose_block_target(total, b, count));
+    while (j < rows && (before < target || !counts(j))) before += counted(j++);
+    starts.push_back(j);
+  }
+  return starts;
 }
 
 }  // namespace cdl

@@ -53,18 +53,17 @@ std::vector<std::size_t> blocks_of(const std::vector<std::int64_t>& ptr) {
 // matrix's 12 (one block per 4n nonzeros).
 std::vector<std::size_t> transpose_blocks(const Problem& problem, std::size_t given) {
   const CsrMatrix& rows = *problem.rows;
-  std::vector<std::int64_t> counted(rows.num_rows + 1, 0);  // counted nonzeros before row j
-  for (std::size_t j = 0; j < rows.num_rows; ++j) {
-    counted[j + 1] = counted[j] + (problem.counts(j) ? rows.row_ptr[j + 1] - rows.row_ptr[j] : 0);
-  }
-  const auto nnz = static_cast<std::uint64_t>(counted.back());
+  const auto counted = [&](std::size_t j) {
+    return problem.counts(j) ? static_cast<std::uint64_t>(rows.row_ptr[j + 1] - rows.row_ptr[j])
+                             : 0;
+  };
+  std::uint64_t nnz = 0;
+  for (std::size_t j = 0; j < rows.num_rows; ++j) nnz += counted(j);
   const std::size_t count = given > 0 ? given : transpose_block_count(nnz, rows.num_cols);
   std::vector<std::size_t> bounds{0};
-  std::size_t j = 0;
-  for (std::size_t b = 1; b < count; ++b) {
-    const std::int64_t target = transpose_block_target(nnz, b, count);
-    while (j < rows.num_rows && (counted[j] < target || !problem.counts(j))) ++j;
-    bounds.push_back(j);
+  for (std::size_t start : transpose_block_starts(rows.num_rows, 0, nnz, count, counted,
+                                                  [&](std::size_t j) { return problem.counts(j); })) {
+    bounds.push_back(start);
   }
   bounds.push_back(rows.num_rows);
   return bounds;
