@@ -62,10 +62,11 @@
 #   bash bench/bench.sh mpi          cdtrain-mpi (make mpi) -s 0 on the 200M-
 #                                    nonzero file, made if missing: 1 rank of
 #                                    -m 2 threads, 2 and 4 ranks of one, against
-#                                    cdtrain -m 2, CDL_MPI_ROUNDS (default 5)
+#                                    cdtrain -m 2, multi-core LIBLINEAR -n 2 and
+#                                    LIBLINEAR 2.50, CDL_MPI_ROUNDS (default 5)
 #                                    alternating rounds: whole run, solve, peak
 #                                    memory per rank, the bytes rank 0 sent and
-#                                    whether the model is cdtrain's (~10 minutes)
+#                                    whether the model is cdtrain's (~25 minutes)
 #
 # Needs liblinear-train/-predict (apt-get install liblinear-tools), GNU time
 # (apt-get install time) and the tools built by `make tools`. The large file
@@ -846,6 +847,7 @@ mpi() {
   [ -x ./cdtrain-mpi ] && command -v mpirun >/dev/null ||
     { echo "bench: mpi needs ./cdtrain-mpi and mpirun (make mpi)" >&2; exit 1; }
   make_huge
+  build_peers
   local rounds=${CDL_MPI_ROUNDS:-5} r k threads log
   # Open MPI binds a rank to one core unless told: -m's threads need them all.
   local mpirun=(mpirun --oversubscribe --bind-to none)
@@ -853,6 +855,10 @@ mpi() {
   for r in $(seq "$rounds"); do
     /usr/bin/time -f "%e s %M KB" ./cdtrain -s 0 -m 2 "$huge_file" "$tmp/one.model" \
       >"$tmp/one_$r.log" 2>&1
+    /usr/bin/time -f "%e s %M KB" "$multicore_train" -q -s 0 -n 2 "$huge_file" "$tmp/mc.model" \
+      >"$tmp/mc_$r.log" 2>&1
+    /usr/bin/time -f "%e s %M KB" "$liblinear250_train" -q -s 0 "$huge_file" "$tmp/l50.model" \
+      >"$tmp/l50_$r.log" 2>&1
     for k in 1 2 4; do
       threads=$([ "$k" = 1 ] && echo 2 || echo 1)
       log="$tmp/k${k}_$r.log"
@@ -866,18 +872,21 @@ mpi() {
   echo "| run | whole run | solve | peak MB per rank | rank 0 sent in the solve | cdtrain's model |"
   echo "|---|---|---|---|---|---|"
   local name pattern seconds solve mb sent same
-  for name in one k1 k2 k4; do
+  for name in mc l50 one k1 k2 k4; do
     pattern="$tmp/${name}_*.log"
     # The slowest rank's whole run, the solve, the largest rank.
     seconds=$(for f in $pattern; do grep -oE '^[0-9.]+ s [0-9]+ KB' "$f" | sort -g | tail -1 | cut -d' ' -f1; done | median_range)
-    solve=$(for f in $pattern; do grep -oE '^tron: .*, [0-9.]+m?s, ' "$f" | grep -oE '[0-9.]+m?s, $' | awk '{v = $1; if (v ~ /ms/) v /= 1000; print v + 0}'; done | median_range)
+    # The peers print no solve time (-q).
+    solve=$(for f in $pattern; do grep -oE '^tron: .*, [0-9.]+m?s, ' "$f" | grep -oE '[0-9.]+m?s, $' | awk '{v = $1; if (v ~ /ms/) v /= 1000; print v + 0}' || true; done | median_range)
     mb=$(for f in $pattern; do grep -oE '^[0-9.]+ s [0-9]+ KB' "$f" | awk '{print $3}'; done | sort -g | tail -1 | awk '{printf "%.0f", $1 / 1024}')
     sent=$(grep -hoE 'and [0-9.]+ MB in the solve' $pattern 2>/dev/null | head -1 | grep -oE '[0-9.]+ MB' || true)
-    same=$([ "$name" = one ] && echo "" || { [ "$(grep -l 'same model' $pattern | wc -l)" = "$rounds" ] && echo yes || echo NO; })
+    same=$(case $name in one | mc | l50) echo "" ;; *) [ "$(grep -l 'same model' $pattern | wc -l)" = "$rounds" ] && echo yes || echo NO ;; esac)
+    [ -n "$solve" ] || solve=0
     case $name in
+      mc) name="multi-core LIBLINEAR -n 2" ;; l50) name="LIBLINEAR 2.50" ;;
       one) name="cdtrain -m 2" ;; k1) name="1 rank, -m 2" ;; k2) name="2 ranks, -m 1" ;; k4) name="4 ranks, -m 1" ;;
     esac
-    echo "| $name | $(awk '{printf "%.1f s [%.1f-%.1f]", $1, $2, $3}' <<<"$seconds") | $(awk '{printf "%.1f s", $1}' <<<"$solve") | $mb | ${sent:-} | $same |"
+    echo "| $name | $(awk '{printf "%.1f s [%.1f-%.1f]", $1, $2, $3}' <<<"$seconds") | $(awk '{if ($1 > 0) printf "%.1f s", $1}' <<<"$solve") | $mb | ${sent:-} | $same |"
   done
   echo
 }
