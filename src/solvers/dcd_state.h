@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <utility>
@@ -89,8 +90,8 @@ struct DualRows {
   std::size_t countable = 0;         // rows with C_j > 0
   std::size_t active_count = 0;
   // The rule numbers the rows that count, in order; with rows held out (or
-  // instance weights, some of which may be 0), kept[k] is the row of the rule's coordinate k (so that a fold visits its
-  // rows in the same order as a copy without the held-out rows would).
+  // instance weights, some of which may be 0), kept[k] is the row of the rule's coordinate k (so
+  // that a fold visits its rows in the same order as a copy without the held-out rows would).
   std::vector<std::size_t> kept;
   bool rows_held_out = false;
 
@@ -213,8 +214,9 @@ inline double visit_row(const CsrMatrix& x, std::size_t i, const double* w,
 // result is unused before it would inline it (not one prefetch instruction
 // was left in the dual CD loops).
 template <class RowOf>
-__attribute__((always_inline)) inline void prefetch_ahead(const CsrMatrix& x, const DualRow* row, const CoordinateBatch& batch,
-                           std::size_t k, const RowOf& row_of) {
+__attribute__((always_inline)) inline void prefetch_ahead(const CsrMatrix& x, const DualRow* row,
+                                                          const CoordinateBatch& batch,
+                                                          std::size_t k, const RowOf& row_of) {
   constexpr std::size_t d = kPrefetchDistance;
   if (k + 2 * d < batch.size) {
     const std::size_t ahead = row_of(batch.begin[k + 2 * d]);
@@ -247,34 +249,11 @@ inline bool epoch_passes(const EpochStats& epoch, double eps, const Problem& pro
   return epoch.spread() <= eps;
 }
 
-// Reports the epoch just ended, with the clock stopped. f(w) costs O(#nz)
-// here (CD keeps the margins; this solver does not), so it comes with the
-// duality gap, computed only when something shows it or --gap-tol needs it
-// (else f is NaN). Returns whether the gap is within --gap-tol.
-template <LossKind kLoss>
-bool report_epoch(const Problem& problem, const Params& params, bool wants_gap, unsigned threads,
-                  const DualRows& dual, const std::vector<double>& w, const SolveResult& result,
-                  std::vector<double>& alpha, Progress& progress) {
-  progress.pause();
-  IterationInfo info{result.iterations, std::nan(""), result.grad_norm, 0.0, &w};
-  bool gap_met = false;
-  if (wants_gap) {
-    dual.copy_alpha(alpha);
-    const DualGap gap = duality_gap(problem, kLoss, alpha, w, threads);
-    info.objective = gap.primal;
-    info.alpha = &alpha;
-    gap_met = params.gap_tol && gap.gap <= *params.gap_tol;
-  }
-  info.nnz_ops = result.nnz_ops;
-  progress.report(info);
-  return gap_met;
-}
-
 // What the loops carry from one epoch to the next besides the dual and w:
-// whether the reports want the duality gap, the shrinking thresholds,
-// whether the run has converged, the copy of alpha the reports read, and
-// for -s 2 on wide data its primal rule (primal_rule.h, on `team_size`
-// threads).
+// whether the reports want the duality gap, and how it is computed if not
+// by duality_gap() (dual_gap.h), the shrinking thresholds, whether the run
+// has converged, the copy of alpha the reports read, and for -s 2 on wide
+// data its primal rule (primal_rule.h, on `team_size` threads).
 struct EpochLoop {
   EpochLoop(const Problem& problem, const Params& params, unsigned team_size, Reporter& reporter)
       : wants_gap(params.gap_tol.has_value() || reporter.level() != Reporter::Level::kQuiet ||
@@ -282,7 +261,9 @@ struct EpochLoop {
         threads(team_size) {
     if (stops_by_primal_rule(params)) primal.emplace(problem, params, team_size, reporter);
   }
-  const bool wants_gap;
+  bool wants_gap;
+  // P(w), D(alpha) and the gap at the loop's alpha and this w, if set.
+  std::function<DualGap(const std::vector<double>& w)> gap;
   const unsigned threads;  // of the reports' and the result's margins
   ShrinkBounds shrink_bounds;
   bool converged = false;
@@ -290,14 +271,38 @@ struct EpochLoop {
   std::optional<PrimalRule> primal;
 };
 
+// Reports the epoch just ended, with the clock stopped. f(w) costs O(#nz)
+// here (CD keeps the margins; this solver does not), so it comes with the
+// duality gap, computed only when something shows it or --gap-tol needs it
+// (else f is NaN). Returns whether the gap is within --gap-tol.
+template <LossKind kLoss>
+bool report_epoch(const Problem& problem, const Params& params, const DualRows& dual,
+                  const std::vector<double>& w, const SolveResult& result, EpochLoop& loop,
+                  Progress& progress) {
+  progress.pause();
+  IterationInfo info{result.iterations, std::nan(""), result.grad_norm, 0.0, &w};
+  bool gap_met = false;
+  if (loop.wants_gap) {
+    dual.copy_alpha(loop.alpha);
+    const DualGap gap =
+        loop.gap ? loop.gap(w) : duality_gap(problem, kLoss, loop.alpha, w, loop.threads);
+    info.objective = gap.primal;
+    info.alpha = &loop.alpha;
+    gap_met = params.gap_tol && gap.gap <= *params.gap_tol;
+  }
+  info.nnz_ops = result.nnz_ops;
+  progress.report(info);
+  return gap_met;
+}
+
 // The end of an epoch, shared by the loops: counts it into `result`, takes
 // the stopping test (and the next shrinking thresholds) and reports it; sets
 // loop.converged when the run has converged (-e's rule, or the primal rule
 // of loop.primal, or --gap-tol).
 template <LossKind kLoss>
 void end_epoch(const EpochStats& epoch, const Problem& problem, const Params& params,
-               DualRows& dual, const std::vector<double>& w, EpochLoop& loop,
-               SolveResult& result, Progress& progress) {
+               DualRows& dual, const std::vector<double>& w, EpochLoop& loop, SolveResult& result,
+               Progress& progress) {
   result.nnz_ops += epoch.nnz_ops;
   result.inner_iterations += epoch.visits;
   dual.active_count -= epoch.shrunk;
@@ -307,8 +312,7 @@ void end_epoch(const EpochStats& epoch, const Problem& problem, const Params& pa
     // The primal rule in place of the spread's, which only sets the
     // shrinking thresholds; a failed check restores the shrunk rows.
     epoch_passes(epoch, -kInfinity, problem, dual, loop.shrink_bounds);
-    loop.converged = report_epoch<kLoss>(problem, params, loop.wants_gap, loop.threads, dual, w,
-                                         result, loop.alpha, progress);
+    loop.converged = report_epoch<kLoss>(problem, params, dual, w, result, loop, progress);
     if (loop.converged || !loop.primal->due(result.iterations)) return;
     loop.converged = loop.primal->passes(result.iterations, w);
     if (!loop.converged) {
@@ -318,8 +322,7 @@ void end_epoch(const EpochStats& epoch, const Problem& problem, const Params& pa
     return;
   }
   loop.converged = epoch_passes(epoch, params.eps.value(), problem, dual, loop.shrink_bounds);
-  if (report_epoch<kLoss>(problem, params, loop.wants_gap, loop.threads, dual, w, result,
-                          loop.alpha, progress)) {
+  if (report_epoch<kLoss>(problem, params, dual, w, result, loop, progress)) {
     loop.converged = true;
   }
 }
@@ -331,8 +334,9 @@ void finish_run(const Problem& problem, const EpochLoop& loop, const DualRows& d
   result.seconds = progress.seconds();
   result.status = loop.converged ? Status::kConverged : Status::kMaxIter;
   dual.copy_alpha(result.alpha);
-  result.objective =
-      objective_value(problem, kLoss, Regularizer::l2_only(), w, margins(problem, w, loop.threads));
+  result.objective = loop.gap ? loop.gap(w).primal
+                              : objective_value(problem, kLoss, Regularizer::l2_only(), w,
+                                                margins(problem, w, loop.threads));
   result.w = std::move(w);
 }
 

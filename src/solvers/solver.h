@@ -157,6 +157,11 @@ std::size_t dcd_partitions(const Params& params, std::size_t nonzeros, std::size
 std::size_t dcd_partitions(const Params& params, const Problem& problem);
 // The default of --partitions in words, for -h.
 std::string dcd_partitions_default_text();
+// The order in which the partitioned dual CD cuts the `count` rows that
+// count into parts, by --seed `seed`: the rows' numbers (in file order) in
+// a shuffled order, part k being positions [first_of_run(count, k, P),
+// first_of_run(count, k + 1, P)) (data/row_share.h).
+std::vector<std::size_t> dcd_part_order(std::size_t count, std::uint64_t seed);
 
 }  // namespace cdl
 

@@ -1,6 +1,7 @@
 // Partitioned dual coordinate descent for L2-regularized L1- and L2-loss
 // linear SVMs: dual CD on P fixed parts of the instances at once, for -m's
-// threads, with the same model for any number of threads.
+// threads and the ranks of cdtrain-mpi, with the same model for any number
+// of threads and ranks.
 //
 // Problem: the dual of solver_dcd.cpp's problem,
 //     min_alpha D(alpha) = 1/2 alpha' Qbar alpha - e'alpha,  0 <= alpha_j <= U_j,
@@ -15,14 +16,15 @@
 //   the local solver, and an exact line search along the combined direction;
 //   the synchronous parallel CD of the primer of Shi, Tu, Xu & Yin, section
 //   5.1.2 ("Synchrony and Asynchrony": partial updates by each core, then a
-//   synchronization step). The rows
-//   that count are shuffled once (seeded by --seed) and cut into P parts
-//   whose sizes differ by at most one; P (--partitions) does not depend on
-//   the threads. An epoch draws every part's own random permutation (its own
-//   seed) and cuts each into S slices (S from the data's shape and P:
-//   nonzeros / (P n), within [1, 8], so that a round's O(P n) copies and
-//   combine cost at most about as much as its steps). Each round, from the round's
-//   (alpha, w):
+//   synchronization step). The rows that count, numbered in file order,
+//   are shuffled once by --seed itself (dcd_part_order(): the same cut for
+//   every class of one-vs-rest) and cut into P parts whose sizes differ by
+//   at most one; P (--partitions) does not depend on the threads. An epoch
+//   draws every part's own random permutation (seeded by the problem's seed
+//   and the part) and cuts each into S slices (S from the data's shape and
+//   P: nonzeros / (P n), within [1, 8], so that a round's O(P n) copies and
+//   combine cost at most about as much as its steps). Each round, from the
+//   round's (alpha, w):
 //   - every part k takes solver_dcd.cpp's steps (40) over its next slice, on
 //     its local copy w + sigma' dw_k: coordinate i's partial gradient is read
 //     there and its second derivative is sigma' x_i'x_i + D_ii (CoCoA+'s
@@ -64,9 +66,18 @@
 //   part on one thread at a time, writing only its own rows' alpha, its own
 //   copy and its own dw_k; the combine adds the dw_k in part order for each
 //   feature (features in fixed blocks on the threads) and every scalar sum
-//   in block or part order, so the model is the same bits for any -m. Each
-//   round is one reduction of per-part results in part order, as a
-//   distributed run (parts on ranks, one n-vector exchange per round) needs.
+//   in block or part order, so the model is the same bits for any -m. The
+//   duality gap and f(w) are summed part by part (each in its order) and
+//   the parts' sums added in part order.
+//
+// Ranks: with the rows spread over ranks (problem.share, data/row_share.h),
+//   each rank holds a run of consecutive parts and runs them as above; the
+//   parts' dw_k are added in part order across the ranks
+//   (Collective::add_in_order(): a reduce-scatter and an all-gather of n
+//   doubles per round), and each scalar sum (the line search's, the epoch's
+//   stats, the PG range, the gap) is gathered per part and added in part
+//   order, so every rank holds the same w, the model of one process, for
+//   any number of ranks. A rank without parts joins the exchanges.
 //
 // Cost per round: O(nonzeros of the slice's active rows) for the steps (one
 //   read per nonzero for the dot product, two writes per nonzero of a row
@@ -77,17 +88,19 @@
 //   its place in its part's order (8 bytes) and, for a slice's rows, alpha
 //   at the round's start. The gap (--gap-tol, --trace, progress) is
 //   O(#nz + l + n) per epoch with the clock stopped, as in
-//   solver_dcd.cpp.
+//   solver_dcd.cpp. On ranks, u takes one n-vector more.
 #include <algorithm>
 #include <cassert>
 #include <cmath>
 #include <optional>
 #include <random>
 
+#include "data/row_share.h"
 #include "objective/evaluate.h"
 #include "select/random.h"
 #include "solvers/dcd_state.h"
 #include "solvers/solver.h"
+#include "util/collective.h"
 #include "util/error.h"
 #include "util/parallel.h"
 #include "util/populate.h"
@@ -119,6 +132,9 @@ constexpr std::int64_t kMaxSlices = 8;
 // threads do not pay, else kDefaultPartitions parts.
 constexpr std::int64_t kPartitionedNonzeros = 1000000;
 constexpr std::int64_t kDefaultPartitions = 2;
+// The stream of derive_seed(--seed, .) that cuts the rows into parts: not
+// a class's (0, 1, ...), whose streams draw the parts' epochs.
+constexpr std::uint64_t kCutStream = 0x7061727473;  // "parts"
 
 // One part: its rows in this epoch's order, and what its current epoch did.
 struct Part {
@@ -135,7 +151,7 @@ struct Part {
   // combine leaves the round's sum u = sum_k dw_k in part 0's until w has
   // taken it.
   std::vector<double> dw;
-  EpochStats stats;        // over the epoch's slices so far
+  EpochStats stats;  // over the epoch's slices so far
   // The line search's row sums over the slice's rows: sum d_j,
   // sum D_jj alpha_j d_j and sum D_jj d_j^2 (alpha at the round's start).
   double sum_d = 0;
@@ -151,26 +167,49 @@ std::size_t slices_per_epoch(std::int64_t nonzeros, std::size_t partitions, std:
       std::min(kMaxSlices, std::max<std::int64_t>(1, nonzeros / dense)));
 }
 
-// The rows that count, shuffled by `seed` and cut into `count` parts.
+// This process's parts of `count` (its rank's run with problem.share, else
+// all of them): the rows that count, numbered in file order, cut by the
+// run's seed (dcd_part_order()), each part's epochs seeded by `seed` and
+// its number. `first` gets the number of the first.
 std::vector<Part> make_parts(const Problem& problem, std::size_t count, std::size_t slices,
-                             std::uint64_t seed) {
-  std::vector<std::size_t> rows;
+                             std::uint64_t run_seed, std::uint64_t seed, std::size_t& first) {
+  const RowShare* const share = problem.share;
+  // Row numbered c (among the whole data's rows that count) is this
+  // process's row local[c - ...]: on one process every row that counts, on
+  // a rank its rows, which are the ones of its parts and count, in order.
+  std::vector<std::size_t> local;
   for (std::size_t j = 0; j < problem.num_rows(); ++j) {
-    if (problem.cost(j) > 0) rows.push_back(j);
+    if (problem.cost(j) > 0) local.push_back(j);
   }
-  std::mt19937_64 rng(derive_seed(seed, 0));
-  shuffle(rows, rng);
-  std::vector<Part> parts(count);
-  for (std::size_t k = 0; k < count; ++k) {
-    Part& part = parts[k];
-    const std::size_t begin = rows.size() * k / count;
-    const std::size_t end = rows.size() * (k + 1) / count;
-    part.visits.assign(rows.begin() + static_cast<std::ptrdiff_t>(begin),
-                       rows.begin() + static_cast<std::ptrdiff_t>(end));
+  const std::size_t total =
+      share != nullptr ? static_cast<std::size_t>(share->total_counted) : local.size();
+  const auto row_numbered = [&](std::size_t c) {
+    if (share == nullptr) return local[c];
+    const auto at = std::lower_bound(share->counted.begin(), share->counted.end(), c);
+    assert(at != share->counted.end() && *at == c);
+    return static_cast<std::size_t>(at - share->counted.begin());
+  };
+  first = share != nullptr ? share->first_part : 0;
+  const std::size_t end = share != nullptr ? share->end_part : count;
+  const std::vector<std::size_t> order = dcd_part_order(total, run_seed);
+  std::vector<Part> parts(end - first);
+  for (std::size_t k = first; k < end; ++k) {
+    Part& part = parts[k - first];
+    const std::size_t begin = first_of_run(total, k, count);
+    const std::size_t stop = first_of_run(total, k + 1, count);
+    part.visits.reserve(stop - begin);
+    for (std::size_t p = begin; p < stop; ++p) part.visits.push_back(row_numbered(order[p]));
     part.rng.seed(derive_seed(seed, k + 1));
-    part.start_alpha.resize((end - begin + slices - 1) / slices);
+    part.start_alpha.resize((stop - begin + slices - 1) / slices);
   }
   return parts;
+}
+
+// Every part's record of `width` doubles, in part order: this process's
+// parts' records (`mine`) with the other ranks' (one gather) when the rows
+// are spread over ranks.
+std::vector<double> all_parts(Collective* ranks, std::vector<double> mine) {
+  return ranks == nullptr ? mine : ranks->gather_all(mine);
 }
 
 // Each part's two n-vectors, made on the team: new memory is mapped before
@@ -240,71 +279,86 @@ void local_slice(const Problem& problem, const CsrMatrix& x, bool shrink, const 
 }
 
 // The round's combine (the header's second and third steps): u = sum_k dw_k
-// in part order, kept in part 0's dw (the others' back to 0), the line
-// search's eta, then alpha and w (part 0's dw back to 0). Returns
-// -g'd / d'Qbar d, eta before its clipping (0 when d = 0).
-double combine(std::vector<Part>& parts, DualRows& dual, std::vector<double>& w,
-               ThreadTeam& threads) {
+// in part order (the dw_k back to 0), the line search's eta, then alpha and
+// w. On one process u is kept in part 0's dw; with the rows spread over
+// `ranks`, in `shared_u`, where the ranks add their parts' dw_k in part
+// order (Collective::add_in_order()). Returns -g'd / d'Qbar d, eta before
+// its clipping (0 when d = 0).
+double combine(std::vector<Part>& parts, Collective* ranks, std::vector<double>& shared_u,
+               DualRows& dual, std::vector<double>& w, ThreadTeam& threads) {
   const std::size_t n = w.size();
-  double* const u = parts[0].dw.data();
   const std::size_t blocks = (n + kCombineBlock - 1) / kCombineBlock;
   std::vector<double> block_uu(blocks, 0.0);
   std::vector<double> block_wu(blocks, 0.0);
-  threads.run(blocks, [&](std::size_t b) {
-    const std::size_t begin = b * kCombineBlock;
-    const std::size_t end = std::min(n, begin + kCombineBlock);
+  // u'u and w'u over block b, from u_j for each j of it.
+  const auto block_products = [&](std::size_t b, const auto& u_of) {
+    const std::size_t end = std::min(n, (b + 1) * kCombineBlock);
     double uu = 0;
     double wu = 0;
-    for (std::size_t j = begin; j < end; ++j) {
-      double sum = 0;
-      for (Part& part : parts) {
-        sum += part.dw[j];
-        part.dw[j] = 0;
-      }
-      u[j] = sum;
+    for (std::size_t j = b * kCombineBlock; j < end; ++j) {
+      const double sum = u_of(j);
       uu += sum * sum;
       wu += w[j] * sum;
     }
     block_uu[b] = uu;
     block_wu[b] = wu;
-  });
+  };
+  double* u = nullptr;
+  if (ranks == nullptr) {
+    u = parts[0].dw.data();
+    threads.run(blocks, [&](std::size_t b) {
+      block_products(b, [&](std::size_t j) {
+        double sum = u[j];
+        for (std::size_t k = 1; k < parts.size(); ++k) {
+          sum += parts[k].dw[j];
+          parts[k].dw[j] = 0;
+        }
+        u[j] = sum;
+        return sum;
+      });
+    });
+  } else {
+    std::vector<const std::vector<double>*> mine;
+    for (const Part& part : parts) mine.push_back(&part.dw);
+    ranks->add_in_order(mine, n, shared_u);
+    u = shared_u.data();
+    threads.run(parts.size(),
+                [&](std::size_t k) { std::fill(parts[k].dw.begin(), parts[k].dw.end(), 0.0); });
+    threads.run(blocks,
+                [&](std::size_t b) { block_products(b, [&](std::size_t j) { return u[j]; }); });
+  }
   double uu = 0;
   double wu = 0;
   for (std::size_t b = 0; b < blocks; ++b) {
     uu += block_uu[b];
     wu += block_wu[b];
   }
+  std::vector<double> mine;
+  for (const Part& part : parts) mine.insert(mine.end(), {part.sum_d, part.sum_dad, part.sum_ddd});
   double sum_d = 0;
   double sum_dad = 0;
   double sum_ddd = 0;
-  for (const Part& part : parts) {
-    sum_d += part.sum_d;
-    sum_dad += part.sum_dad;
-    sum_ddd += part.sum_ddd;
+  const std::vector<double> sums = all_parts(ranks, std::move(mine));
+  for (std::size_t k = 0; k < sums.size(); k += 3) {
+    sum_d += sums[k];
+    sum_dad += sums[k + 1];
+    sum_ddd += sums[k + 2];
   }
   const double curvature = uu + sum_ddd;      // d'Qbar d
   const double slope = wu + sum_dad - sum_d;  // g'd
   const double ratio = curvature > 0 ? -slope / curvature : 0.0;
   const double eta = std::min(std::max(ratio, 0.0), 1.0);
-  if (eta == 1) {
-    threads.run(blocks, [&](std::size_t b) {
-      const std::size_t end = std::min(n, (b + 1) * kCombineBlock);
-      for (std::size_t j = b * kCombineBlock; j < end; ++j) {
-        w[j] += u[j];
-        u[j] = 0;
+  if (eta != 1) {
+    threads.run(parts.size(), [&](std::size_t k) {
+      Part& part = parts[k];
+      const double* const start_alpha = part.start_alpha.data();
+      for (std::size_t c = part.slice_begin; c < part.slice_end; ++c) {
+        DualRow& r = dual.row[part.visits[c]];
+        const double start = start_alpha[c - part.slice_begin];
+        r.alpha = start + eta * (r.alpha - start);
       }
     });
-    return ratio;
   }
-  threads.run(parts.size(), [&](std::size_t k) {
-    Part& part = parts[k];
-    const double* const start_alpha = part.start_alpha.data();
-    for (std::size_t c = part.slice_begin; c < part.slice_end; ++c) {
-      DualRow& r = dual.row[part.visits[c]];
-      const double start = start_alpha[c - part.slice_begin];
-      r.alpha = start + eta * (r.alpha - start);
-    }
-  });
   threads.run(blocks, [&](std::size_t b) {
     const std::size_t end = std::min(n, (b + 1) * kCombineBlock);
     for (std::size_t j = b * kCombineBlock; j < end; ++j) {
@@ -315,23 +369,46 @@ double combine(std::vector<Part>& parts, DualRows& dual, std::vector<double>& w,
   return ratio;
 }
 
-// The epoch's measurements: the parts' stats merged in part order. The PG
-// range is widened to include 0: the parts' first steps all see the
-// round's w, so their PGs can be equal (all -1 at alpha = 0) far from the
-// optimum, where a spread of the PGs alone would be 0; max(M, 0) - min(m, 0)
-// is 0 only where every PG is.
-EpochStats merge_stats(const std::vector<Part>& parts) {
+// The epoch's measurements: every part's stats merged in part order (this
+// process's and, spread over ranks, the others'). The PG range is widened
+// to include 0: the parts' first steps all see the round's w, so their PGs
+// can be equal (all -1 at alpha = 0) far from the optimum, where a spread
+// of the PGs alone would be 0; max(M, 0) - min(m, 0) is 0 only where every
+// PG is.
+EpochStats merge_stats(const std::vector<EpochStats>& stats, Collective* ranks) {
+  std::vector<double> mine;
+  for (const EpochStats& s : stats) {
+    mine.insert(mine.end(), {s.max_pg, s.min_pg, static_cast<double>(s.shrunk),
+                             static_cast<double>(s.visits), static_cast<double>(s.nnz_ops)});
+  }
+  const std::vector<double> all = all_parts(ranks, std::move(mine));
   EpochStats round;
-  for (const Part& part : parts) {
-    round.max_pg = std::max(round.max_pg, part.stats.max_pg);
-    round.min_pg = std::min(round.min_pg, part.stats.min_pg);
-    round.shrunk += part.stats.shrunk;
-    round.visits += part.stats.visits;
-    round.nnz_ops += part.stats.nnz_ops;
+  for (std::size_t k = 0; k < all.size(); k += 5) {
+    round.max_pg = std::max(round.max_pg, all[k]);
+    round.min_pg = std::min(round.min_pg, all[k + 1]);
+    round.shrunk += static_cast<std::size_t>(all[k + 2]);
+    round.visits += static_cast<std::int64_t>(all[k + 3]);
+    round.nnz_ops += static_cast<std::int64_t>(all[k + 4]);
   }
   round.max_pg = std::max(round.max_pg, 0.0);
   round.min_pg = std::min(round.min_pg, 0.0);
   return round;
+}
+
+EpochStats merge_stats(const std::vector<Part>& parts, Collective* ranks) {
+  std::vector<EpochStats> stats;
+  for (const Part& part : parts) stats.push_back(part.stats);
+  return merge_stats(stats, ranks);
+}
+
+// y_i w'x_i.
+double margin(const CsrMatrix& x, const DualRow& r, std::size_t i, const std::vector<double>& w) {
+  double dot = 0;
+  for (auto t = x.row_ptr[i]; t < x.row_ptr[i + 1]; ++t) {
+    const auto at = static_cast<std::size_t>(t);
+    dot += x.values[at] * w[x.col_idx[at]];
+  }
+  return r.y() * dot;
 }
 
 // The PG range at the current (alpha, w) over every part's rows (with 0, as
@@ -340,33 +417,71 @@ EpochStats merge_stats(const std::vector<Part>& parts) {
 // O(#nz), split among the threads by part.
 template <LossKind kLoss>
 void pg_range_at_end(const Problem& problem, const CsrMatrix& x, const DualRows& dual,
-                     const std::vector<double>& w, std::vector<Part>& parts, ThreadTeam& threads,
-                     EpochStats& epoch) {
+                     const std::vector<double>& w, std::vector<Part>& parts, Collective* ranks,
+                     ThreadTeam& threads, EpochStats& epoch) {
   const ClassBounds bounds = class_bounds<kLoss>(problem);
   std::vector<EpochStats> ranges(parts.size());
   threads.run(parts.size(), [&](std::size_t k) {
     EpochStats& range = ranges[k];
     for (std::size_t i : parts[k].visits) {
       const DualRow& r = dual.row[i];
-      double dot = 0;
-      for (auto t = x.row_ptr[i]; t < x.row_ptr[i + 1]; ++t) {
-        const auto at = static_cast<std::size_t>(t);
-        dot += x.values[at] * w[x.col_idx[at]];
-      }
       const bool positive = r.y() > 0;
       const double upper = bounds.upper(positive, i);
-      const double G = r.y() * dot - 1.0 + bounds.diag(positive, i) * r.alpha;
+      const double G = margin(x, r, i, w) - 1.0 + bounds.diag(positive, i) * r.alpha;
       const double pg = r.alpha == 0 ? std::min(G, 0.0) : r.alpha == upper ? std::max(G, 0.0) : G;
       range.max_pg = std::max(range.max_pg, pg);
       range.min_pg = std::min(range.min_pg, pg);
     }
   });
-  epoch.max_pg = 0;
-  epoch.min_pg = 0;
-  for (const EpochStats& range : ranges) {
-    epoch.max_pg = std::max(epoch.max_pg, range.max_pg);
-    epoch.min_pg = std::min(epoch.min_pg, range.min_pg);
+  const EpochStats all = merge_stats(ranges, ranks);
+  epoch.max_pg = all.max_pg;
+  epoch.min_pg = all.min_pg;
+}
+
+// P(w), D(alpha) and their gap (objective/dual_gap.h), their sums over rows
+// taken part by part (each in its visits' order) and added in part order,
+// so that they are the same bits for any threads and ranks. O(#nz + n),
+// split among the threads by part.
+template <LossKind kLoss>
+DualGap parts_gap(const Problem& problem, const CsrMatrix& x, const DualRows& dual,
+                  const std::vector<double>& w, const std::vector<Part>& parts, Collective* ranks,
+                  ThreadTeam& threads) {
+  std::vector<double> mine(4 * parts.size(), 0.0);
+  threads.run(parts.size(), [&](std::size_t k) {
+    double loss = 0;      // sum_j C_j loss(m_j)
+    double alphas = 0;    // sum_j alpha_j
+    double diagonal = 0;  // 1/2 sum_j D_jj alpha_j^2
+    double gap = 0;       // sum_j G_j
+    for (std::size_t i : parts[k].visits) {
+      const DualRow& r = dual.row[i];
+      const double C = problem.cost(i);
+      const double m = margin(x, r, i, w);
+      const double hinge = std::max(1.0 - m, 0.0);
+      loss += kLoss == LossKind::kL1Svm ? C * hinge : C * hinge * hinge;
+      alphas += r.alpha;
+      if (kLoss == LossKind::kL2Svm) diagonal += r.alpha * r.alpha / (4.0 * C);
+      gap += coordinate_gap(kLoss, C, r.alpha, m);
+    }
+    double* const out = &mine[4 * k];
+    out[0] = loss;
+    out[1] = alphas;
+    out[2] = diagonal;
+    out[3] = gap;
+  });
+  const std::vector<double> all = all_parts(ranks, std::move(mine));
+  double loss = 0;
+  double alphas = 0;
+  double diagonal = 0;
+  double gap = 0;
+  for (std::size_t k = 0; k < all.size(); k += 4) {
+    loss += all[k];
+    alphas += all[k + 1];
+    diagonal += all[k + 2];
+    gap += all[k + 3];
   }
+  double ww = 0;
+  for (double v : w) ww += v * v;
+  return DualGap{0.5 * ww + loss, alphas - 0.5 * ww - diagonal, gap};
 }
 
 template <LossKind kLoss>
@@ -376,22 +491,51 @@ SolveResult partitioned_loop(const Problem& problem, const CsrMatrix& x, std::si
   const std::int64_t max_iter = params.max_iter.value();
   const bool shrink = params.shrink.value_or(true);
   assert(x.num_rows == problem.num_rows());
+  Collective* const ranks = problem.share != nullptr ? problem.share->collective : nullptr;
   DualRows dual = start_dual<kLoss>(problem, x);
   std::vector<double> w = populated_vector(x.num_cols, 0.0);
-  const auto nonzeros = static_cast<std::int64_t>(x.row_ptr[x.num_rows]);
+  auto nonzeros = static_cast<std::int64_t>(x.row_ptr[x.num_rows]);
+  if (ranks != nullptr) {
+    // The whole data's: the counts of the stopping test and the shape of
+    // the rounds.
+    const std::vector<std::uint64_t> all = ranks->gather_all(std::vector<std::uint64_t>{
+        static_cast<std::uint64_t>(nonzeros), static_cast<std::uint64_t>(dual.countable)});
+    nonzeros = 0;
+    dual.countable = 0;
+    for (std::size_t r = 0; r < all.size(); r += 2) {
+      nonzeros += static_cast<std::int64_t>(all[r]);
+      dual.countable += static_cast<std::size_t>(all[r + 1]);
+    }
+    dual.active_count = dual.countable;
+  }
   const std::size_t slices = slices_per_epoch(nonzeros, partitions, x.num_cols);
-  std::vector<Part> parts = make_parts(problem, partitions, slices, seed);
-  const unsigned round_threads =
-      nonzeros >= kParallelNonzeros
-          ? static_cast<unsigned>(std::min<std::size_t>(threads, partitions))
-          : 1;
+  std::size_t first_part = 0;
+  std::vector<Part> parts = make_parts(problem, partitions, slices, params.seed, seed, first_part);
+  const unsigned round_threads = nonzeros >= kParallelNonzeros
+                                     ? static_cast<unsigned>(std::min<std::size_t>(
+                                           threads, std::max<std::size_t>(parts.size(), 1)))
+                                     : 1;
 
   SolveResult result;
   EpochLoop loop(problem, params, threads, reporter);
+  if (loop.primal && ranks != nullptr) {
+    throw Error("the primal rule of -s 2 on wide data does not run on rows spread over ranks");
+  }
   Progress progress(reporter);
   // A team of one has no helpers: its passes run on this thread.
   ThreadTeam team(round_threads);
   make_part_vectors(parts, x.num_cols, team);
+  std::vector<double> shared_u;  // u, with the rows spread over ranks
+  if (ranks != nullptr) {
+    // Every rank computes the gap if one wants it: its exchanges are every
+    // rank's.
+    const std::vector<std::uint64_t> wants =
+        ranks->gather_all(std::vector<std::uint64_t>{loop.wants_gap ? 1u : 0u});
+    loop.wants_gap = std::find(wants.begin(), wants.end(), 1u) != wants.end();
+  }
+  loop.gap = [&](const std::vector<double>& at) {
+    return parts_gap<kLoss>(problem, x, dual, at, parts, ranks, team);
+  };
   const double max_sigma = static_cast<double>(partitions);
   double sigma = 1;
   while (!loop.converged && result.iterations < max_iter) {
@@ -400,22 +544,26 @@ SolveResult partitioned_loop(const Problem& problem, const CsrMatrix& x, std::si
       team.run(parts.size(), [&](std::size_t k) {
         local_slice<kLoss>(problem, x, shrink, prev, w, sigma, slice, slices, dual, parts[k]);
       });
-      const double ratio = combine(parts, dual, w, team);
+      const double ratio = combine(parts, ranks, shared_u, dual, w, team);
       // The next round's sigma': the one that would have put this round's
       // unclipped eta at kTargetRatio, within [1, P].
       if (ratio > 0) sigma = std::min(max_sigma, std::max(1.0, sigma * kTargetRatio / ratio));
     }
-    EpochStats epoch = merge_stats(parts);
+    EpochStats epoch = merge_stats(parts, ranks);
     // An epoch over every coordinate that passes is checked again at its end
     // point, where the stopping rule then applies.
     if (!loop.primal && epoch.spread() <= params.eps.value() &&
         dual.active_count == dual.countable && epoch.shrunk == 0) {
-      pg_range_at_end<kLoss>(problem, x, dual, w, parts, team, epoch);
+      pg_range_at_end<kLoss>(problem, x, dual, w, parts, ranks, team, epoch);
     }
     end_epoch<kLoss>(epoch, problem, params, dual, w, loop, result, progress);
   }
-  // The parts' n-vectors go before f(w)'s margins are made.
-  parts = std::vector<Part>();
+  // The parts' n-vectors go before f(w) is computed.
+  for (Part& part : parts) {
+    part.local = std::vector<double>();
+    part.dw = std::vector<double>();
+  }
+  shared_u = std::vector<double>();
   finish_run<kLoss>(problem, loop, dual, std::move(w), progress, result);
   return result;
 }
@@ -454,9 +602,19 @@ std::size_t dcd_partitions(const Params& params, std::size_t nonzeros,
 }
 
 std::size_t dcd_partitions(const Params& params, const Problem& problem) {
+  // Spread over ranks: the parts the rows were moved by.
+  if (problem.share != nullptr) return problem.share->parts;
   std::size_t countable = 0;
   for (std::size_t j = 0; j < problem.num_rows(); ++j) countable += problem.cost(j) > 0;
   return dcd_partitions(params, problem.nnz(), countable);
+}
+
+std::vector<std::size_t> dcd_part_order(std::size_t count, std::uint64_t seed) {
+  std::vector<std::size_t> order(count);
+  for (std::size_t c = 0; c < count; ++c) order[c] = c;
+  std::mt19937_64 rng(derive_seed(seed, kCutStream));
+  shuffle(order, rng);
+  return order;
 }
 
 std::string dcd_partitions_default_text() {

@@ -1,11 +1,13 @@
 // Training on rows spread over ranks (data/row_share.h), with the ranks as
 // threads of this process exchanging through shared memory: for 1, 2, 3 and
-// 5 ranks, each holding its run of X'u's blocks, train() gives every rank
-// the weights of a single process, bit for bit (two classes and more, the
-// logistic loss, the L2-SVM and the L2-loss SVR, with -B). cdtrain-mpi runs
-// the same code over MPI (tests/mpi/test_mpi.sh).
+// 5 ranks, each holding its run of X'u's blocks (tron, newton) or of the
+// dual CD's parts, train() gives every rank the weights of a single
+// process, bit for bit (two classes and more, the logistic loss, the
+// L2-SVM and the L2-loss SVR, the L1-SVM, with -B). cdtrain-mpi runs the
+// same code over MPI (tests/mpi/test_mpi.sh).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
@@ -20,6 +22,7 @@
 #include "objective/transpose_blocks.h"
 #include "solver_test_util.h"
 #include "solvers/params.h"
+#include "solvers/solver.h"
 #include "solvers/solver_table.h"
 #include "train/train.h"
 #include "train/train_regression.h"
@@ -117,6 +120,21 @@ std::vector<std::size_t> blocks_of(const CsrMatrix& rows,
   }
   bounds.push_back(rows.num_rows);
   return bounds;
+}
+
+// The rows of `rows` listed in `which`, in that order.
+CsrMatrix pick(const CsrMatrix& rows, const std::vector<std::size_t>& which) {
+  CsrMatrix out;
+  out.num_rows = which.size();
+  out.num_cols = rows.num_cols;
+  for (std::size_t j : which) {
+    for (auto t = rows.row_ptr[j]; t < rows.row_ptr[j + 1]; ++t) {
+      out.col_idx.push_back(rows.col_idx[static_cast<std::size_t>(t)]);
+      out.values.push_back(rows.values[static_cast<std::size_t>(t)]);
+    }
+    out.row_ptr.push_back(static_cast<std::int64_t>(out.col_idx.size()));
+  }
+  return out;
 }
 
 // Rows [begin, end) of `rows`.
@@ -230,6 +248,78 @@ TEST(RowShare, ManyPartitionsGiveTheWeightsOfOneProcess) {
     SCOPED_TRACE(std::to_string(ranks) + " ranks");
     expect_same_weights("a9a", 0, 1, ranks, "21");
     expect_same_weights("a9a", 2, -1, ranks, "21");
+  }
+}
+
+// Each of `ranks` threads trains on the rows of its parts of the dual CD's
+// (-s `number`, --partitions `partitions`) of data set `name`, read with -B
+// `bias`; every rank's w against one process's.
+void expect_same_dual_weights(const std::string& name, int number, double bias, int ranks,
+                              const std::string& partitions) {
+  ReadOptions options;
+  options.integer_labels = true;
+  options.bias = bias;
+  const LabeledRows file = read_libsvm_rows(test::data_path(name), options);
+  const CsrMatrix& x = file.features;
+  const Params params =
+      params_of(number, bias, partitions, DataShape{x.num_rows, x.num_cols, x.nnz()});
+  ASSERT_EQ(solver_info(params.solver).name, "dcd");
+  const ClassMap classes = map_classes(file.labels);
+  test::RecordingReporter reporter;
+  const LinearModel one = train(DataMatrix{nullptr, &file.features}, classes, params, reporter);
+
+  // Every row counts: row j is the one numbered j. Part k of P holds the
+  // rows at places [l k / P, l (k + 1) / P) of the cut's order; rank r the
+  // parts [ceil(r P / K), ceil((r + 1) P / K)).
+  const std::size_t l = x.num_rows;
+  const std::size_t parts = dcd_partitions(params, x.nnz(), l);
+  ASSERT_GT(parts, 1u);
+  const std::vector<std::size_t> order = dcd_part_order(l, params.seed);
+  const auto k_ranks = static_cast<std::size_t>(ranks);
+  std::vector<std::vector<std::size_t>> rows_of_rank(k_ranks);
+  for (std::size_t p = 0; p < l; ++p) {
+    const std::size_t part = ((p + 1) * parts - 1) / l;  // the k with l k / P <= p < l (k + 1) / P
+    std::size_t r = 0;
+    while (part >= (parts * (r + 1) + k_ranks - 1) / k_ranks) ++r;
+    rows_of_rank[r].push_back(order[p]);
+  }
+  Board board(ranks);
+  std::vector<LinearModel> models(k_ranks);
+  std::vector<std::thread> threads;
+  for (int r = 0; r < ranks; ++r) {
+    threads.emplace_back([&, r] {
+      ThreadRank rank(board, r);
+      std::vector<std::size_t> mine = rows_of_rank[static_cast<std::size_t>(r)];
+      std::sort(mine.begin(), mine.end());
+      RowShare share;
+      share.collective = &rank;
+      share.parts = parts;
+      share.first_part = (parts * static_cast<std::size_t>(r) + k_ranks - 1) / k_ranks;
+      share.end_part = (parts * static_cast<std::size_t>(r + 1) + k_ranks - 1) / k_ranks;
+      share.counted.assign(mine.begin(), mine.end());
+      share.total_counted = l;
+      const CsrMatrix rows = pick(file.features, mine);
+      ClassMap own = classes;
+      own.class_of.clear();
+      for (std::size_t j : mine) own.class_of.push_back(classes.class_of[j]);
+      test::RecordingReporter quiet;
+      models[static_cast<std::size_t>(r)] =
+          train(DataMatrix{nullptr, &rows, nullptr, &share}, own, params, quiet);
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  for (int r = 0; r < ranks; ++r) {
+    SCOPED_TRACE("rank " + std::to_string(r) + " of " + std::to_string(ranks));
+    EXPECT_EQ(models[static_cast<std::size_t>(r)].w, one.w);
+  }
+}
+
+TEST(RowShare, RanksOfPartsTrainTheDualWeightsOfOneProcess) {
+  for (int ranks : {1, 2, 3, 5}) {
+    SCOPED_TRACE(std::to_string(ranks) + " ranks");
+    expect_same_dual_weights("heart_scale", 1, -1, ranks, "3");  // the L2-SVM
+    expect_same_dual_weights("heart_scale", 3, 1, ranks, "4");   // the L1-SVM, with -B 1
+    expect_same_dual_weights("dna.scale", 1, -1, ranks, "2");    // 3 classes, one after another
   }
 }
 
