@@ -6,13 +6,20 @@
 //
 //   mpirun -np K ./cdtrain-mpi [cdtrain's options] training_file [model_file]
 //
-// Distributed: the whole-vector solvers tron and newton (LIBLINEAR's -s 0,
-// and -s 2 and -s 11 where the data's shape gives them or with
-// --partitions), whose products X v and X'u each rank computes on its rows,
-// X'u's block vectors added in a fixed order (RowShare): about one
-// reduce-scatter and one all-gather of n doubles per gradient,
-// Hessian-vector product and diagonal. Any other solver, and -v, -C, -i,
-// --cache, --trace and -W with --shards, are refused as usage errors.
+// Distributed:
+// - the whole-vector solvers tron and newton (LIBLINEAR's -s 0, and -s 2
+//   and -s 11 where the data's shape gives them or with --partitions),
+//   whose products X v and X'u each rank computes on its rows, X'u's block
+//   vectors added in a fixed order (RowShare's blocks): about one
+//   reduce-scatter and one all-gather of n doubles per gradient,
+//   Hessian-vector product and diagonal;
+// - the partitioned dual CD (-s 1, -s 3, and the default on wide data),
+//   each rank running its parts' local steps, their n-vectors added in part
+//   order (RowShare's parts): one reduce-scatter and one all-gather of n
+//   doubles per round. With one part (--partitions 1, the default below
+//   10^6 nonzeros) rank 0 runs the serial dual CD on every row.
+// Any other solver, and -v, -C, -i, --cache, --trace and -W with --shards,
+// are refused as usage errors.
 #include <mpi.h>
 
 #include <chrono>
@@ -31,7 +38,9 @@
 #include "model/model.h"
 #include "mpi_collective.h"
 #include "solvers/params.h"
+#include "solvers/primal_rule.h"
 #include "solvers/report.h"
+#include "solvers/solver.h"
 #include "solvers/solver_table.h"
 #include "tool_main.h"
 #include "train/train.h"
@@ -41,16 +50,18 @@
 
 namespace {
 
-// The solvers whose runs are distributed.
-bool distributed_solver(const cdl::Params& params) {
+// Whether the run's solver is the dual CD of parts; else it is one of the
+// whole-vector solvers, or the run is refused.
+bool dual_parts(const cdl::Params& params) {
   const std::string_view name = cdl::solver_info(params.solver).name;
-  return name == "tron" || name == "newton";
+  if (name == "tron" || name == "newton") return false;
+  if (name == "dcd" && !cdl::stops_by_primal_rule(params)) return true;
+  throw cdl::ConfigError(
+      "cdtrain-mpi runs the whole-vector solvers tron and newton (LIBLINEAR's -s 0, and -s 2 and "
+      "-s 11 where the data's shape gives them or with --partitions) and the partitioned dual CD "
+      "(-s 1, -s 3, and the default on wide data); this run's solver is " +
+      std::string(name) + (params.solver_reason.empty() ? "" : " (" + params.solver_reason + ")"));
 }
-
-const char* const kDistributedList =
-    "cdtrain-mpi runs the whole-vector solvers tron and newton: LIBLINEAR's -s 0, and -s 2 and "
-    "-s 11 where the data's shape gives them (not on wide data, where they run dual CD) or with "
-    "--partitions";
 
 // Usage errors of the options that do not run distributed.
 void check_options(const cdl::TrainCommand& command, const cdl::Params& params, bool shards) {
@@ -96,7 +107,8 @@ int run(int argc, char** argv, cdl::MpiCollective& collective) {
                    "[model_file]\n"
                    "Trains cdtrain's model on the K ranks of an MPI job, each rank reading its "
                    "part of training_file\n(or with --shards its own file PREFIX.r); runs "
-                   "LIBLINEAR's -s 0, 2 and 11 by tron and newton.\n\ncdtrain's options:\n"
+                   "LIBLINEAR's -s 0, 2 and 11 by tron and newton,\nand -s 1, -s 3 and the "
+                   "default on wide data by the partitioned dual CD.\n\ncdtrain's options:\n"
                 << cdl::train_help();
     }
     return 0;
@@ -119,9 +131,8 @@ int run(int argc, char** argv, cdl::MpiCollective& collective) {
     if (collective.rank() == 0) cdl::check_writable_path(command.model_path);
   });
   const bool regression = !cdl::has_classes(params.loss.value());
-  if (cdl::is_one_class(params.loss.value())) {
-    throw cdl::ConfigError(std::string(kDistributedList) + "; the one-class SVM is not one");
-  }
+  // The one-class SVM runs neither solver: refused before the reading.
+  if (cdl::is_one_class(params.loss.value())) dual_parts(params);
 
   cdl::ReadOptions options;
   options.integer_labels = !regression;
@@ -140,30 +151,32 @@ int run(int argc, char** argv, cdl::MpiCollective& collective) {
   };
   cdl::DistributedRows data;
   cdl::agree_on_errors(collective, [&] {
-    data =
-        cdl::read_distributed(command.training_path, options, shards, !regression,
-                              command.weights_path, command.params.partitions, check, collective);
+    data = cdl::read_distributed(command.training_path, options, shards, !regression,
+                                 command.weights_path, check, collective);
   });
   if (cdl::solver_by_shape(command.params)) {
     params = cdl::resolve_defaults(cdl::choose_solver_by_shape(
-        command.params,
-        cdl::DataShape{data.share.total_rows(), data.rows.num_cols, data.total_nonzeros}));
+        command.params, cdl::DataShape{data.total_rows, data.rows.num_cols, data.total_nonzeros}));
     cdl::validate(params);
   }
-  if (!distributed_solver(params)) {
-    throw cdl::ConfigError(std::string(kDistributedList) + "; this run's solver is " +
-                           std::string(cdl::solver_info(params.solver).name) +
-                           (params.solver_reason.empty() ? "" : " (" + params.solver_reason + ")"));
+  std::string layout;
+  if (dual_parts(params)) {
+    const std::size_t parts =
+        cdl::dcd_partitions(params, data.total_nonzeros, data.total_counted_rows);
+    cdl::share_parts(data, parts, params.seed, collective);
+    layout = std::to_string(parts) + (parts == 1 ? " part (serial dual CD on rank 0)" : " parts");
+  } else {
+    cdl::share_blocks(data, command.params.partitions, collective);
+    const std::size_t blocks = data.share.block_bounds.size() - 1;
+    layout = std::to_string(blocks) + (blocks == 1 ? " block" : " blocks") + " of rows";
   }
 
   cdl::Reporter reporter(std::cerr, collective.rank() == 0 && !params.quiet
                                         ? cdl::Reporter::Level::kNormal
                                         : cdl::Reporter::Level::kQuiet);
-  const std::size_t blocks = data.share.block_bounds.size() - 1;
   reporter.info("cdtrain-mpi: training on " + std::to_string(collective.size()) +
                 (collective.size() == 1 ? " rank, " : " ranks, ") + cdl::describe_run(params) +
-                "; " + std::to_string(data.share.total_rows()) + " instances in " +
-                std::to_string(blocks) + (blocks == 1 ? " block" : " blocks") + " of rows");
+                "; " + std::to_string(data.total_rows) + " instances in " + layout);
   const double reading_seconds = seconds_since(start);
   const Clock::time_point training_start = Clock::now();
   const std::vector<double>* weights = command.weights_path.empty() ? nullptr : &data.weights;

@@ -11,6 +11,7 @@
 #include "data/instance_weights.h"
 #include "data/libsvm_line.h"
 #include "objective/transpose_blocks.h"
+#include "solvers/solver.h"
 #include "util/error.h"
 
 namespace cdl {
@@ -144,41 +145,81 @@ std::vector<std::size_t> agree_on_blocks(const CsrMatrix& rows, const std::vecto
   return bounds;
 }
 
-// Moves the rows to the ranks of their blocks (one all-to-all of the
-// labels, the weights if any, the rows' lengths, their indices and their
-// values). When every rank's rows stay where they were read (one rank, or
-// rows that fall on their blocks' ranks), they are kept without a copy.
-void move_rows(LabeledRows& read, std::vector<double>& weights, std::size_t first_row,
-               const std::vector<std::size_t>& first_of_rank, MpiCollective& collective,
-               DistributedRows& out) {
+// Moves each row j to rank dest[j] (none if dest[j] < 0) in one
+// all-to-all of the labels, the weights if any, the numbers in `numbers` if
+// any, the rows' lengths, their indices and their values; a rank receives
+// the rows of rank 0, then rank 1's, ..., each in this rank's order. When
+// every rank's rows stay where they were read (one rank, or rows that fall
+// on their own ranks), they are kept without a copy; rows grouped by rank
+// in rank order are sent from where they are, others packed first.
+void move_rows(std::vector<int> dest, std::vector<std::uint64_t>& numbers,
+               MpiCollective& collective, DistributedRows& data) {
   const auto ranks = static_cast<std::size_t>(collective.size());
   const auto me = static_cast<std::size_t>(collective.rank());
-  CsrMatrix& m = read.features;
-  std::vector<int> rows_to(ranks), rows_off(ranks), pairs_to(ranks), pairs_off(ranks);
+  CsrMatrix& m = data.rows;
+  std::uint64_t moves = 0;
+  bool grouped = true;
+  for (std::size_t j = 0; j < m.num_rows; ++j) {
+    if (dest[j] != static_cast<int>(me)) moves = 1;
+    if (dest[j] < 0 || (j > 0 && dest[j] < dest[j - 1])) grouped = false;
+  }
+  std::uint64_t ranks_that_move = 0;
+  sum_before(moves, collective, ranks_that_move);
+  if (ranks_that_move == 0) return;
+  if (!grouped) {
+    // The rows in rank order, each rank's in this rank's order.
+    std::vector<std::size_t> order;
+    for (std::size_t s = 0; s < ranks; ++s) {
+      for (std::size_t j = 0; j < m.num_rows; ++j) {
+        if (dest[j] == static_cast<int>(s)) order.push_back(j);
+      }
+    }
+    CsrMatrix packed;
+    packed.num_rows = order.size();
+    packed.num_cols = m.num_cols;
+    packed.row_ptr.reserve(order.size() + 1);  // from its {0}
+    for (std::size_t j : order) {
+      packed.row_ptr.push_back(packed.row_ptr.back() + m.row_ptr[j + 1] - m.row_ptr[j]);
+    }
+    packed.col_idx.resize(static_cast<std::size_t>(packed.row_ptr.back()));
+    packed.values.resize(packed.col_idx.size());
+    std::vector<int> packed_dest;
+    packed_dest.reserve(order.size());
+    const auto pick = [&order](auto& v) {
+      if (v.empty()) return;
+      std::remove_reference_t<decltype(v)> out;
+      for (std::size_t j : order) out.push_back(v[j]);
+      v = std::move(out);
+    };
+    for (std::size_t k = 0; k < order.size(); ++k) {
+      const std::size_t j = order[k];
+      const auto from = static_cast<std::ptrdiff_t>(m.row_ptr[j]);
+      const auto to = static_cast<std::ptrdiff_t>(m.row_ptr[j + 1]);
+      std::copy(m.col_idx.begin() + from, m.col_idx.begin() + to,
+                packed.col_idx.begin() + static_cast<std::ptrdiff_t>(packed.row_ptr[k]));
+      std::copy(m.values.begin() + from, m.values.begin() + to,
+                packed.values.begin() + static_cast<std::ptrdiff_t>(packed.row_ptr[k]));
+      packed_dest.push_back(dest[j]);
+    }
+    pick(data.labels);
+    pick(data.weights);
+    pick(numbers);
+    m = std::move(packed);
+    dest = std::move(packed_dest);
+  }
+  std::vector<int> rows_to(ranks, 0), rows_off(ranks, 0), pairs_to(ranks), pairs_off(ranks);
+  for (std::size_t j = 0; j < m.num_rows; ++j) ++rows_to[static_cast<std::size_t>(dest[j])];
+  std::size_t lo = 0;
   for (std::size_t s = 0; s < ranks; ++s) {
-    const std::size_t lo = std::clamp(first_of_rank[s], first_row, first_row + m.num_rows);
-    const std::size_t hi = std::clamp(first_of_rank[s + 1], first_row, first_row + m.num_rows);
-    rows_off[s] = mpi_count(lo - first_row, "rows");
-    rows_to[s] = mpi_count(hi - lo, "rows");
-    pairs_off[s] = mpi_count(static_cast<std::uint64_t>(m.row_ptr[lo - first_row]), "nonzeros");
-    pairs_to[s] =
-        mpi_count(static_cast<std::uint64_t>(m.row_ptr[hi - first_row]), "nonzeros") - pairs_off[s];
+    rows_off[s] = mpi_count(lo, "rows");
+    const std::size_t hi = lo + static_cast<std::size_t>(rows_to[s]);
+    pairs_off[s] = mpi_count(static_cast<std::uint64_t>(m.row_ptr[lo]), "nonzeros");
+    pairs_to[s] = mpi_count(static_cast<std::uint64_t>(m.row_ptr[hi]), "nonzeros") - pairs_off[s];
+    lo = hi;
   }
   std::vector<int> rows_from(ranks), pairs_from(ranks);
   MPI_Alltoall(rows_to.data(), 1, MPI_INT, rows_from.data(), 1, MPI_INT, MPI_COMM_WORLD);
   MPI_Alltoall(pairs_to.data(), 1, MPI_INT, pairs_from.data(), 1, MPI_INT, MPI_COMM_WORLD);
-  std::uint64_t moves = 0;
-  for (std::size_t r = 0; r < ranks; ++r) {
-    if (r != me && (rows_to[r] != 0 || rows_from[r] != 0)) moves = 1;
-  }
-  std::uint64_t ranks_that_move = 0;
-  sum_before(moves, collective, ranks_that_move);
-  if (ranks_that_move == 0) {
-    out.rows = std::move(m);
-    out.labels = std::move(read.labels);
-    out.weights = std::move(weights);
-    return;
-  }
   std::vector<int> rows_from_off(ranks, 0), pairs_from_off(ranks, 0);
   std::uint64_t num_rows = 0, nnz = 0;
   for (std::size_t r = 0; r < ranks; ++r) {
@@ -187,32 +228,34 @@ void move_rows(LabeledRows& read, std::vector<double>& weights, std::size_t firs
     num_rows += static_cast<std::uint64_t>(rows_from[r]);
     nnz += static_cast<std::uint64_t>(pairs_from[r]);
   }
+  // One per-row vector to its rows' ranks.
+  const auto exchange = [&](auto& v, MPI_Datatype type) {
+    std::remove_reference_t<decltype(v)> theirs(static_cast<std::size_t>(num_rows));
+    MPI_Alltoallv(v.data(), rows_to.data(), rows_off.data(), type, theirs.data(), rows_from.data(),
+                  rows_from_off.data(), type, MPI_COMM_WORLD);
+    v = std::move(theirs);
+  };
   // The lengths of this rank's rows.
   std::vector<std::int64_t> lengths(m.num_rows);
   for (std::size_t j = 0; j < m.num_rows; ++j) lengths[j] = m.row_ptr[j + 1] - m.row_ptr[j];
-  std::vector<std::int64_t> their_lengths(static_cast<std::size_t>(num_rows));
-  out.labels.resize(static_cast<std::size_t>(num_rows));
-  MPI_Alltoallv(read.labels.data(), rows_to.data(), rows_off.data(), MPI_DOUBLE, out.labels.data(),
-                rows_from.data(), rows_from_off.data(), MPI_DOUBLE, MPI_COMM_WORLD);
-  if (!weights.empty()) {
-    out.weights.resize(static_cast<std::size_t>(num_rows));
-    MPI_Alltoallv(weights.data(), rows_to.data(), rows_off.data(), MPI_DOUBLE, out.weights.data(),
-                  rows_from.data(), rows_from_off.data(), MPI_DOUBLE, MPI_COMM_WORLD);
-  }
-  MPI_Alltoallv(lengths.data(), rows_to.data(), rows_off.data(), MPI_INT64_T, their_lengths.data(),
-                rows_from.data(), rows_from_off.data(), MPI_INT64_T, MPI_COMM_WORLD);
+  exchange(data.labels, MPI_DOUBLE);
+  if (!data.weights.empty()) exchange(data.weights, MPI_DOUBLE);
+  if (!numbers.empty()) exchange(numbers, MPI_UINT64_T);
+  exchange(lengths, MPI_INT64_T);
   for (std::size_t s = 0; s < ranks; ++s) {
     if (s == me) continue;
-    out.bytes_moved +=
-        static_cast<std::uint64_t>(rows_to[s]) * (sizeof(double) * (weights.empty() ? 1 : 2) + 8) +
+    data.bytes_moved +=
+        static_cast<std::uint64_t>(rows_to[s]) *
+            (sizeof(double) * (data.weights.empty() ? 1 : 2) + 8 + (numbers.empty() ? 0 : 8)) +
         static_cast<std::uint64_t>(pairs_to[s]) * (sizeof(Index) + sizeof(double));
   }
-  CsrMatrix& rows = out.rows;
+  CsrMatrix rows;
   rows.num_rows = static_cast<std::size_t>(num_rows);
+  rows.num_cols = m.num_cols;
+  rows.checked_cost = m.checked_cost;
   rows.row_ptr.assign(rows.num_rows + 1, 0);
-  for (std::size_t j = 0; j < rows.num_rows; ++j) {
-    rows.row_ptr[j + 1] = rows.row_ptr[j] + their_lengths[j];
-  }
+  for (std::size_t j = 0; j < rows.num_rows; ++j)
+    rows.row_ptr[j + 1] = rows.row_ptr[j] + lengths[j];
   rows.col_idx.resize(static_cast<std::size_t>(nnz));
   MPI_Alltoallv(m.col_idx.data(), pairs_to.data(), pairs_off.data(), MPI_UINT32_T,
                 rows.col_idx.data(), pairs_from.data(), pairs_from_off.data(), MPI_UINT32_T,
@@ -221,7 +264,20 @@ void move_rows(LabeledRows& read, std::vector<double>& weights, std::size_t firs
   rows.values.resize(static_cast<std::size_t>(nnz));
   MPI_Alltoallv(m.values.data(), pairs_to.data(), pairs_off.data(), MPI_DOUBLE, rows.values.data(),
                 pairs_from.data(), pairs_from_off.data(), MPI_DOUBLE, MPI_COMM_WORLD);
-  m = CsrMatrix();
+  m = std::move(rows);
+}
+
+// The classes of this rank's rows (after they moved), from their labels.
+void number_classes(DistributedRows& data) {
+  if (data.classes.labels.empty()) return;
+  std::unordered_map<int, std::size_t> number_of;
+  for (std::size_t c = 0; c < data.classes.labels.size(); ++c) {
+    number_of[data.classes.labels[c]] = c;
+  }
+  data.classes.class_of.clear();
+  for (double label : data.labels) {
+    data.classes.class_of.push_back(number_of.at(static_cast<int>(label)));
+  }
 }
 
 }  // namespace
@@ -257,7 +313,6 @@ std::string shard_path(const std::string& prefix, int rank) {
 
 DistributedRows read_distributed(const std::string& path, const ReadOptions& options, bool shards,
                                  bool classes, const std::string& weights_path,
-                                 const std::optional<std::int64_t>& partitions,
                                  const ValueCheck& check, MpiCollective& collective) {
   std::int64_t lines_before = 0;
   LabeledRows read = read_share(path, options, shards, collective, lines_before);
@@ -304,6 +359,9 @@ DistributedRows read_distributed(const std::string& path, const ReadOptions& opt
   for (std::size_t j = 0; j < mine.num_rows; ++j) counted += counted_length(mine, weights, j);
   std::uint64_t total_counted = 0;
   const std::uint64_t counted_before = sum_before(counted, collective, total_counted);
+  std::uint64_t rows_counted = 0;
+  for (std::size_t j = 0; j < mine.num_rows; ++j) rows_counted += counts(weights, j);
+  out.counted_rows_before = sum_before(rows_counted, collective, out.total_counted_rows);
   sum_before(mine.nnz(), collective, out.total_nonzeros);
   if (classes) {
     // The classes of the whole data; each rank's rows' classes follow them.
@@ -322,36 +380,85 @@ DistributedRows read_distributed(const std::string& path, const ReadOptions& opt
     error = std::current_exception();
   }
   agree_on(error, collective);
-  // The blocks, and the rows each rank holds.
-  RowShare& share = out.share;
+  out.rows = std::move(read.features);
+  out.rows.num_cols = num_cols;
+  out.labels = std::move(read.labels);
+  out.weights = std::move(weights);
+  out.first_row = first_row;
+  out.total_rows = total_rows;
+  out.counted_nonzeros_before = counted_before;
+  out.total_counted_nonzeros = total_counted;
+  number_classes(out);
+  return out;
+}
+
+void share_blocks(DistributedRows& data, const std::optional<std::int64_t>& partitions,
+                  MpiCollective& collective) {
+  RowShare& share = data.share;
   share.collective = &collective;
-  share.block_bounds = agree_on_blocks(read.features, weights, static_cast<std::size_t>(first_row),
-                                       static_cast<std::size_t>(total_rows), counted_before,
-                                       total_counted, num_cols, partitions, collective);
+  const auto first_row = static_cast<std::size_t>(data.first_row);
+  const auto total_rows = static_cast<std::size_t>(data.total_rows);
+  share.block_bounds =
+      agree_on_blocks(data.rows, data.weights, first_row, total_rows, data.counted_nonzeros_before,
+                      data.total_counted_nonzeros, data.rows.num_cols, partitions, collective);
   const std::size_t blocks = share.block_bounds.size() - 1;
   const auto ranks = static_cast<std::size_t>(collective.size());
   const auto rank = static_cast<std::size_t>(collective.rank());
-  const auto first_block_of = [&](std::size_t r) { return r * blocks / ranks; };
-  share.first_block = first_block_of(rank);
-  share.end_block = first_block_of(rank + 1);
-  std::vector<std::size_t> first_of_rank;
-  for (std::size_t r = 0; r <= ranks; ++r) {
-    first_of_rank.push_back(share.block_bounds[first_block_of(r)]);
+  share.first_block = first_of_run(blocks, rank, ranks);
+  share.end_block = first_of_run(blocks, rank + 1, ranks);
+  // Row j goes to the rank whose blocks hold it.
+  std::vector<int> dest(data.rows.num_rows);
+  std::size_t r = 0;
+  for (std::size_t j = 0; j < data.rows.num_rows; ++j) {
+    while (first_row + j >= share.block_bounds[first_of_run(blocks, r + 1, ranks)]) ++r;
+    dest[j] = static_cast<int>(r);
   }
-  const double checked_cost = mine.checked_cost;
-  move_rows(read, weights, static_cast<std::size_t>(first_row), first_of_rank, collective, out);
-  out.rows.num_cols = num_cols;
-  out.rows.checked_cost = checked_cost;
-  if (classes) {
-    std::unordered_map<int, std::size_t> number_of;
-    for (std::size_t c = 0; c < out.classes.labels.size(); ++c) {
-      number_of[out.classes.labels[c]] = c;
-    }
-    for (double label : out.labels) {
-      out.classes.class_of.push_back(number_of.at(static_cast<int>(label)));
+  std::vector<std::uint64_t> none;
+  move_rows(dest, none, collective, data);
+  number_classes(data);
+}
+
+void share_parts(DistributedRows& data, std::size_t parts, std::uint64_t seed,
+                 MpiCollective& collective) {
+  RowShare& share = data.share;
+  share.collective = &collective;
+  share.parts = parts;
+  share.total_counted = data.total_counted_rows;
+  const auto ranks = static_cast<std::size_t>(collective.size());
+  const auto rank = static_cast<std::size_t>(collective.rank());
+  share.first_part = first_part_of_rank(parts, rank, ranks);
+  share.end_part = first_part_of_rank(parts, rank + 1, ranks);
+  // The numbers of this rank's rows that count: [first, first + mine).
+  const CsrMatrix& rows = data.rows;
+  const std::uint64_t first = data.counted_rows_before;
+  std::vector<std::size_t> row_numbered;
+  for (std::size_t j = 0; j < rows.num_rows; ++j) {
+    if (counts(data.weights, j)) row_numbered.push_back(j);
+  }
+  // Each part's rank, and each row's part from its place in the cut.
+  std::vector<int> rank_of(parts);
+  for (std::size_t r = 0; r < ranks; ++r) {
+    for (std::size_t k = first_part_of_rank(parts, r, ranks);
+         k < first_part_of_rank(parts, r + 1, ranks); ++k) {
+      rank_of[k] = static_cast<int>(r);
     }
   }
-  return out;
+  const auto total = static_cast<std::size_t>(share.total_counted);
+  std::vector<int> dest(rows.num_rows, -1);
+  std::vector<std::uint64_t> numbers(rows.num_rows, 0);
+  const std::vector<std::size_t> order = dcd_part_order(total, seed);
+  std::size_t part = 0;
+  for (std::size_t p = 0; p < total; ++p) {
+    while (p >= first_of_run(total, part + 1, parts)) ++part;
+    const std::uint64_t c = order[p];
+    if (c < first || c >= first + row_numbered.size()) continue;
+    const std::size_t j = row_numbered[static_cast<std::size_t>(c - first)];
+    dest[j] = rank_of[part];
+    numbers[j] = c;
+  }
+  move_rows(dest, numbers, collective, data);
+  share.counted = std::move(numbers);
+  number_classes(data);
 }
 
 }  // namespace cdl

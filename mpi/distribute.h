@@ -4,13 +4,16 @@
 // Every rank reads the lines that start in its 1/K of the file's bytes
 // (InputStream::limit_to_lines(): no split step, no copy of the file); the
 // ranks then agree on the error to report (the first in file order, its line
-// counted in the whole file), the number of features, the classes (in order
-// of first appearance in the file, as a single process orders them) and the
-// blocks of X'u of the whole data (objective/transpose_blocks.h), and move
-// rows to the rank that holds their block (one all-to-all), so that rank r
-// holds blocks [r B / K, (r + 1) B / K). Rank r's rows are then rows
-// first_row() + j of the file's, in file order, with -B's column appended as
-// the single process appends it.
+// counted in the whole file), the number of features and the classes (in
+// order of first appearance in the file, as a single process orders them),
+// with -B's column appended as the single process appends it. The rows then
+// move (one all-to-all) to the ranks of their layout:
+// - share_blocks(): the blocks of X'u of the whole data
+//   (objective/transpose_blocks.h), rank r holding blocks
+//   [r B / K, (r + 1) B / K), its rows the file's first_row() + j;
+// - share_parts(): the partitioned dual CD's P parts, rank r holding parts
+//   [ceil(r P / K), ceil((r + 1) P / K)), its rows those of its parts in
+//   file order.
 #ifndef CDL_MPI_DISTRIBUTE_H_
 #define CDL_MPI_DISTRIBUTE_H_
 
@@ -37,6 +40,17 @@ struct DistributedRows {
   ClassMap classes;  // the whole data's labels; class_of for this rank's rows
   std::uint64_t total_nonzeros = 0;
   std::uint64_t bytes_moved = 0;  // the bytes of rows this rank sent to others
+  // As read, before the rows move: this rank's rows are the file's rows
+  // [first_row, first_row + rows.num_rows) of total_rows; the rows that
+  // count (weight > 0) number total_counted_rows, of which
+  // counted_rows_before come before this rank's, and have
+  // total_counted_nonzeros nonzeros, counted_nonzeros_before before them.
+  std::uint64_t first_row = 0;
+  std::uint64_t total_rows = 0;
+  std::uint64_t counted_rows_before = 0;
+  std::uint64_t total_counted_rows = 0;
+  std::uint64_t counted_nonzeros_before = 0;
+  std::uint64_t total_counted_nonzeros = 0;
 };
 
 // Thrown on the ranks that did not report the run's error: the rank that
@@ -61,15 +75,6 @@ int status_of(const std::exception_ptr& error);
 // collective call.
 void agree_on(const std::exception_ptr& error, MpiCollective& collective);
 
-// Reads `path` (a regular file) as above, or with `shards` the file
-// shard_path(path, r) on rank r, whole (the data are then the shards one
-// after another, in rank order, and a ParseError's line is in the shard).
-// `options` are cdtrain's (bias, integer labels, threads); `classes` is
-// false for a regression; `weights_path` is -W's file (one weight a line of
-// the whole data), or empty; `partitions` is --partitions, the number of
-// blocks, if given. Throws the
-// run's first error on the rank that found it (a ParseError's line counted
-// in the whole file) and ErrorOnAnotherRank on the others.
 // Checks a rank's rows, as read, against the whole data's classes and the
 // largest |value| the reader found, and returns the C checked at (the rows'
 // checked_cost, train.h's check_magnitudes()); an InstanceError names a row
@@ -77,10 +82,30 @@ void agree_on(const std::exception_ptr& error, MpiCollective& collective);
 using ValueCheck = std::function<double(const CsrMatrix& rows, const ClassMap& classes,
                                         double largest, const std::vector<double>* weights)>;
 
+// Reads `path` (a regular file) as above, or with `shards` the file
+// shard_path(path, r) on rank r, whole (the data are then the shards one
+// after another, in rank order, and a ParseError's line is in the shard),
+// and checks the rows' values by `check`. `options` are cdtrain's (bias,
+// integer labels, threads); `classes` is false for a regression;
+// `weights_path` is -W's file (one weight a line of the whole data), or
+// empty. Throws the run's first error on the rank that found it (a
+// ParseError's line counted in the whole file) and ErrorOnAnotherRank on
+// the others. The rows stay where they were read.
+
 DistributedRows read_distributed(const std::string& path, const ReadOptions& options, bool shards,
                                  bool classes, const std::string& weights_path,
-                                 const std::optional<std::int64_t>& partitions,
                                  const ValueCheck& check, MpiCollective& collective);
+
+// Moves the rows read to the blocks of X'u (`partitions` of them if given,
+// else transpose_blocks.h's count) and sets data.share to them.
+void share_blocks(DistributedRows& data, const std::optional<std::int64_t>& partitions,
+                  MpiCollective& collective);
+
+// Moves the rows that count to the ranks of their parts, of `parts`, cut by
+// --seed `seed` (dcd_part_order(), solvers/solver.h), and sets data.share
+// to them; rows that do not count (weight 0) are dropped.
+void share_parts(DistributedRows& data, std::size_t parts, std::uint64_t seed,
+                 MpiCollective& collective);
 
 // Rank r's file of --shards PREFIX: PREFIX.r (PREFIX.0, PREFIX.1, ...).
 std::string shard_path(const std::string& prefix, int rank);

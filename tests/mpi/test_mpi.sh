@@ -3,8 +3,12 @@
 # oversubscribed on its cores, loopback only.
 #   - For each case, K = 1, 2 and 3 ranks write the model of cdtrain on one
 #     machine, byte for byte (two or more classes, -B, -R, -wi, -W with
-#     weights 0, -s 0, 2, 11, --partitions, and a generated file whose rows
-#     fall into 8 blocks); a bad -W file is cdtrain's error, said once.
+#     weights 0, -s 0, 2, 11 by blocks of rows, -s 1 and 3 by the dual CD's
+#     parts or on rank 0 alone, --partitions, real text, and a generated file
+#     whose rows fall into 8 blocks); a bad -W file is cdtrain's error, said
+#     once.
+#   - On real text (RCV1), -s 0 and -s 1 on 3 ranks stop within 1% of f*,
+#     cdtrain's objective at a tolerance 10^5 times smaller.
 #   - A bad line in the last rank's range, and a value too large to train
 #     on there: every rank exits 1, the message is cdtrain's, with the line
 #     in the whole file, and no model file is left.
@@ -56,6 +60,8 @@ make -s --no-print-directory build/gen_rcv1like >/dev/null
   >/dev/null
 ./build/gen_rcv1like --seed 4 --rows 20000 --features 5000 --avg-terms 40 --classes 20 \
   "$scratch/classes.svm" >/dev/null
+./build/gen_rcv1like --seed 5 --rows 3000 --features 30000 --avg-terms 40 "$scratch/wide.svm" \
+  >/dev/null
 
 same_bits "a9a -s 0" data/a9a -s 0
 same_bits "a9a -s 2 -B 1" data/a9a -s 2 -B 1
@@ -71,11 +77,45 @@ mpi 2 ./cdtrain-mpi -s 0 "$scratch/tall.svm" "$scratch/mpi.model" >"$scratch/log
 grep -q "instances in 8 blocks of rows" "$scratch/log" ||
   fail "the generated file is not cut into 8 blocks: $(cat "$scratch/log")"
 
+# The partitioned dual CD: parts on the ranks (more parts than ranks, and
+# fewer), or one part, the serial dual CD on rank 0.
+same_bits "a9a -s 1 -e 0.5 --partitions 3" data/a9a -s 1 -e 0.5 --partitions 3
+same_bits "a9a -s 3 -B 1 --partitions 2" data/a9a -s 3 -B 1 --partitions 2
+same_bits "a9a -s 1, one part" data/a9a -s 1
+same_bits "dna.scale -s 1 (3 classes) -w2 3 --partitions 5" data/dna.scale -s 1 -w2 3 \
+  --partitions 5
+same_bits "generated -s 3 -m 2 --partitions 4" "$scratch/tall.svm" -s 3 -m 2 --partitions 4
+same_bits "rcv1_small -s 1 --partitions 4" data/rcv1_small -s 1 --partitions 4
+same_bits "rcv1_small -s 0" data/rcv1_small -s 0
+same_bits "wide, the default (dual CD)" "$scratch/wide.svm"
+same_bits "wide -s 3 --partitions 3" "$scratch/wide.svm" -s 3 --partitions 3
+
+# The objective of a run on 3 ranks (LOG, its progress) within 1% of f*,
+# that of cdtrain with OPTIONS.
+objective() { sed -n 's/^[a-z]*: [0-9]* outer iterations, f \([^,]*\),.*/\1/p' "$1"; }
+near_optimum() {
+  local name=$1 log=$2
+  shift 2
+  ./cdtrain "$@" data/rcv1_small "$scratch/best.model" >"$scratch/best.log" 2>&1 ||
+    fail "$name: cdtrain $*"
+  awk -v f="$(objective "$log")" -v best="$(objective "$scratch/best.log")" \
+    'BEGIN { exit !(f != "" && best > 0 && f >= best * (1 - 1e-9) && f <= best * 1.01) }' ||
+    fail "$name: f $(objective "$log") is not within 1% of f* $(objective "$scratch/best.log")"
+  passed=$((passed + 1))
+}
+mpi 3 ./cdtrain-mpi -s 1 --partitions 4 data/rcv1_small "$scratch/mpi.model" >"$scratch/log" 2>&1
+grep -q "instances in 4 parts" "$scratch/log" || fail "rcv1_small -s 1: $(cat "$scratch/log")"
+near_optimum "rcv1_small -s 1 on 3 ranks" "$scratch/log" -s 1 -e 1e-6
+mpi 3 ./cdtrain-mpi -s 0 data/rcv1_small "$scratch/mpi.model" >"$scratch/log" 2>&1
+near_optimum "rcv1_small -s 0 on 3 ranks" "$scratch/log" -s 0 -e 1e-7
+
 # -W: instance weights, some 0 (rows that do not count, which the blocks
 # skip); a bad weight is cdtrain's error.
 awk '{ print (NR % 7 == 0) ? 0 : (NR % 3 + 0.5) }' data/a9a >"$scratch/a9a.w"
 same_bits "a9a -s 0 -W" data/a9a -s 0 -W "$scratch/a9a.w"
 same_bits "a9a -s 2 -W" data/a9a -s 2 -W "$scratch/a9a.w"
+same_bits "a9a -s 1 -e 0.5 -W --partitions 3" data/a9a -s 1 -e 0.5 -W "$scratch/a9a.w" \
+  --partitions 3
 sed -i '5s/.*/-1/' "$scratch/a9a.w"
 expected=$(./cdtrain -s 0 -W "$scratch/a9a.w" data/a9a "$scratch/bad.model" 2>&1 | head -1 || true)
 status=0
@@ -159,7 +199,9 @@ usage_error() {
   [ "$status" = 2 ] || fail "cdtrain-mpi $*: exit $status, not 2"
   grep -qF -- "$expected" "$scratch/log" || fail "cdtrain-mpi $*: $(cat "$scratch/log")"
 }
-usage_error "runs the whole-vector solvers tron and newton" -s 1 data/a9a "$scratch/x.model"
+usage_error "runs the whole-vector solvers tron and newton" -s 5 data/a9a "$scratch/x.model"
+usage_error "this run's solver is dcd (for 30000 features > 3000 instances" -s 2 \
+  "$scratch/wide.svm" "$scratch/x.model"
 usage_error "this run's solver is cdper" data/a9a "$scratch/x.model"
 usage_error "-v does not run distributed" -v 5 -s 0 data/a9a "$scratch/x.model"
 [ ! -e "$scratch/x.model" ] || fail "a usage error left a model file"
