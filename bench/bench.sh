@@ -66,7 +66,10 @@
 #                                    LIBLINEAR 2.50, CDL_MPI_ROUNDS (default 5)
 #                                    alternating rounds: whole run, solve, peak
 #                                    memory per rank, the bytes rank 0 sent and
-#                                    whether the model is cdtrain's (~25 minutes)
+#                                    whether the model is cdtrain's (~25 minutes).
+#                                    CDL_MPI_OPTIONS="-s 1 --partitions 4" runs
+#                                    ours with those options, the peers with
+#                                    CDL_MPI_PEER_OPTIONS ("-s 1"; default -s 0).
 #
 # Needs liblinear-train/-predict (apt-get install liblinear-tools), GNU time
 # (apt-get install time) and the tools built by `make tools`. The large file
@@ -849,25 +852,28 @@ mpi() {
   make_huge
   build_peers
   local rounds=${CDL_MPI_ROUNDS:-5} r k threads log
+  local options peer_options
+  read -ra options <<<"${CDL_MPI_OPTIONS:--s 0}"
+  read -ra peer_options <<<"${CDL_MPI_PEER_OPTIONS:--s 0}"
   # Open MPI binds a rank to one core unless told: -m's threads need them all.
   local mpirun=(mpirun --oversubscribe --bind-to none)
   [ "$(id -u)" = 0 ] && export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
   for r in $(seq "$rounds"); do
-    /usr/bin/time -f "%e s %M KB" ./cdtrain -s 0 -m 2 "$huge_file" "$tmp/one.model" \
+    /usr/bin/time -f "%e s %M KB" ./cdtrain "${options[@]}" -m 2 "$huge_file" "$tmp/one.model" \
       >"$tmp/one_$r.log" 2>&1
-    /usr/bin/time -f "%e s %M KB" "$multicore_train" -q -s 0 -n 2 "$huge_file" "$tmp/mc.model" \
-      >"$tmp/mc_$r.log" 2>&1
-    /usr/bin/time -f "%e s %M KB" "$liblinear250_train" -q -s 0 "$huge_file" "$tmp/l50.model" \
-      >"$tmp/l50_$r.log" 2>&1
+    /usr/bin/time -f "%e s %M KB" "$multicore_train" -q "${peer_options[@]}" -n 2 "$huge_file" \
+      "$tmp/mc.model" >"$tmp/mc_$r.log" 2>&1
+    /usr/bin/time -f "%e s %M KB" "$liblinear250_train" -q "${peer_options[@]}" "$huge_file" \
+      "$tmp/l50.model" >"$tmp/l50_$r.log" 2>&1
     for k in 1 2 4; do
       threads=$([ "$k" = 1 ] && echo 2 || echo 1)
       log="$tmp/k${k}_$r.log"
-      "${mpirun[@]}" -np "$k" /usr/bin/time -f "%e s %M KB" ./cdtrain-mpi -s 0 -m "$threads" \
-        "$huge_file" "$tmp/k$k.model" >"$log" 2>&1
+      "${mpirun[@]}" -np "$k" /usr/bin/time -f "%e s %M KB" ./cdtrain-mpi "${options[@]}" \
+        -m "$threads" "$huge_file" "$tmp/k$k.model" >"$log" 2>&1
       cmp -s "$tmp/one.model" "$tmp/k$k.model" && echo "same model" >>"$log"
     done
   done
-  echo "### cdtrain-mpi -s 0 on the 200M-nonzero file (\`bash bench/bench.sh mpi\`, $rounds rounds)"
+  echo "### cdtrain-mpi ${options[*]} on the 200M-nonzero file (\`bash bench/bench.sh mpi\`, $rounds rounds; the peers ${peer_options[*]})"
   echo
   echo "| run | whole run | solve | peak MB per rank | rank 0 sent in the solve | cdtrain's model |"
   echo "|---|---|---|---|---|---|"
@@ -877,7 +883,7 @@ mpi() {
     # The slowest rank's whole run, the solve, the largest rank.
     seconds=$(for f in $pattern; do grep -oE '^[0-9.]+ s [0-9]+ KB' "$f" | sort -g | tail -1 | cut -d' ' -f1; done | median_range)
     # The peers print no solve time (-q).
-    solve=$(for f in $pattern; do grep -oE '^tron: .*, [0-9.]+m?s, ' "$f" | grep -oE '[0-9.]+m?s, $' | awk '{v = $1; if (v ~ /ms/) v /= 1000; print v + 0}' || true; done | median_range)
+    solve=$(for f in $pattern; do grep -oE '^[a-z]+: [0-9]+ outer iterations.*, [0-9.]+m?s, ' "$f" | grep -oE '[0-9.]+m?s, $' | awk '{v = $1; if (v ~ /ms/) v /= 1000; print v + 0}' || true; done | median_range)
     mb=$(for f in $pattern; do grep -oE '^[0-9.]+ s [0-9]+ KB' "$f" | awk '{print $3}'; done | sort -g | tail -1 | awk '{printf "%.0f", $1 / 1024}')
     sent=$(grep -hoE 'and [0-9.]+ MB in the solve' $pattern 2>/dev/null | head -1 | grep -oE '[0-9.]+ MB' || true)
     same=$(case $name in one | mc | l50) echo "" ;; *) [ "$(grep -l 'same model' $pattern | wc -l)" = "$rounds" ] && echo yes || echo NO ;; esac)
