@@ -45,6 +45,21 @@ inline const Data& load(const std::string& name) {
 
 // The resolved params of a table-wide test's run of `solver` and `loss`: C
 // 0.5, one thread, 2000 updates for Pegasos.
+// The rows of `x` listed in `order`, in that order (repeats allowed).
+inline CsrMatrix pick_rows(const CsrMatrix& x, const std::vector<std::size_t>& order) {
+  CsrMatrix out;
+  out.num_rows = order.size();
+  out.num_cols = x.num_cols;
+  for (std::size_t j : order) {
+    for (auto t = x.row_ptr[j]; t < x.row_ptr[j + 1]; ++t) {
+      out.col_idx.push_back(x.col_idx[static_cast<std::size_t>(t)]);
+      out.values.push_back(x.values[static_cast<std::size_t>(t)]);
+    }
+    out.row_ptr.push_back(static_cast<std::int64_t>(out.values.size()));
+  }
+  return out;
+}
+
 inline Params params_for(const SolverInfo& solver, LossKind loss) {
   Params params;
   params.solver = solver.kind;

@@ -70,19 +70,6 @@ struct TrainingData {
   }
 };
 
-// The start of each stdout summary line ("Cross Validation ...", "Best C =
-// ..."): the solver and problem that ran, as the stderr header names them.
-// The value stays the line's last word, so that LIBSVM's grid.py (which
-// takes the first stdout line containing "Cross" and reads its last word,
-// minus the '%') and tools/grid.sh still read it.
-// The header (stderr) says why the data's shape chose the solver; this line
-// names the solver alone.
-std::string summary_prefix(const cdl::Params& params) {
-  cdl::Params named = params;
-  named.solver_reason.clear();
-  return cdl::describe_run(named) + ": ";
-}
-
 // -C: one "log2c=... rate=..." line per C, as LIBLINEAR, then the best,
 // named by the solver and problem, and a warning when the best is the largest
 // C (the search stopped there).
@@ -91,26 +78,8 @@ void search(const cdl::TrainCommand& command, const cdl::Params& params,
   const double start =
       command.cost_given ? params.C : cdl::search_start_C(data.matrix(), params.loss.value());
   const cdl::CSearch best =
-      cdl::search_C(data.matrix(), classes, params, start, reporter, [](double C, double accuracy) {
-        std::printf("log2c=%7.2f\trate=%g\n", std::log2(C), 100.0 * accuracy);
-        std::fflush(stdout);
-      });
-  if (best.stopped_unchanged) {
-    std::fflush(stdout);
-    char last[32];
-    std::snprintf(last, sizeof last, "%g", best.last_C);
-    reporter.info("cdtrain: no fold's model changed at the last " +
-                  std::to_string(cdl::kSearchUnchangedStop) +
-                  " values of C; the search stops at C = " + last + ", as LIBLINEAR's does");
-  }
-  if (best.best_C >= cdl::kMaxSearchC * (1 - 1e-12)) {
-    std::fflush(stdout);
-    reporter.warning("the best C is the largest the search tries (" +
-                     std::to_string(static_cast<int>(cdl::kMaxSearchC)) +
-                     "); the search stopped there, and a larger C might do better");
-  }
-  std::printf("%sBest C = %g  CV accuracy = %g%%\n", summary_prefix(params).c_str(), best.best_C,
-              100.0 * best.best_accuracy);
+      cdl::search_C(data.matrix(), classes, params, start, reporter, cdl::print_search_step);
+  cdl::print_search_result("cdtrain", params, best, reporter);
 }
 
 // -C for a regression: one "log2c=... p=... Mean squared error=..." line per
@@ -137,7 +106,7 @@ void search_C_and_p(const cdl::TrainCommand& command, const cdl::Params& params,
                      std::to_string(static_cast<long>(cdl::kMaxRegressionSearchC)) +
                      "); the search stopped there, and a larger C might do better");
   }
-  const std::string prefix = summary_prefix(params);
+  const std::string prefix = cdl::summary_prefix(params);
   if (with_p) {
     std::printf("%sBest C = %g Best p = %g  CV MSE = %g\n", prefix.c_str(), best.best_C,
                 best.best_p, best.best_mean_squared_error);
@@ -311,7 +280,7 @@ void run_regression(const cdl::TrainCommand& command, const cdl::Params& params,
     const cdl::RegressionValidation cv =
         cdl::cross_validate_regression(data.features, data.labels, params, reporter,
                                        training.instance_weights());
-    const std::string prefix = summary_prefix(params);
+    const std::string prefix = cdl::summary_prefix(params);
     std::printf("%sCross Validation Mean squared error = %g\n", prefix.c_str(),
                 cv.mean_squared_error);
     std::printf("%sCross Validation Squared correlation coefficient = %g\n", prefix.c_str(),
@@ -544,7 +513,7 @@ void run_classification(const cdl::TrainCommand& command, const cdl::Params& par
     const double accuracy =
         cdl::cross_validate(data.matrix(), classes, params, reporter, nullptr, true, false)
             .accuracy;
-    std::printf("%sCross Validation Accuracy = %g%%\n", summary_prefix(params).c_str(),
+    std::printf("%sCross Validation Accuracy = %g%%\n", cdl::summary_prefix(params).c_str(),
                 100.0 * accuracy);
   } else {
     reporter.info("cdtrain: training, " + run);

@@ -150,8 +150,8 @@ const std::vector<Flag<TrainCommand>>& train_flags() {
        }},
       {"-p", "epsilon",
        "svr2, svr1: the epsilon of max(0, |y - w'x| - epsilon)^2 or max(0, |y - w'x| - epsilon) "
-       "(default " + show(kDefaultSvrEpsilon) +
-           ", as LIBLINEAR)",
+       "(default " +
+           show(kDefaultSvrEpsilon) + ", as LIBLINEAR)",
        [](TrainCommand& c, const std::string& flag, const std::string& v) {
          double x = 0;
          if (!parse_double(v, x) || !(x >= 0) || !std::isfinite(x)) {
@@ -327,10 +327,13 @@ const std::vector<Flag<TrainCommand>>& train_flags() {
        }},
       {"--partitions", "P",
        "split one solve into P fixed blocks that run at once on -m's threads: cdper's features "
-       "(default " + cd_partitions_default_text() + "), dcd's rows (default " +
-           dcd_partitions_default_text() + "), tron's and newton's rows, in whose order "
+       "(default " +
+           cd_partitions_default_text() + "), dcd's rows (default " +
+           dcd_partitions_default_text() +
+           "), tron's and newton's rows, in whose order "
            "X'u is added (default 1 to 8 by the data's size; cdtrain-mpi's ranks share them); 1 "
-           "to " + std::to_string(kMaxPartitions) +
+           "to " +
+           std::to_string(kMaxPartitions) +
            ", 1 is the serial algorithm; the model depends on P, never on -m",
        [](TrainCommand& c, const std::string& flag, const std::string& v) {
          std::int64_t parts = 0;
@@ -596,6 +599,37 @@ std::string predict_help() {
   return "usage: cdpredict [options] test_file model_file output_file\n"
          "Writes one predicted label per line and prints the accuracy.\n\n" +
          flag_help(predict_flags());
+}
+
+std::string summary_prefix(const Params& params) {
+  Params named = params;
+  named.solver_reason.clear();
+  return describe_run(named) + ": ";
+}
+
+void print_search_step(double C, double accuracy) {
+  std::printf("log2c=%7.2f\trate=%g\n", std::log2(C), 100.0 * accuracy);
+  std::fflush(stdout);
+}
+
+void print_search_result(const std::string& tool, const Params& params, const CSearch& best,
+                         Reporter& reporter) {
+  if (best.stopped_unchanged) {
+    std::fflush(stdout);
+    char last[32];
+    std::snprintf(last, sizeof last, "%g", best.last_C);
+    reporter.info(tool + ": no fold's model changed at the last " +
+                  std::to_string(kSearchUnchangedStop) +
+                  " values of C; the search stops at C = " + last + ", as LIBLINEAR's does");
+  }
+  if (best.best_C >= kMaxSearchC * (1 - 1e-12)) {
+    std::fflush(stdout);
+    reporter.warning("the best C is the largest the search tries (" +
+                     std::to_string(static_cast<int>(kMaxSearchC)) +
+                     "); the search stopped there, and a larger C might do better");
+  }
+  std::printf("%sBest C = %g  CV accuracy = %g%%\n", summary_prefix(params).c_str(), best.best_C,
+              100.0 * best.best_accuracy);
 }
 
 }  // namespace cdl

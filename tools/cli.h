@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "solvers/params.h"
+#include "solvers/report.h"
+#include "train/cross_validation.h"
 
 namespace cdl {
 
@@ -52,6 +54,23 @@ std::string predict_usage();
 std::string predict_help();
 // "cdtrain (cdlinear) 0.14.0\n", for --version.
 std::string version_text(const std::string& tool);
+
+// The start of each stdout summary line ("Cross Validation ...", "Best C =
+// ..."): the solver and problem that ran, as the stderr header names them.
+// The value stays the line's last word, so that LIBSVM's grid.py (which
+// takes the first stdout line containing "Cross" and reads its last word,
+// minus the '%') and tools/grid.sh still read it.
+// The header (stderr) says why the data's shape chose the solver; this line
+// names the solver alone.
+std::string summary_prefix(const Params& params);
+
+// -C's output: a "log2c=... rate=..." line per C on stdout, as LIBLINEAR's,
+// and at the end why the search stopped early (if it did), a warning if the
+// best C is the largest it tries, and "... Best C = c  CV accuracy = a%",
+// named by the run's solver and problem; `tool` names the program.
+void print_search_step(double C, double accuracy);
+void print_search_result(const std::string& tool, const Params& params, const CSearch& best,
+                         Reporter& reporter);
 
 }  // namespace cdl
 

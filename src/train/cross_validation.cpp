@@ -46,6 +46,11 @@ std::vector<std::size_t> assign_folds(const ClassMap& classes, std::size_t folds
   return fold_of;
 }
 
+std::vector<std::size_t> fold_assignment(const ClassMap& classes, std::size_t folds,
+                                         const Params& params) {
+  return assign_folds(classes, folds, params.stratified, derive_seed(params.seed, 0x5eed));
+}
+
 std::size_t fold_count(const Params& params, std::size_t rows, Reporter& reporter) {
   const auto folds = static_cast<std::size_t>(params.cv_folds);
   if (folds <= rows) return folds;
@@ -116,6 +121,14 @@ void run_folds(const std::vector<std::size_t>& fold_of, std::size_t folds, const
   }
 }
 
+std::string accuracy_text(std::size_t right, std::size_t held) {
+  char line[96];
+  std::snprintf(line, sizeof line, "accuracy %.4g%% (%zu/%zu)",
+                held > 0 ? 100.0 * static_cast<double>(right) / static_cast<double>(held) : 0.0,
+                right, held);
+  return line;
+}
+
 bool starts_from_lead_fold(const Params& params, std::size_t folds) {
   return solver_info(params.solver).warm_start && folds > 1;
 }
@@ -133,8 +146,7 @@ CrossValidation cross_validate(const DataMatrix& data, const ClassMap& classes,
                                bool keep_models) {
   const std::size_t l = data.num_rows();
   const std::size_t folds = fold_count(params, l, reporter);
-  const std::vector<std::size_t> fold_of =
-      assign_folds(classes, folds, params.stratified, derive_seed(params.seed, 0x5eed));
+  const std::vector<std::size_t> fold_of = fold_assignment(classes, folds, params);
 
   CrossValidation out;
   if (keep_models) out.models.resize(folds);
@@ -182,8 +194,9 @@ CrossValidation cross_validate(const DataMatrix& data, const ClassMap& classes,
         }
         LinearModel model =
             train(shared, classes, fold_params, log, start ? &start_w : nullptr, &held_out);
-        const std::vector<int> fold_predicted =
-            shared.columns != nullptr ? model.predict(*shared.columns) : model.predict(*shared.rows);
+        const std::vector<int> fold_predicted = shared.columns != nullptr
+                                                    ? model.predict(*shared.columns)
+                                                    : model.predict(*shared.rows);
         if (lead && f == 0) {
           lead_model = std::move(model);  // kept whole until every fold is done
         } else if (keep_models) {
@@ -197,12 +210,7 @@ CrossValidation cross_validate(const DataMatrix& data, const ClassMap& classes,
           ++held;
           right += fold_predicted[r] == classes.labels[classes.class_of[r]];
         }
-        char line[96];
-        std::snprintf(
-            line, sizeof line, "accuracy %.4g%% (%zu/%zu)",
-            held > 0 ? 100.0 * static_cast<double>(right) / static_cast<double>(held) : 0.0, right,
-            held);
-        return std::string(line);
+        return accuracy_text(right, held);
       },
       lead);
   if (lead && keep_models) out.models[0] = std::move(lead_model);
@@ -243,7 +251,11 @@ double search_start_C(const CscMatrix& x, LossKind loss) {
 }
 
 double search_start_C(const DataMatrix& data, LossKind loss) {
-  double min_C = 1.0 / (static_cast<double>(data.num_rows()) * largest_row_norm2(data));
+  return search_start_C(static_cast<double>(data.num_rows()), largest_row_norm2(data), loss);
+}
+
+double search_start_C(double rows, double largest_norm2, LossKind loss) {
+  double min_C = 1.0 / (rows * largest_norm2);
   if (loss != LossKind::kLogistic) min_C /= 2;
   return std::pow(2.0, std::floor(std::log2(min_C)));
 }
@@ -285,8 +297,20 @@ CSearch search_C(const CscMatrix& x, const ClassMap& classes, const Params& para
   return search_C(DataMatrix{&x, nullptr}, classes, params, start, reporter, on_step);
 }
 
-CSearch search_C(const DataMatrix& data, const ClassMap& classes, const Params& params, double start,
-                 Reporter& reporter, const std::function<void(double, double)>& on_step) {
+CSearch search_C(const DataMatrix& data, const ClassMap& classes, const Params& params,
+                 double start, Reporter& reporter,
+                 const std::function<void(double, double)>& on_step) {
+  return search_C(
+      params, start, reporter,
+      [&](const Params& step, Reporter& log, const std::vector<LinearModel>* warm) {
+        return cross_validate(data, classes, step, log, warm, params.verbose);
+      },
+      on_step);
+}
+
+CSearch search_C(const Params& params, double start, Reporter& reporter,
+                 const SearchStep& cross_validation,
+                 const std::function<void(double, double)>& on_step) {
   CSearch best;
   SearchLog log(reporter, params.verbose);
   std::vector<LinearModel> warm;
@@ -296,8 +320,7 @@ CSearch search_C(const DataMatrix& data, const ClassMap& classes, const Params& 
     Params step = params;
     step.C = C;
     const bool can_warm = !warm.empty() && solver_info(params.solver).warm_start;
-    CrossValidation cv = cross_validate(data, classes, step, log.step(),
-                                        can_warm ? &warm : nullptr, params.verbose);
+    CrossValidation cv = cross_validation(step, log.step(), can_warm ? &warm : nullptr);
     log.end_step();
     on_step(C, cv.accuracy);
     if (cv.accuracy > best.best_accuracy) {

@@ -21,17 +21,7 @@ namespace {
 
 // Rows of `x` (row-major) in the order of `order`, repeats allowed.
 CscMatrix repeated_rows(const CsrMatrix& x, const std::vector<std::size_t>& order) {
-  CsrMatrix out;
-  out.num_rows = order.size();
-  out.num_cols = x.num_cols;
-  for (std::size_t j : order) {
-    for (auto t = x.row_ptr[j]; t < x.row_ptr[j + 1]; ++t) {
-      out.col_idx.push_back(x.col_idx[static_cast<std::size_t>(t)]);
-      out.values.push_back(x.values[static_cast<std::size_t>(t)]);
-    }
-    out.row_ptr.push_back(static_cast<std::int64_t>(out.values.size()));
-  }
-  return to_csc(out);
+  return to_csc(test::pick_rows(x, order));
 }
 
 // The integer weights 0, 3, 2, 1, ... ((j * 7) % 4) of the data's rows, and

@@ -122,21 +122,6 @@ std::vector<std::size_t> blocks_of(const CsrMatrix& rows,
   return bounds;
 }
 
-// The rows of `rows` listed in `which`, in that order.
-CsrMatrix pick(const CsrMatrix& rows, const std::vector<std::size_t>& which) {
-  CsrMatrix out;
-  out.num_rows = which.size();
-  out.num_cols = rows.num_cols;
-  for (std::size_t j : which) {
-    for (auto t = rows.row_ptr[j]; t < rows.row_ptr[j + 1]; ++t) {
-      out.col_idx.push_back(rows.col_idx[static_cast<std::size_t>(t)]);
-      out.values.push_back(rows.values[static_cast<std::size_t>(t)]);
-    }
-    out.row_ptr.push_back(static_cast<std::int64_t>(out.col_idx.size()));
-  }
-  return out;
-}
-
 // Rows [begin, end) of `rows`.
 CsrMatrix slice(const CsrMatrix& rows, std::size_t begin, std::size_t end) {
   CsrMatrix out;
@@ -298,7 +283,7 @@ void expect_same_dual_weights(const std::string& name, int number, double bias, 
       share.end_part = (parts * static_cast<std::size_t>(r + 1) + k_ranks - 1) / k_ranks;
       share.counted.assign(mine.begin(), mine.end());
       share.total_counted = l;
-      const CsrMatrix rows = pick(file.features, mine);
+      const CsrMatrix rows = test::pick_rows(file.features, mine);
       ClassMap own = classes;
       own.class_of.clear();
       for (std::size_t j : mine) own.class_of.push_back(classes.class_of[j]);
