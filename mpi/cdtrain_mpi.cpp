@@ -18,8 +18,10 @@
 //   order (RowShare's parts): one reduce-scatter and one all-gather of n
 //   doubles per round. With one part (--partitions 1, the default below
 //   10^6 nonzeros) rank 0 runs the serial dual CD on every row.
-// Any other solver, and -v, -C, -i, --cache, --trace and -W with --shards,
-// are refused as usage errors.
+// -v and -C run cdtrain's folds one after another, each laid out and
+// trained on the ranks (cross_validate.h). Any other solver, and -v and -C
+// of a regression, -i, --cache, --trace and -W with --shards, are refused
+// as usage errors.
 #include <mpi.h>
 
 #include <chrono>
@@ -32,6 +34,7 @@
 #include <vector>
 
 #include "cli.h"
+#include "cross_validate.h"
 #include "data/input_file.h"
 #include "data/problem.h"
 #include "distribute.h"
@@ -68,8 +71,9 @@ void check_options(const cdl::TrainCommand& command, const cdl::Params& params, 
   const auto refuse = [](const std::string& what) {
     throw cdl::ConfigError(what + " does not run distributed yet; run cdtrain for it");
   };
-  if (command.find_C) refuse("-C");
-  if (params.cv_folds > 0) refuse("-v");
+  if (params.cv_folds > 0 && !cdl::has_classes(params.loss.value())) {
+    refuse(command.find_C ? "-C of a regression" : "-v of a regression");
+  }
   if (!command.initial_model.empty()) refuse("-i");
   if (!command.weights_path.empty() && shards) {
     throw cdl::ConfigError(
@@ -120,15 +124,17 @@ int run(int argc, char** argv, cdl::MpiCollective& collective) {
   cdl::Params params = cdl::resolve_defaults(command.params);
   cdl::validate(params);
   check_options(command, params, shards);
-  if (command.training_path != cdl::kStandardInput) {
+  // Rank 0 writes the model (none for -v): an unwritable place fails now,
+  // not after the training.
+  if (params.cv_folds == 0 && command.training_path != cdl::kStandardInput) {
     cdl::check_not_input(
         command.model_path, "model_file",
         shards ? cdl::shard_path(command.training_path, collective.rank()) : command.training_path);
   }
-  // Rank 0 writes the model: an unwritable place fails now, not after the
-  // training.
   cdl::agree_on_errors(collective, [&] {
-    if (collective.rank() == 0) cdl::check_writable_path(command.model_path);
+    if (collective.rank() == 0 && params.cv_folds == 0) {
+      cdl::check_writable_path(command.model_path);
+    }
   });
   const bool regression = !cdl::has_classes(params.loss.value());
   // The one-class SVM runs neither solver: refused before the reading.
@@ -159,54 +165,99 @@ int run(int argc, char** argv, cdl::MpiCollective& collective) {
         command.params, cdl::DataShape{data.total_rows, data.rows.num_cols, data.total_nonzeros}));
     cdl::validate(params);
   }
+  // The rows laid out over the ranks for the solver (a fold's rows for -v),
+  // and the layout in words.
+  const bool dual = dual_parts(params);
   std::string layout;
-  if (dual_parts(params)) {
-    const std::size_t parts =
-        cdl::dcd_partitions(params, data.total_nonzeros, data.total_counted_rows);
-    cdl::share_parts(data, parts, params.seed, collective);
-    layout = std::to_string(parts) + (parts == 1 ? " part (serial dual CD on rank 0)" : " parts");
-  } else {
-    cdl::share_blocks(data, command.params.partitions, collective);
-    const std::size_t blocks = data.share.block_bounds.size() - 1;
-    layout = std::to_string(blocks) + (blocks == 1 ? " block" : " blocks") + " of rows";
-  }
+  const auto share = [&](cdl::DistributedRows& rows, const cdl::Params& run) {
+    if (dual) {
+      const std::size_t parts =
+          cdl::dcd_partitions(run, rows.total_nonzeros, rows.total_counted_rows);
+      cdl::share_parts(rows, parts, run.seed, collective);
+      layout = std::to_string(parts) + (parts == 1 ? " part (serial dual CD on rank 0)" : " parts");
+    } else {
+      cdl::share_blocks(rows, command.params.partitions, collective);
+      const std::size_t blocks = rows.share.block_bounds.size() - 1;
+      layout = std::to_string(blocks) + (blocks == 1 ? " block" : " blocks") + " of rows";
+    }
+  };
 
-  cdl::Reporter reporter(std::cerr, collective.rank() == 0 && !params.quiet
-                                        ? cdl::Reporter::Level::kNormal
-                                        : cdl::Reporter::Level::kQuiet);
-  reporter.info("cdtrain-mpi: training on " + std::to_string(collective.size()) +
-                (collective.size() == 1 ? " rank, " : " ranks, ") + cdl::describe_run(params) +
-                "; " + std::to_string(data.total_rows) + " instances in " + layout);
-  const double reading_seconds = seconds_since(start);
-  const Clock::time_point training_start = Clock::now();
-  const std::vector<double>* weights = command.weights_path.empty() ? nullptr : &data.weights;
-  const cdl::DataMatrix matrix{nullptr, &data.rows, weights, &data.share};
-  std::optional<cdl::LinearModel> model;
-  try {
-    model = regression ? cdl::train_regression(matrix, data.labels, params, reporter, nullptr,
-                                               nullptr, weights)
-                       : cdl::train(matrix, data.classes, params, reporter);
-  } catch (const std::exception& e) {
-    // The other ranks may be waiting in an exchange: the job ends here.
+  // Rank 0 prints; the others' warnings, the same, go nowhere.
+  const bool rank0 = collective.rank() == 0;
+  std::ostream nowhere(nullptr);
+  cdl::Reporter reporter(rank0 ? std::cerr : nowhere, rank0 && !params.quiet
+                                                          ? cdl::Reporter::Level::kNormal
+                                                          : cdl::Reporter::Level::kQuiet);
+  // The other ranks may be waiting in an exchange when one fails in training:
+  // the job ends there.
+  const auto end_job = [&](const std::exception& e) {
     const bool memory = dynamic_cast<const std::bad_alloc*>(&e) != nullptr;
     std::cerr << "cdtrain-mpi: error on rank " << collective.rank() << ": "
               << (memory ? "out of memory" : e.what()) << '\n';
     MPI_Abort(MPI_COMM_WORLD, 1);
-  }
-  cdl::agree_on_errors(collective, [&] {
-    if (collective.rank() == 0) {
-      cdl::save_model(*model, command.model_path, cdl::thread_count(params));
+  };
+  std::optional<cdl::LinearModel> model;
+  const std::string on_ranks = " on " + std::to_string(collective.size()) +
+                               (collective.size() == 1 ? " rank, " : " ranks, ") +
+                               cdl::describe_run(params) + "; " + std::to_string(data.total_rows) +
+                               " instances";
+  const double reading_seconds = seconds_since(start);
+  const Clock::time_point training_start = Clock::now();
+  try {
+    if (command.find_C) {
+      reporter.info("cdtrain-mpi: searching C by " + std::to_string(params.cv_folds) +
+                    "-fold cross validation" + on_ranks);
+      const cdl::CSearch best = cdl::search_C_ranks(
+          data, params, command.cost_given ? std::optional<double>(params.C) : std::nullopt, share,
+          reporter, collective, [rank0](double C, double accuracy) {
+            if (rank0) cdl::print_search_step(C, accuracy);
+          });
+      if (rank0) cdl::print_search_result("cdtrain-mpi", params, best, reporter);
+    } else if (params.cv_folds > 0) {
+      reporter.info("cdtrain-mpi: " + std::to_string(params.cv_folds) + "-fold cross validation" +
+                    on_ranks);
+      const double accuracy =
+          cdl::cross_validate_ranks(data, params, share, reporter, collective).accuracy;
+      if (rank0) {
+        std::printf("%sCross Validation Accuracy = %g%%\n", cdl::summary_prefix(params).c_str(),
+                    100.0 * accuracy);
+      }
+    } else {
+      share(data, params);
+      reporter.info("cdtrain-mpi: training" + on_ranks + " in " + layout);
+      const std::vector<double>* weights = command.weights_path.empty() ? nullptr : &data.weights;
+      const cdl::DataMatrix matrix{nullptr, &data.rows, weights, &data.share};
+      model = regression ? cdl::train_regression(matrix, data.labels, params, reporter, nullptr,
+                                                 nullptr, weights)
+                         : cdl::train(matrix, data.classes, params, reporter);
     }
-  });
-  char total[192];
-  std::snprintf(total, sizeof total,
-                "total time %s: reading and sharing the rows %s, training %s; rank 0 sent %.1f MB "
-                "of rows and %.1f MB in the solve",
+  } catch (const std::exception& e) {
+    end_job(e);
+  }
+  if (model) {
+    cdl::agree_on_errors(collective, [&] {
+      if (rank0) cdl::save_model(*model, command.model_path, cdl::thread_count(params));
+    });
+  }
+  std::fflush(stdout);
+  // What rank 0 sent: the rows' move, then the solve's exchanges (for -v
+  // and -C, every fold's move and solve).
+  char sent[96];
+  std::snprintf(sent, sizeof sent, "rank 0 sent %.1f MB of rows and %.1f MB in the solve",
+                1e-6 * static_cast<double>(data.bytes_moved),
+                1e-6 * static_cast<double>(collective.bytes_sent() - data.bytes_moved));
+  if (params.cv_folds > 0) {
+    std::snprintf(sent, sizeof sent, "rank 0 sent %.1f MB",
+                  1e-6 * static_cast<double>(collective.bytes_sent()));
+  }
+  char total[224];
+  std::snprintf(total, sizeof total, "total time %s: reading %s, %s %s; %s",
                 cdl::format_duration(seconds_since(start)).c_str(),
                 cdl::format_duration(reading_seconds).c_str(),
-                cdl::format_duration(seconds_since(training_start)).c_str(),
-                1e-6 * static_cast<double>(data.bytes_moved),
-                1e-6 * static_cast<double>(collective.bytes_sent()));
+                command.find_C        ? "searching C"
+                : params.cv_folds > 0 ? "cross validation"
+                                      : "sharing the rows and training",
+                cdl::format_duration(seconds_since(training_start)).c_str(), sent);
   reporter.info(total);
   return 0;
 }

@@ -167,12 +167,16 @@ void move_rows(std::vector<int> dest, std::vector<std::uint64_t>& numbers,
   sum_before(moves, collective, ranks_that_move);
   if (ranks_that_move == 0) return;
   if (!grouped) {
-    // The rows in rank order, each rank's in this rank's order.
-    std::vector<std::size_t> order;
-    for (std::size_t s = 0; s < ranks; ++s) {
-      for (std::size_t j = 0; j < m.num_rows; ++j) {
-        if (dest[j] == static_cast<int>(s)) order.push_back(j);
-      }
+    // The rows in rank order, each rank's in this rank's order (a counting
+    // sort).
+    std::vector<std::size_t> at(ranks + 1, 0);
+    for (std::size_t j = 0; j < m.num_rows; ++j) {
+      if (dest[j] >= 0) ++at[static_cast<std::size_t>(dest[j]) + 1];
+    }
+    for (std::size_t s = 0; s < ranks; ++s) at[s + 1] += at[s];
+    std::vector<std::size_t> order(at[ranks]);
+    for (std::size_t j = 0; j < m.num_rows; ++j) {
+      if (dest[j] >= 0) order[at[static_cast<std::size_t>(dest[j])]++] = j;
     }
     CsrMatrix packed;
     packed.num_rows = order.size();
@@ -188,6 +192,7 @@ void move_rows(std::vector<int> dest, std::vector<std::uint64_t>& numbers,
     const auto pick = [&order](auto& v) {
       if (v.empty()) return;
       std::remove_reference_t<decltype(v)> out;
+      out.reserve(order.size());
       for (std::size_t j : order) out.push_back(v[j]);
       v = std::move(out);
     };
@@ -242,13 +247,15 @@ void move_rows(std::vector<int> dest, std::vector<std::uint64_t>& numbers,
   if (!data.weights.empty()) exchange(data.weights, MPI_DOUBLE);
   if (!numbers.empty()) exchange(numbers, MPI_UINT64_T);
   exchange(lengths, MPI_INT64_T);
+  std::uint64_t sent = 0;
   for (std::size_t s = 0; s < ranks; ++s) {
     if (s == me) continue;
-    data.bytes_moved +=
-        static_cast<std::uint64_t>(rows_to[s]) *
-            (sizeof(double) * (data.weights.empty() ? 1 : 2) + 8 + (numbers.empty() ? 0 : 8)) +
-        static_cast<std::uint64_t>(pairs_to[s]) * (sizeof(Index) + sizeof(double));
+    sent += static_cast<std::uint64_t>(rows_to[s]) *
+                (sizeof(double) * (data.weights.empty() ? 1 : 2) + 8 + (numbers.empty() ? 0 : 8)) +
+            static_cast<std::uint64_t>(pairs_to[s]) * (sizeof(Index) + sizeof(double));
   }
+  data.bytes_moved += sent;
+  collective.count_sent(sent);
   CsrMatrix rows;
   rows.num_rows = static_cast<std::size_t>(num_rows);
   rows.num_cols = m.num_cols;
@@ -355,13 +362,6 @@ DistributedRows read_distributed(const std::string& path, const ReadOptions& opt
     }
     agree_on(error, collective);
   }
-  std::uint64_t counted = 0;
-  for (std::size_t j = 0; j < mine.num_rows; ++j) counted += counted_length(mine, weights, j);
-  std::uint64_t total_counted = 0;
-  const std::uint64_t counted_before = sum_before(counted, collective, total_counted);
-  std::uint64_t rows_counted = 0;
-  for (std::size_t j = 0; j < mine.num_rows; ++j) rows_counted += counts(weights, j);
-  out.counted_rows_before = sum_before(rows_counted, collective, out.total_counted_rows);
   sum_before(mine.nnz(), collective, out.total_nonzeros);
   if (classes) {
     // The classes of the whole data; each rank's rows' classes follow them.
@@ -386,10 +386,21 @@ DistributedRows read_distributed(const std::string& path, const ReadOptions& opt
   out.weights = std::move(weights);
   out.first_row = first_row;
   out.total_rows = total_rows;
-  out.counted_nonzeros_before = counted_before;
-  out.total_counted_nonzeros = total_counted;
+  count_rows(out, collective);
   number_classes(out);
   return out;
+}
+
+void count_rows(DistributedRows& data, MpiCollective& collective) {
+  const CsrMatrix& rows = data.rows;
+  std::uint64_t nonzeros = 0;
+  std::uint64_t counted = 0;
+  for (std::size_t j = 0; j < rows.num_rows; ++j) {
+    nonzeros += counted_length(rows, data.weights, j);
+    counted += counts(data.weights, j);
+  }
+  data.counted_nonzeros_before = sum_before(nonzeros, collective, data.total_counted_nonzeros);
+  data.counted_rows_before = sum_before(counted, collective, data.total_counted_rows);
 }
 
 void share_blocks(DistributedRows& data, const std::optional<std::int64_t>& partitions,

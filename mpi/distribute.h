@@ -96,6 +96,10 @@ DistributedRows read_distributed(const std::string& path, const ReadOptions& opt
                                  bool classes, const std::string& weights_path,
                                  const ValueCheck& check, MpiCollective& collective);
 
+// Counts the rows read that count (weight > 0) and their nonzeros, on
+// every rank (data's counted_* and total_counted_*). A collective call.
+void count_rows(DistributedRows& data, MpiCollective& collective);
+
 // Moves the rows read to the blocks of X'u (`partitions` of them if given,
 // else transpose_blocks.h's count) and sets data.share to them.
 void share_blocks(DistributedRows& data, const std::optional<std::int64_t>& partitions,

@@ -28,6 +28,8 @@ class MpiCollective final : public Collective {
   // The bytes this rank has sent since it began (for the progress of a run
   // and the docs' figures).
   std::uint64_t bytes_sent() const { return bytes_sent_; }
+  // Counts `bytes` sent by an exchange of the caller's own (the rows' move).
+  void count_sent(std::uint64_t bytes) { bytes_sent_ += bytes; }
 
  private:
   int rank_ = 0;

@@ -9,14 +9,18 @@
 #     once.
 #   - On real text (RCV1), -s 0 and -s 1 on 3 ranks stop within 1% of f*,
 #     cdtrain's objective at a tolerance 10^5 times smaller.
+#   - -v on 1, 2 and 3 ranks prints cdtrain's fold lines and accuracy (tron
+#     from the lead fold, the dual CD's parts and one part, -W, 3 classes),
+#     and -C cdtrain's search lines and best C.
 #   - A bad line in the last rank's range, and a value too large to train
 #     on there: every rank exits 1, the message is cdtrain's, with the line
 #     in the whole file, and no model file is left.
 #   - More ranks than lines (empty ranges) train the model of one machine.
 #   - --shards: one file a rank gives the model of their concatenation; a bad
 #     line is named in its shard, and a missing shard is an error.
-#   - A solver or option that does not run distributed is a usage error
-#     (exit 2) that lists those that do.
+#   - A solver or option that does not run distributed (-v and -C of a
+#     regression, -s 2 on wide data without --partitions) is a usage error
+#     (exit 2) that says so.
 #   - A rank killed with SIGKILL ends the job with a non-zero status within
 #     seconds, and no model file is left.
 set -euo pipefail
@@ -90,6 +94,33 @@ same_bits "rcv1_small -s 0" data/rcv1_small -s 0
 same_bits "wide, the default (dual CD)" "$scratch/wide.svm"
 same_bits "wide -s 3 --partitions 3" "$scratch/wide.svm" -s 3 --partitions 3
 
+# -v and -C: the folds' lines and the accuracy of cdtrain's cross
+# validation, and its search's lines and best C, on 1, 2 and 3 ranks (the
+# folds laid out over the ranks one after another).
+same_cv() {
+  local name=$1 file=$2
+  shift 2
+  ./cdtrain "$@" "$file" >"$scratch/one.out" 2>"$scratch/one.err" || fail "$name: cdtrain failed"
+  grep -q "Cross Validation Accuracy\|Best C" "$scratch/one.out" ||
+    fail "$name: $(cat "$scratch/one.err")"
+  for k in 1 2 3; do
+    mpi "$k" ./cdtrain-mpi "$@" "$file" >"$scratch/mpi.out" 2>"$scratch/mpi.err" ||
+      fail "$name: cdtrain-mpi on $k ranks failed: $(cat "$scratch/mpi.err")"
+    cmp -s "$scratch/one.out" "$scratch/mpi.out" ||
+      fail "$name, $k ranks: $(cat "$scratch/mpi.out") against cdtrain's $(cat "$scratch/one.out")"
+    diff <(grep '^fold' "$scratch/one.err" | sed 's/, [0-9.]* ms$//') \
+      <(grep '^fold' "$scratch/mpi.err" | sed 's/, [0-9.]* ms$//') >/dev/null ||
+      fail "$name, $k ranks: other fold lines than cdtrain's: $(cat "$scratch/mpi.err")"
+  done
+  passed=$((passed + 1))
+}
+same_cv "a9a -s 0 -v 3 (tron, from the lead fold)" data/a9a -s 0 -v 3
+same_cv "dna.scale -s 1 -v 4 --partitions 3 (3 classes)" data/dna.scale -s 1 -v 4 --partitions 3
+same_cv "heart_scale -s 3 -v 5 (one part)" data/heart_scale -s 3 -v 5
+same_cv "heart_scale -s 0 -C (tron, each C from the last)" data/heart_scale -s 0 -C
+same_cv "heart_scale -s 1 -C -c 0.25 --partitions 3 --max-iter 50" data/heart_scale -s 1 -C \
+  -c 0.25 --partitions 3 --max-iter 50
+
 # The objective of a run on 3 ranks (LOG, its progress) within 1% of f*,
 # that of cdtrain with OPTIONS.
 objective() { sed -n 's/^[a-z]*: [0-9]* outer iterations, f \([^,]*\),.*/\1/p' "$1"; }
@@ -114,6 +145,7 @@ near_optimum "rcv1_small -s 0 on 3 ranks" "$scratch/log" -s 0 -e 1e-7
 awk '{ print (NR % 7 == 0) ? 0 : (NR % 3 + 0.5) }' data/a9a >"$scratch/a9a.w"
 same_bits "a9a -s 0 -W" data/a9a -s 0 -W "$scratch/a9a.w"
 same_bits "a9a -s 2 -W" data/a9a -s 2 -W "$scratch/a9a.w"
+same_cv "a9a -s 2 -B 1 -v 2 -W" data/a9a -s 2 -B 1 -v 2 -W "$scratch/a9a.w"
 same_bits "a9a -s 1 -e 0.5 -W --partitions 3" data/a9a -s 1 -e 0.5 -W "$scratch/a9a.w" \
   --partitions 3
 sed -i '5s/.*/-1/' "$scratch/a9a.w"
@@ -203,7 +235,8 @@ usage_error "runs the whole-vector solvers tron and newton" -s 5 data/a9a "$scra
 usage_error "this run's solver is dcd (for 30000 features > 3000 instances" -s 2 \
   "$scratch/wide.svm" "$scratch/x.model"
 usage_error "this run's solver is cdper" data/a9a "$scratch/x.model"
-usage_error "-v does not run distributed" -v 5 -s 0 data/a9a "$scratch/x.model"
+usage_error "-C of a regression does not run distributed" -C -s 11 data/a9a "$scratch/x.model"
+usage_error "-v of a regression does not run distributed" -v 5 -s 11 data/a9a "$scratch/x.model"
 [ ! -e "$scratch/x.model" ] || fail "a usage error left a model file"
 passed=$((passed + 1))
 

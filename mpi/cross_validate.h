@@ -1,0 +1,50 @@
+// Cross validation (-v) on the ranks of cdtrain-mpi: cdtrain's folds, fold
+// lines and accuracy (train/cross_validation.h), each fold trained on the
+// ranks like a run of its own.
+#ifndef CDL_MPI_CROSS_VALIDATE_H_
+#define CDL_MPI_CROSS_VALIDATE_H_
+
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include "distribute.h"
+#include "mpi_collective.h"
+#include "solvers/params.h"
+#include "solvers/report.h"
+#include "train/cross_validation.h"
+
+namespace cdl {
+
+// Lays a copy of the rows read out over the ranks for the run's solver
+// (share_blocks() or share_parts()), by the rows that count in it, for a
+// run under `params` (whose seed cuts the dual CD's parts).
+using ShareRows = std::function<void(DistributedRows& rows, const Params& params)>;
+
+// params.cv_folds-fold cross validation of a classification run, as
+// cdtrain's cross_validate(): the folds of the whole data's rows as cdtrain
+// draws them (fold_assignment()). Fold f trains on a copy of the rows read
+// whose fold-f rows have weight 0 (cdtrain holds them out, with the same
+// effect), laid out by `share` as a run's rows are, one fold after another
+// on every rank; each fold from its model in `warm` if given, else with a
+// solver that takes a start fold 0 first from 0 and the others from its
+// model. Each rank predicts its own rows read, and the counts are added.
+// Returns the accuracy over the whole data and every fold's model, on every
+// rank; with `fold_lines` the fold lines go to `reporter` (rank 0's prints
+// them). A collective call.
+CrossValidation cross_validate_ranks(const DistributedRows& data, const Params& params,
+                                     const ShareRows& share, Reporter& reporter,
+                                     MpiCollective& collective,
+                                     const std::vector<LinearModel>* warm = nullptr,
+                                     bool fold_lines = true);
+
+// -C: search_C() with each C's cross validation by cross_validate_ranks(),
+// from the whole data's first C (search_start_C()) unless `start` is given.
+CSearch search_C_ranks(const DistributedRows& data, const Params& params,
+                       const std::optional<double>& start, const ShareRows& share,
+                       Reporter& reporter, MpiCollective& collective,
+                       const std::function<void(double, double)>& on_step);
+
+}  // namespace cdl
+
+#endif  // CDL_MPI_CROSS_VALIDATE_H_
