@@ -261,8 +261,9 @@ void move_rows(std::vector<int> dest, std::vector<std::uint64_t>& numbers,
   rows.num_cols = m.num_cols;
   rows.checked_cost = m.checked_cost;
   rows.row_ptr.assign(rows.num_rows + 1, 0);
-  for (std::size_t j = 0; j < rows.num_rows; ++j)
+  for (std::size_t j = 0; j < rows.num_rows; ++j) {
     rows.row_ptr[j + 1] = rows.row_ptr[j] + lengths[j];
+  }
   rows.col_idx.resize(static_cast<std::size_t>(nnz));
   MPI_Alltoallv(m.col_idx.data(), pairs_to.data(), pairs_off.data(), MPI_UINT32_T,
                 rows.col_idx.data(), pairs_from.data(), pairs_from_off.data(), MPI_UINT32_T,

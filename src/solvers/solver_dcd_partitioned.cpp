@@ -67,7 +67,7 @@
 //   copy and its own dw_k; the combine adds the dw_k in part order for each
 //   feature (features in fixed blocks on the threads) and every scalar sum
 //   in block or part order, so the model is the same bits for any -m. The
-//   duality gap and f(w) are summed part by part (each in its order) and
+//   duality gap and f(w) are summed part by part (each in row order) and
 //   the parts' sums added in part order.
 //
 // Ranks: with the rows spread over ranks (problem.share, data/row_share.h),
@@ -85,8 +85,8 @@
 //   the combine, split by part and by features; O(l / S) for the line
 //   search's row sums. An epoch is S rounds. Memory: two dense n-vectors per
 //   part (the copy and dw_k) beside w, u in part 0's dw_k, and per row
-//   its place in its part's order (8 bytes) and, for a slice's rows, alpha
-//   at the round's start. The gap (--gap-tol, --trace, progress) is
+//   its place in its part's order and in its sorted rows (8 bytes each)
+//   and, for a slice's rows, alpha at the round's start. The gap (--gap-tol, --trace, progress) is
 //   O(#nz + l + n) per epoch with the clock stopped, as in
 //   solver_dcd.cpp. On ranks, u takes one n-vector more.
 #include <algorithm>
@@ -142,6 +142,9 @@ struct Part {
   // order --select perm gives (the permutation shuffled in place, epoch
   // after epoch, by the same generator and swaps), without its index array.
   std::vector<std::size_t> visits;
+  // The same rows in increasing order, for the passes over every row (the
+  // PG range, the gap): in memory order, where the steps' order jumps.
+  std::vector<std::size_t> rows;
   std::mt19937_64 rng;
   std::size_t slice_begin = 0;  // the current slice of visits
   std::size_t slice_end = 0;
@@ -199,6 +202,8 @@ std::vector<Part> make_parts(const Problem& problem, std::size_t count, std::siz
     const std::size_t stop = first_of_run(total, k + 1, count);
     part.visits.reserve(stop - begin);
     for (std::size_t p = begin; p < stop; ++p) part.visits.push_back(row_numbered(order[p]));
+    part.rows = part.visits;
+    std::sort(part.rows.begin(), part.rows.end());
     part.rng.seed(derive_seed(seed, k + 1));
     part.start_alpha.resize((stop - begin + slices - 1) / slices);
   }
@@ -423,7 +428,7 @@ void pg_range_at_end(const Problem& problem, const CsrMatrix& x, const DualRows&
   std::vector<EpochStats> ranges(parts.size());
   threads.run(parts.size(), [&](std::size_t k) {
     EpochStats& range = ranges[k];
-    for (std::size_t i : parts[k].visits) {
+    for (std::size_t i : parts[k].rows) {
       const DualRow& r = dual.row[i];
       const bool positive = r.y() > 0;
       const double upper = bounds.upper(positive, i);
@@ -439,7 +444,7 @@ void pg_range_at_end(const Problem& problem, const CsrMatrix& x, const DualRows&
 }
 
 // P(w), D(alpha) and their gap (objective/dual_gap.h), their sums over rows
-// taken part by part (each in its visits' order) and added in part order,
+// taken part by part (each in row order) and added in part order,
 // so that they are the same bits for any threads and ranks. O(#nz + n),
 // split among the threads by part.
 template <LossKind kLoss>
@@ -452,7 +457,7 @@ DualGap parts_gap(const Problem& problem, const CsrMatrix& x, const DualRows& du
     double alphas = 0;    // sum_j alpha_j
     double diagonal = 0;  // 1/2 sum_j D_jj alpha_j^2
     double gap = 0;       // sum_j G_j
-    for (std::size_t i : parts[k].visits) {
+    for (std::size_t i : parts[k].rows) {
       const DualRow& r = dual.row[i];
       const double C = problem.cost(i);
       const double m = margin(x, r, i, w);
