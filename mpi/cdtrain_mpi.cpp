@@ -59,11 +59,17 @@ bool dual_parts(const cdl::Params& params) {
   const std::string_view name = cdl::solver_info(params.solver).name;
   if (name == "tron" || name == "newton") return false;
   if (name == "dcd" && !cdl::stops_by_primal_rule(params)) return true;
+  const std::string reason = params.solver_reason.empty() ? "" : " (" + params.solver_reason + ")";
+  if (name == "dcd") {
+    throw cdl::ConfigError("this run's solver is dcd" + reason +
+                           ", whose rule on the primal gradient does not run distributed; "
+                           "give --partitions P for newton");
+  }
   throw cdl::ConfigError(
       "cdtrain-mpi runs the whole-vector solvers tron and newton (LIBLINEAR's -s 0, and -s 2 and "
       "-s 11 where the data's shape gives them or with --partitions) and the partitioned dual CD "
       "(-s 1, -s 3, and the default on wide data); this run's solver is " +
-      std::string(name) + (params.solver_reason.empty() ? "" : " (" + params.solver_reason + ")"));
+      std::string(name) + reason);
 }
 
 // Usage errors of the options that do not run distributed.
