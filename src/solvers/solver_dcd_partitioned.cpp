@@ -173,16 +173,18 @@ std::size_t slices_per_epoch(std::int64_t nonzeros, std::size_t partitions, std:
 // This process's parts of `count` (its rank's run with problem.share, else
 // all of them): the rows that count, numbered in file order, cut by the
 // run's seed (dcd_part_order()), each part's epochs seeded by `seed` and
-// its number. `first` gets the number of the first.
+// its number.
 std::vector<Part> make_parts(const Problem& problem, std::size_t count, std::size_t slices,
-                             std::uint64_t run_seed, std::uint64_t seed, std::size_t& first) {
+                             std::uint64_t run_seed, std::uint64_t seed) {
   const RowShare* const share = problem.share;
-  // Row numbered c (among the whole data's rows that count) is this
-  // process's row local[c - ...]: on one process every row that counts, on
-  // a rank its rows, which are the ones of its parts and count, in order.
+  // The row numbered c among the whole data's rows that count: on one
+  // process the c-th row that counts; on a rank, whose rows are those of
+  // its parts (all counting, in order), the one whose number is c.
   std::vector<std::size_t> local;
-  for (std::size_t j = 0; j < problem.num_rows(); ++j) {
-    if (problem.cost(j) > 0) local.push_back(j);
+  if (share == nullptr) {
+    for (std::size_t j = 0; j < problem.num_rows(); ++j) {
+      if (problem.cost(j) > 0) local.push_back(j);
+    }
   }
   const std::size_t total =
       share != nullptr ? static_cast<std::size_t>(share->total_counted) : local.size();
@@ -192,7 +194,7 @@ std::vector<Part> make_parts(const Problem& problem, std::size_t count, std::siz
     assert(at != share->counted.end() && *at == c);
     return static_cast<std::size_t>(at - share->counted.begin());
   };
-  first = share != nullptr ? share->first_part : 0;
+  const std::size_t first = share != nullptr ? share->first_part : 0;
   const std::size_t end = share != nullptr ? share->end_part : count;
   const std::vector<std::size_t> order = dcd_part_order(total, run_seed);
   std::vector<Part> parts(end - first);
@@ -210,7 +212,7 @@ std::vector<Part> make_parts(const Problem& problem, std::size_t count, std::siz
   return parts;
 }
 
-// Every part's record of `width` doubles, in part order: this process's
+// Every part's record (a few doubles each), in part order: this process's
 // parts' records (`mine`) with the other ranks' (one gather) when the rows
 // are spread over ranks.
 std::vector<double> all_parts(Collective* ranks, std::vector<double> mine) {
@@ -514,8 +516,7 @@ SolveResult partitioned_loop(const Problem& problem, const CsrMatrix& x, std::si
     dual.active_count = dual.countable;
   }
   const std::size_t slices = slices_per_epoch(nonzeros, partitions, x.num_cols);
-  std::size_t first_part = 0;
-  std::vector<Part> parts = make_parts(problem, partitions, slices, params.seed, seed, first_part);
+  std::vector<Part> parts = make_parts(problem, partitions, slices, params.seed, seed);
   const unsigned round_threads = nonzeros >= kParallelNonzeros
                                      ? static_cast<unsigned>(std::min<std::size_t>(
                                            threads, std::max<std::size_t>(parts.size(), 1)))
