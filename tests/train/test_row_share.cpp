@@ -248,7 +248,7 @@ void expect_same_dual_weights(const std::string& name, int number, double bias, 
   const CsrMatrix& x = file.features;
   const Params params =
       params_of(number, bias, partitions, DataShape{x.num_rows, x.num_cols, x.nnz()});
-  ASSERT_EQ(solver_info(params.solver).name, "dcd");
+  ASSERT_EQ(std::string(solver_info(params.solver).name), "dcd");
   const ClassMap classes = map_classes(file.labels);
   test::RecordingReporter reporter;
   const LinearModel one = train(DataMatrix{nullptr, &file.features}, classes, params, reporter);
