@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <string>
 #include <utility>
 #include <vector>
@@ -45,11 +44,7 @@ CrossValidation cross_validate_ranks(const DistributedRows& data, const Params& 
     fold_params.seed = derive_seed(params.seed, f + 1);
     share(fold, fold_params);
     Reporter log(reporter.stream(), params.verbose ? reporter.level() : Reporter::Level::kQuiet);
-    if (params.verbose) {
-      char header[96];
-      std::snprintf(header, sizeof header, "fold %zu/%zu, C = %g", f + 1, folds, params.C);
-      log.info(header);
-    }
+    if (params.verbose) log.info(fold_header(f, folds, params.C));
     const LinearModel* from = warm != nullptr ? &(*warm)[f]
                               : lead && f > 0 ? &out.models[0]
                                               : nullptr;
@@ -83,12 +78,11 @@ CrossValidation cross_validate_ranks(const DistributedRows& data, const Params& 
     if (fold_lines && reporter.level() != Reporter::Level::kQuiet) {
       const double ms =
           1000 * std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      char time[64];
-      std::snprintf(time, sizeof time, ", %.1f ms", ms);
-      reporter.stream() << "fold " << f + 1 << '/' << folds << ": "
-                        << accuracy_text(static_cast<std::size_t>(right),
-                                         static_cast<std::size_t>(held))
-                        << time << '\n'
+      reporter.stream() << fold_line(f, folds,
+                                     accuracy_text(static_cast<std::size_t>(right),
+                                                   static_cast<std::size_t>(held)),
+                                     ms)
+                        << '\n'
                         << std::flush;
     }
     out.models[f] = std::move(model);

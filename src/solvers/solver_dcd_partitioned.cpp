@@ -86,9 +86,10 @@
 //   search's row sums. An epoch is S rounds. Memory: two dense n-vectors per
 //   part (the copy and dw_k) beside w, u in part 0's dw_k, and per row
 //   its place in its part's order and in its sorted rows (8 bytes each)
-//   and, for a slice's rows, alpha at the round's start. The gap (--gap-tol, --trace, progress) is
-//   O(#nz + l + n) per epoch with the clock stopped, as in
-//   solver_dcd.cpp. On ranks, u takes one n-vector more.
+//   and, for a slice's rows, alpha at the round's start. The gap
+//   (--gap-tol, --trace, progress) is O(#nz + l + n) per epoch with the
+//   clock stopped, as in solver_dcd.cpp. On ranks, u takes one n-vector
+//   more.
 #include <algorithm>
 #include <cassert>
 #include <cmath>
@@ -408,16 +409,6 @@ EpochStats merge_stats(const std::vector<Part>& parts, Collective* ranks) {
   return merge_stats(stats, ranks);
 }
 
-// y_i w'x_i.
-double margin(const CsrMatrix& x, const DualRow& r, std::size_t i, const std::vector<double>& w) {
-  double dot = 0;
-  for (auto t = x.row_ptr[i]; t < x.row_ptr[i + 1]; ++t) {
-    const auto at = static_cast<std::size_t>(t);
-    dot += x.values[at] * w[x.col_idx[at]];
-  }
-  return r.y() * dot;
-}
-
 // The PG range at the current (alpha, w) over every part's rows (with 0, as
 // merge_stats()), for the stopping test: the epoch's PGs were read at the
 // parts' local points, which miss the other parts' steps of their round.
@@ -434,7 +425,7 @@ void pg_range_at_end(const Problem& problem, const CsrMatrix& x, const DualRows&
       const DualRow& r = dual.row[i];
       const bool positive = r.y() > 0;
       const double upper = bounds.upper(positive, i);
-      const double G = margin(x, r, i, w) - 1.0 + bounds.diag(positive, i) * r.alpha;
+      const double G = r.y() * row_dot(x, i, w) - 1.0 + bounds.diag(positive, i) * r.alpha;
       const double pg = r.alpha == 0 ? std::min(G, 0.0) : r.alpha == upper ? std::max(G, 0.0) : G;
       range.max_pg = std::max(range.max_pg, pg);
       range.min_pg = std::min(range.min_pg, pg);
@@ -462,7 +453,7 @@ DualGap parts_gap(const Problem& problem, const CsrMatrix& x, const DualRows& du
     for (std::size_t i : parts[k].rows) {
       const DualRow& r = dual.row[i];
       const double C = problem.cost(i);
-      const double m = margin(x, r, i, w);
+      const double m = r.y() * row_dot(x, i, w);
       const double hinge = std::max(1.0 - m, 0.0);
       loss += kLoss == LossKind::kL1Svm ? C * hinge : C * hinge * hinge;
       alphas += r.alpha;

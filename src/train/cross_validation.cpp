@@ -17,15 +17,6 @@
 #include "util/parallel.h"
 
 namespace cdl {
-namespace {
-
-std::string format_number(double value) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%g", value);
-  return buffer;
-}
-
-}  // namespace
 
 std::vector<std::size_t> assign_folds(const ClassMap& classes, std::size_t folds, bool stratified,
                                       std::uint64_t seed) {
@@ -95,8 +86,7 @@ void run_folds(const std::vector<std::size_t>& fold_of, std::size_t folds, const
       if (f >= lead) fold_params.threads = 1;
       Reporter log(logs[f], fold_level);
       if (params.verbose) {
-        log.info("fold " + std::to_string(f + 1) + "/" + std::to_string(folds) +
-                 ", C = " + format_number(params.C));
+        log.info(fold_header(f, folds, params.C));
       }
       result = task(f, held_out, fold_params, log);
     } catch (...) {
@@ -106,9 +96,7 @@ void run_folds(const std::vector<std::size_t>& fold_of, std::size_t folds, const
     if (print_lines) {
       const double ms =
           1000 * std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      char time[64];
-      std::snprintf(time, sizeof time, ", %.1f ms", ms);
-      logs[f] << "fold " << f + 1 << '/' << folds << ": " << result << time << '\n';
+      logs[f] << fold_line(f, folds, result, ms) << '\n';
     }
     finish(1);
   };
@@ -119,6 +107,18 @@ void run_folds(const std::vector<std::size_t>& fold_of, std::size_t folds, const
   for (const std::exception_ptr& error : errors) {
     if (error) std::rethrow_exception(error);
   }
+}
+
+std::string fold_header(std::size_t f, std::size_t folds, double C) {
+  char line[96];
+  std::snprintf(line, sizeof line, "fold %zu/%zu, C = %g", f + 1, folds, C);
+  return line;
+}
+
+std::string fold_line(std::size_t f, std::size_t folds, const std::string& result, double ms) {
+  char time[64];
+  std::snprintf(time, sizeof time, ", %.1f ms", ms);
+  return "fold " + std::to_string(f + 1) + "/" + std::to_string(folds) + ": " + result + time;
 }
 
 std::string accuracy_text(std::size_t right, std::size_t held) {

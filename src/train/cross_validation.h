@@ -54,6 +54,11 @@ using FoldTask =
 void run_folds(const std::vector<std::size_t>& fold_of, std::size_t folds, const Params& params,
                Reporter& reporter, bool fold_lines, const FoldTask& task, bool lead_fold = false);
 
+// Fold f's (from 0) header under -V, "fold 2/5, C = 0.5", and its line,
+// "fold 2/5: RESULT, 12.3 ms" for a fold that took `ms` milliseconds.
+std::string fold_header(std::size_t f, std::size_t folds, double C);
+std::string fold_line(std::size_t f, std::size_t folds, const std::string& result, double ms);
+
 // A classification fold's result: "accuracy 81.48% (22/27)", `right` of
 // the `held` rows it held out predicted right.
 std::string accuracy_text(std::size_t right, std::size_t held);
