@@ -69,7 +69,7 @@ void MpiCollective::add_in_order(const std::vector<const std::vector<double>*>& 
   // order and sends that one vector; the others' go one by one.
   std::size_t first = 0;
   while (first < ranks && held[first] == 0) ++first;
-  std::vector<double> folded;
+  std::vector<double>& folded = folded_;
   std::vector<const std::vector<double>*> sending = mine;
   if (first < ranks && held[first] > 1) {
     if (static_cast<std::size_t>(rank_) == first) {
@@ -85,7 +85,8 @@ void MpiCollective::add_in_order(const std::vector<const std::vector<double>*>& 
   // To rank s: the slice [start_s, start_{s+1}) of each of mine, in order.
   std::vector<int> send_counts(ranks), send_offsets(ranks), receive_counts(ranks),
       receive_offsets(ranks);
-  std::vector<double> send;
+  std::vector<double>& send = send_;
+  send.clear();
   send.reserve(sending.size() * n);
   for (std::size_t s = 0; s < ranks; ++s) {
     const std::size_t begin = range_start(n, static_cast<int>(s), size_);
@@ -105,7 +106,8 @@ void MpiCollective::add_in_order(const std::vector<const std::vector<double>*>& 
     receive_counts[r] = mpi_count(static_cast<std::uint64_t>(held[r]) * my_length, "block vectors");
     total += static_cast<std::uint64_t>(receive_counts[r]);
   }
-  std::vector<double> received(static_cast<std::size_t>(total));
+  std::vector<double>& received = received_;
+  received.resize(static_cast<std::size_t>(total));
   MPI_Alltoallv(send.data(), send_counts.data(), send_offsets.data(), MPI_DOUBLE, received.data(),
                 receive_counts.data(), receive_offsets.data(), MPI_DOUBLE, MPI_COMM_WORLD);
   bytes_sent_ +=
@@ -113,7 +115,8 @@ void MpiCollective::add_in_order(const std::vector<const std::vector<double>*>& 
       sizeof(double);
   // The slices arrive in rank order, each rank's in its block order: the
   // global block order. Added one after another, from the first.
-  std::vector<double> sum(my_length, 0.0);
+  std::vector<double>& sum = sum_;
+  sum.assign(my_length, 0.0);
   const std::size_t slices = my_length == 0 ? 0 : received.size() / my_length;
   for (std::size_t k = 0; k < slices; ++k) {
     const double* slice = received.data() + k * my_length;

@@ -35,6 +35,13 @@ class MpiCollective final : public Collective {
   int rank_ = 0;
   int size_ = 1;
   std::uint64_t bytes_sent_ = 0;
+  // add_in_order()'s buffers, kept from call to call: a solver adds
+  // vectors of the same n every round, and fresh pages each time cost
+  // more than the adds.
+  std::vector<double> folded_;
+  std::vector<double> send_;
+  std::vector<double> received_;
+  std::vector<double> sum_;
 };
 
 // The first of rank r's share of `total` items over `ranks` ranks:
