@@ -69,7 +69,9 @@
 #                                    whether the model is cdtrain's (~25 minutes).
 #                                    CDL_MPI_OPTIONS="-s 1 --partitions 4" runs
 #                                    ours with those options, the peers with
-#                                    CDL_MPI_PEER_OPTIONS ("-s 1"; default -s 0).
+#                                    CDL_MPI_PEER_OPTIONS ("-s 1"; default -s 0);
+#                                    CDL_MPI_FILE=wide or tall runs the wide
+#                                    text-shaped file or the 500 MB tall one.
 #
 # Needs liblinear-train/-predict (apt-get install liblinear-tools), GNU time
 # (apt-get install time) and the tools built by `make tools`. The large file
@@ -849,7 +851,13 @@ header() {
 mpi() {
   [ -x ./cdtrain-mpi ] && command -v mpirun >/dev/null ||
     { echo "bench: mpi needs ./cdtrain-mpi and mpirun (make mpi)" >&2; exit 1; }
-  make_huge
+  local file=$huge_file
+  case ${CDL_MPI_FILE:-huge} in
+    huge) make_huge ;;
+    wide) make_wide; file=$wide_file ;;
+    tall) make_rcv1like; file=$bench_dir/rcv1like_500mb.svm ;;
+    *) echo "bench: CDL_MPI_FILE is huge, wide or tall" >&2; exit 2 ;;
+  esac
   build_peers
   local rounds=${CDL_MPI_ROUNDS:-5} r k threads log
   local options peer_options
@@ -859,21 +867,21 @@ mpi() {
   local mpirun=(mpirun --oversubscribe --bind-to none)
   [ "$(id -u)" = 0 ] && export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
   for r in $(seq "$rounds"); do
-    /usr/bin/time -f "%e s %M KB" ./cdtrain "${options[@]}" -m 2 "$huge_file" "$tmp/one.model" \
+    /usr/bin/time -f "%e s %M KB" ./cdtrain "${options[@]}" -m 2 "$file" "$tmp/one.model" \
       >"$tmp/one_$r.log" 2>&1
-    /usr/bin/time -f "%e s %M KB" "$multicore_train" -q "${peer_options[@]}" -n 2 "$huge_file" \
+    /usr/bin/time -f "%e s %M KB" "$multicore_train" -q "${peer_options[@]}" -n 2 "$file" \
       "$tmp/mc.model" >"$tmp/mc_$r.log" 2>&1
-    /usr/bin/time -f "%e s %M KB" "$liblinear250_train" -q "${peer_options[@]}" "$huge_file" \
+    /usr/bin/time -f "%e s %M KB" "$liblinear250_train" -q "${peer_options[@]}" "$file" \
       "$tmp/l50.model" >"$tmp/l50_$r.log" 2>&1
     for k in 1 2 4; do
       threads=$([ "$k" = 1 ] && echo 2 || echo 1)
       log="$tmp/k${k}_$r.log"
       "${mpirun[@]}" -np "$k" /usr/bin/time -f "%e s %M KB" ./cdtrain-mpi "${options[@]}" \
-        -m "$threads" "$huge_file" "$tmp/k$k.model" >"$log" 2>&1
+        -m "$threads" "$file" "$tmp/k$k.model" >"$log" 2>&1
       cmp -s "$tmp/one.model" "$tmp/k$k.model" && echo "same model" >>"$log"
     done
   done
-  echo "### cdtrain-mpi ${options[*]} on the 200M-nonzero file (\`bash bench/bench.sh mpi\`, $rounds rounds; the peers ${peer_options[*]})"
+  echo "### cdtrain-mpi ${options[*]} on $(basename "$file") (\`bash bench/bench.sh mpi\`, $rounds rounds; the peers ${peer_options[*]})"
   echo
   echo "| run | whole run | solve | peak MB per rank | rank 0 sent in the solve | cdtrain's model |"
   echo "|---|---|---|---|---|---|"
