@@ -91,29 +91,10 @@ void search_C_and_p(const cdl::TrainCommand& command, const cdl::Params& params,
   const std::optional<double> start =
       command.cost_given ? std::optional<double>(params.C) : std::nullopt;
   const cdl::RegressionSearch best = cdl::search_regression(
-      data.features, data.labels, params, start, reporter, [&](double C, double p, double mse) {
-        if (with_p) {
-          std::printf("log2c=%7.2f\tp=%7.2f\tMean squared error=%g\n", std::log2(C), p, mse);
-        } else {
-          std::printf("log2c=%7.2f\tMean squared error=%g\n", std::log2(C), mse);
-        }
-        std::fflush(stdout);
-      },
+      data.features, data.labels, params, start, reporter,
+      [&](double C, double p, double mse) { cdl::print_regression_step(C, p, mse, with_p); },
       training.instance_weights());
-  if (best.best_at_max_C) {
-    std::fflush(stdout);
-    reporter.warning("the best C is the largest the search tries (" +
-                     std::to_string(static_cast<long>(cdl::kMaxRegressionSearchC)) +
-                     "); the search stopped there, and a larger C might do better");
-  }
-  const std::string prefix = cdl::summary_prefix(params);
-  if (with_p) {
-    std::printf("%sBest C = %g Best p = %g  CV MSE = %g\n", prefix.c_str(), best.best_C,
-                best.best_p, best.best_mean_squared_error);
-  } else {
-    std::printf("%sBest C = %g  CV MSE = %g\n", prefix.c_str(), best.best_C,
-                best.best_mean_squared_error);
-  }
+  cdl::print_regression_search_result(params, best, reporter);
 }
 
 // The -t test set in the training data's columns: features the training data
@@ -280,11 +261,7 @@ void run_regression(const cdl::TrainCommand& command, const cdl::Params& params,
     const cdl::RegressionValidation cv =
         cdl::cross_validate_regression(data.features, data.labels, params, reporter,
                                        training.instance_weights());
-    const std::string prefix = cdl::summary_prefix(params);
-    std::printf("%sCross Validation Mean squared error = %g\n", prefix.c_str(),
-                cv.mean_squared_error);
-    std::printf("%sCross Validation Squared correlation coefficient = %g\n", prefix.c_str(),
-                cv.squared_correlation);
+    cdl::print_regression_validation(params, cv);
     return;
   }
   reporter.info("cdtrain: training, " + run);

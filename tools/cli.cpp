@@ -632,4 +632,39 @@ void print_search_result(const std::string& tool, const Params& params, const CS
               100.0 * best.best_accuracy);
 }
 
+void print_regression_validation(const Params& params, const RegressionValidation& cv) {
+  const std::string prefix = summary_prefix(params);
+  std::printf("%sCross Validation Mean squared error = %g\n", prefix.c_str(),
+              cv.mean_squared_error);
+  std::printf("%sCross Validation Squared correlation coefficient = %g\n", prefix.c_str(),
+              cv.squared_correlation);
+}
+
+void print_regression_step(double C, double p, double mse, bool with_p) {
+  if (with_p) {
+    std::printf("log2c=%7.2f\tp=%7.2f\tMean squared error=%g\n", std::log2(C), p, mse);
+  } else {
+    std::printf("log2c=%7.2f\tMean squared error=%g\n", std::log2(C), mse);
+  }
+  std::fflush(stdout);
+}
+
+void print_regression_search_result(const Params& params, const RegressionSearch& best,
+                                    Reporter& reporter) {
+  if (best.best_at_max_C) {
+    std::fflush(stdout);
+    reporter.warning("the best C is the largest the search tries (" +
+                     std::to_string(static_cast<long>(kMaxRegressionSearchC)) +
+                     "); the search stopped there, and a larger C might do better");
+  }
+  const std::string prefix = summary_prefix(params);
+  if (best.best_p >= 0) {
+    std::printf("%sBest C = %g Best p = %g  CV MSE = %g\n", prefix.c_str(), best.best_C,
+                best.best_p, best.best_mean_squared_error);
+  } else {
+    std::printf("%sBest C = %g  CV MSE = %g\n", prefix.c_str(), best.best_C,
+                best.best_mean_squared_error);
+  }
+}
+
 }  // namespace cdl

@@ -14,6 +14,7 @@
 #include "solvers/params.h"
 #include "solvers/report.h"
 #include "train/cross_validation.h"
+#include "train/train_regression.h"
 
 namespace cdl {
 
@@ -71,6 +72,17 @@ std::string summary_prefix(const Params& params);
 void print_search_step(double C, double accuracy);
 void print_search_result(const std::string& tool, const Params& params, const CSearch& best,
                          Reporter& reporter);
+
+// A regression's -v output on stdout, as LIBLINEAR's: "... Cross Validation
+// Mean squared error = m" and "... Squared correlation coefficient = r".
+void print_regression_validation(const Params& params, const RegressionValidation& cv);
+// A regression's -C output: a "log2c=... [p=...] Mean squared error=..."
+// line per (C, p) on stdout, as LIBLINEAR 2.50's (`with_p` for the SVR),
+// and at the end a warning if the best C is the largest the search tries
+// and "... Best C = c [Best p = p]  CV MSE = m".
+void print_regression_step(double C, double p, double mse, bool with_p);
+void print_regression_search_result(const Params& params, const RegressionSearch& best,
+                                    Reporter& reporter);
 
 }  // namespace cdl
 

@@ -92,12 +92,7 @@ RegressionValidation cross_validate_regression(const CscMatrix& x,
                                                bool keep_weights, bool fold_lines) {
   const std::size_t l = x.num_rows;
   const std::size_t folds = fold_count(params, l, reporter);
-  // One class: the folds are equal slices of the shuffle, as for classes.
-  ClassMap single;
-  single.labels = {0};
-  single.class_of.assign(l, 0);
-  const std::vector<std::size_t> fold_of =
-      assign_folds(single, folds, false, derive_seed(params.seed, 0x5eed));
+  const std::vector<std::size_t> fold_of = regression_fold_assignment(l, folds, params);
   std::vector<double> predicted(l, 0.0);
   RegressionValidation out;
   if (keep_weights) out.fold_weights.resize(folds);
@@ -124,20 +119,43 @@ RegressionValidation cross_validate_regression(const CscMatrix& x,
         }
         if (lead && f == 0) lead_w = model.w;
         if (keep_weights) out.fold_weights[f] = std::move(model.w);
-        char line[96];
-        std::snprintf(line, sizeof line, "mean squared error %.6g (%zu instances)",
-                      fold_score.mean_squared_error(), held);
-        return std::string(line);
+        return regression_fold_text(fold_score, held);
       },
       lead);
-  RegressionScore score;
-  for (std::size_t r = 0; r < l; ++r) score.add(predicted[r], targets[r]);
-  out.mean_squared_error = score.mean_squared_error();
-  out.squared_correlation = score.squared_correlation();
+  score_rows(predicted, targets, out);
   return out;
 }
 
+void score_rows(const std::vector<double>& predicted, const std::vector<double>& targets,
+                RegressionValidation& out) {
+  RegressionScore score;
+  for (std::size_t r = 0; r < predicted.size(); ++r) score.add(predicted[r], targets[r]);
+  out.mean_squared_error = score.mean_squared_error();
+  out.squared_correlation = score.squared_correlation();
+}
+
+std::vector<std::size_t> regression_fold_assignment(std::size_t l, std::size_t folds,
+                                                    const Params& params) {
+  // One class: the folds are equal slices of the shuffle, as for classes.
+  ClassMap single;
+  single.labels = {0};
+  single.class_of.assign(l, 0);
+  return assign_folds(single, folds, false, derive_seed(params.seed, 0x5eed));
+}
+
+std::string regression_fold_text(const RegressionScore& score, std::size_t held) {
+  char line[96];
+  std::snprintf(line, sizeof line, "mean squared error %.6g (%zu instances)",
+                score.mean_squared_error(), held);
+  return line;
+}
+
 double regression_search_start_C(const CscMatrix& x, const std::vector<double>& targets,
+                                 double p) {
+  return regression_search_start_C(targets, largest_row_norm2(DataMatrix{&x, nullptr}), p);
+}
+
+double regression_search_start_C(const std::vector<double>& targets, double largest_norm2,
                                  double p) {
   constexpr double kDelta = 0.1;
   double sum_y = 0, loss = 0;
@@ -147,18 +165,15 @@ double regression_search_start_C(const CscMatrix& x, const std::vector<double>& 
     loss += excess * excess;
   }
   if (!(loss > 0)) return kMaxRegressionSearchC;
-  const double min_C = kDelta * kDelta * loss /
-                       (8 * sum_y * sum_y * largest_row_norm2(DataMatrix{&x, nullptr}));
+  const double min_C = kDelta * kDelta * loss / (8 * sum_y * sum_y * largest_norm2);
   return std::pow(2.0, std::floor(std::log2(min_C)));
 }
 
 namespace {
 
 // The search over C at one p (params.svr_epsilon), into `best`.
-void search_C_at(const CscMatrix& x, const std::vector<double>& targets, const Params& params,
-                 double start,
-                 const std::function<void(double, double, double)>& on_step,
-                 const std::vector<double>* instance_weights, SearchLog& log,
+void search_C_at(const RegressionStep& cv_at, const Params& params, double start,
+                 const std::function<void(double, double, double)>& on_step, SearchLog& log,
                  RegressionSearch& best) {
   const double p = params.svr_epsilon.value_or(-1);
   std::vector<std::vector<double>> warm;
@@ -167,9 +182,7 @@ void search_C_at(const CscMatrix& x, const std::vector<double>& targets, const P
        C *= 2) {
     Params step = params;
     step.C = C;
-    RegressionValidation cv =
-        cross_validate_regression(x, targets, step, log.step(), instance_weights,
-                                  warm.empty() ? nullptr : &warm, true, params.verbose);
+    RegressionValidation cv = cv_at(step, log.step(), warm.empty() ? nullptr : &warm);
     log.end_step();
     on_step(C, p, cv.mean_squared_error);
     if (best.best_C == 0 || cv.mean_squared_error < best.best_mean_squared_error) {
@@ -202,13 +215,26 @@ RegressionSearch search_regression(const CscMatrix& x, const std::vector<double>
                                    const std::function<void(double, double, double)>& on_step,
                                    const std::vector<double>* instance_weights) {
   if (x.num_rows == 0) throw Error("no training instances");
+  return search_regression(
+      targets, largest_row_norm2(DataMatrix{&x, nullptr}), params, start_C, reporter,
+      [&](const Params& step, Reporter& log, const std::vector<std::vector<double>>* warm) {
+        return cross_validate_regression(x, targets, step, log, instance_weights, warm, true,
+                                         params.verbose);
+      },
+      on_step);
+}
+
+RegressionSearch search_regression(const std::vector<double>& targets, double largest_norm2,
+                                   const Params& params, std::optional<double> start_C,
+                                   Reporter& reporter, const RegressionStep& cv,
+                                   const std::function<void(double, double, double)>& on_step) {
   RegressionSearch best;
   SearchLog log(reporter, params.verbose);
   if (!is_svr(params.loss.value())) {
     Params run = params;
     run.svr_epsilon.reset();
-    search_C_at(x, targets, run, start_C.value_or(regression_search_start_C(x, targets, 0)),
-                on_step, instance_weights, log, best);
+    search_C_at(cv, run, start_C.value_or(regression_search_start_C(targets, largest_norm2, 0)),
+                on_step, log, best);
     log.finish();
     return best;
   }
@@ -223,8 +249,8 @@ RegressionSearch search_regression(const CscMatrix& x, const std::vector<double>
     Params run = params;
     const double p = i * max_p / kRegressionSearchPSteps;  // as LIBLINEAR rounds it
     run.svr_epsilon = p;
-    search_C_at(x, targets, run, start_C.value_or(regression_search_start_C(x, targets, p)),
-                on_step, instance_weights, log, best);
+    search_C_at(cv, run, start_C.value_or(regression_search_start_C(targets, largest_norm2, p)),
+                on_step, log, best);
   }
   log.finish();
   return best;

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "data/problem.h"
@@ -65,6 +66,18 @@ RegressionValidation cross_validate_regression(
     const std::vector<std::vector<double>>* warm = nullptr, bool keep_weights = false,
     bool fold_lines = true);
 
+// The fold of each of l rows for a regression's `folds`-fold cross
+// validation: equal slices of a shuffle by params.seed.
+std::vector<std::size_t> regression_fold_assignment(std::size_t l, std::size_t folds,
+                                                    const Params& params);
+// out's mean squared error and squared correlation of every row's
+// `predicted` value against its target, summed in row order.
+void score_rows(const std::vector<double>& predicted, const std::vector<double>& targets,
+                RegressionValidation& out);
+// A regression fold's line after its number: its mean squared error and
+// `held` rows.
+std::string regression_fold_text(const RegressionScore& score, std::size_t held);
+
 // -C for a regression, as LIBLINEAR 2.50 searches for -s 11: for each p of
 // the grid p_i = i max_j |y_j| / kRegressionSearchPSteps, from i = steps - 1
 // (or from the grid point at or below -p when it is given) down to 0,
@@ -94,12 +107,27 @@ struct RegressionSearch {
 // 0.01 sum_j max(|y_j| - p, 0)^2 / (8 (sum_j |y_j|)^2 max_j ||x_j||^2),
 // or kMaxRegressionSearchC when every |y_j| <= p.
 double regression_search_start_C(const CscMatrix& x, const std::vector<double>& targets, double p);
+// The same from the targets and max_j ||x_j||^2.
+double regression_search_start_C(const std::vector<double>& targets, double largest_norm2,
+                                 double p);
 
 RegressionSearch search_regression(const CscMatrix& x, const std::vector<double>& targets,
                                    const Params& params, std::optional<double> start_C,
                                    Reporter& reporter,
                                    const std::function<void(double, double, double)>& on_step,
                                    const std::vector<double>* instance_weights = nullptr);
+
+// One step of the search: cross validation with `step`'s C and p, each fold
+// from (*warm)[f] if warm is given, the folds' weights kept, its output to
+// `log`.
+using RegressionStep = std::function<RegressionValidation(
+    const Params& step, Reporter& log, const std::vector<std::vector<double>>* warm)>;
+// The same search over any cross validation `cv` of the data whose targets
+// (every row's, in order) and max_j ||x_j||^2 are given.
+RegressionSearch search_regression(const std::vector<double>& targets, double largest_norm2,
+                                   const Params& params, std::optional<double> start_C,
+                                   Reporter& reporter, const RegressionStep& cv,
+                                   const std::function<void(double, double, double)>& on_step);
 
 }  // namespace cdl
 
