@@ -17,11 +17,15 @@
 //   each rank running its parts' local steps, their n-vectors added in part
 //   order (RowShare's parts): one reduce-scatter and one all-gather of n
 //   doubles per round. With one part (--partitions 1, the default below
-//   10^6 nonzeros) rank 0 runs the serial dual CD on every row.
+//   10^6 nonzeros) rank 0 runs the serial dual CD on every row;
+// - the partitioned primal CD cdper of classification (-s 5, -s 6, and the
+//   default on other data), each rank holding every row and the columns of
+//   its blocks of features (RowShare's columns), their l-vectors of margin
+//   changes added in block order: one reduce-scatter and one all-gather of
+//   l doubles per merge. With one block, rank 0 runs the serial CD.
 // -v and -C run cdtrain's folds one after another, each laid out and
-// trained on the ranks (cross_validate.h). Any other solver, and -v and -C
-// of a regression, -i, --cache, --trace and -W with --shards, are refused
-// as usage errors.
+// trained on the ranks (cross_validate.h). Any other solver, and -i,
+// --cache, --trace and -W with --shards, are refused as usage errors.
 #include <mpi.h>
 
 #include <chrono>
@@ -53,12 +57,14 @@
 
 namespace {
 
-// Whether the run's solver is the dual CD of parts; else it is one of the
-// whole-vector solvers, or the run is refused.
-bool dual_parts(const cdl::Params& params) {
+// How the run's solver lays the data out over the ranks (distribute.h), or
+// a usage error if it does not run distributed.
+enum class Layout { kBlocks, kParts, kColumns };
+Layout layout_of(const cdl::Params& params) {
   const std::string_view name = cdl::solver_info(params.solver).name;
-  if (name == "tron" || name == "newton") return false;
-  if (name == "dcd" && !cdl::stops_by_primal_rule(params)) return true;
+  if (name == "tron" || name == "newton") return Layout::kBlocks;
+  if (name == "dcd" && !cdl::stops_by_primal_rule(params)) return Layout::kParts;
+  if (name == "cdper" && cdl::has_classes(params.loss.value())) return Layout::kColumns;
   const std::string reason = params.solver_reason.empty() ? "" : " (" + params.solver_reason + ")";
   if (name == "dcd") {
     throw cdl::ConfigError("this run's solver is dcd" + reason +
@@ -67,19 +73,17 @@ bool dual_parts(const cdl::Params& params) {
   }
   throw cdl::ConfigError(
       "cdtrain-mpi runs the whole-vector solvers tron and newton (LIBLINEAR's -s 0, and -s 2 and "
-      "-s 11 where the data's shape gives them or with --partitions) and the partitioned dual CD "
-      "(-s 1, -s 3, and the default on wide data); this run's solver is " +
+      "-s 11 where the data's shape gives them or with --partitions), the partitioned dual CD "
+      "(-s 1, -s 3, and the default on wide data) and the partitioned primal CD cdper of "
+      "classification (-s 5, -s 6, and the default on other data); this run's solver is " +
       std::string(name) + reason);
 }
 
 // Usage errors of the options that do not run distributed.
-void check_options(const cdl::TrainCommand& command, const cdl::Params& params, bool shards) {
+void check_options(const cdl::TrainCommand& command, bool shards) {
   const auto refuse = [](const std::string& what) {
     throw cdl::ConfigError(what + " does not run distributed yet; run cdtrain for it");
   };
-  if (params.cv_folds > 0 && !cdl::has_classes(params.loss.value())) {
-    refuse(command.find_C ? "-C of a regression" : "-v of a regression");
-  }
   if (!command.initial_model.empty()) refuse("-i");
   if (!command.weights_path.empty() && shards) {
     throw cdl::ConfigError(
@@ -117,8 +121,9 @@ int run(int argc, char** argv, cdl::MpiCollective& collective) {
                    "[model_file]\n"
                    "Trains cdtrain's model on the K ranks of an MPI job, each rank reading its "
                    "part of training_file\n(or with --shards its own file PREFIX.r); runs "
-                   "LIBLINEAR's -s 0, 2 and 11 by tron and newton,\nand -s 1, -s 3 and the "
-                   "default on wide data by the partitioned dual CD.\n\ncdtrain's options:\n"
+                   "LIBLINEAR's -s 0, 2 and 11 by tron and newton,\n-s 1 and -s 3 by the "
+                   "partitioned dual CD, -s 5 and -s 6 by the partitioned primal CD,\nand the "
+                   "default (one of the two by the data's shape).\n\ncdtrain's options:\n"
                 << cdl::train_help();
     }
     return 0;
@@ -129,7 +134,7 @@ int run(int argc, char** argv, cdl::MpiCollective& collective) {
   }
   cdl::Params params = cdl::resolve_defaults(command.params);
   cdl::validate(params);
-  check_options(command, params, shards);
+  check_options(command, shards);
   // Rank 0 writes the model (none for -v): an unwritable place fails now,
   // not after the training.
   if (params.cv_folds == 0 && command.training_path != cdl::kStandardInput) {
@@ -144,7 +149,7 @@ int run(int argc, char** argv, cdl::MpiCollective& collective) {
   });
   const bool regression = !cdl::has_classes(params.loss.value());
   // The one-class SVM runs neither solver: refused before the reading.
-  if (cdl::is_one_class(params.loss.value())) dual_parts(params);
+  if (cdl::is_one_class(params.loss.value())) layout_of(params);
 
   cdl::ReadOptions options;
   options.integer_labels = !regression;
@@ -173,14 +178,19 @@ int run(int argc, char** argv, cdl::MpiCollective& collective) {
   }
   // The rows laid out over the ranks for the solver (a fold's rows for -v),
   // and the layout in words.
-  const bool dual = dual_parts(params);
+  const Layout kind = layout_of(params);
   std::string layout;
   const auto share = [&](cdl::DistributedRows& rows, const cdl::Params& run) {
-    if (dual) {
+    if (kind == Layout::kParts) {
       const std::size_t parts =
           cdl::dcd_partitions(run, rows.total_nonzeros, rows.total_counted_rows);
       cdl::share_parts(rows, parts, run.seed, collective);
       layout = std::to_string(parts) + (parts == 1 ? " part (serial dual CD on rank 0)" : " parts");
+    } else if (kind == Layout::kColumns) {
+      const auto blocks = static_cast<std::size_t>(cdl::cd_partitions(run, rows.total_nonzeros));
+      cdl::share_columns(rows, blocks, run.seed, collective);
+      layout = std::to_string(blocks) +
+               (blocks == 1 ? " block of features (serial CD on rank 0)" : " blocks of features");
     } else {
       cdl::share_blocks(rows, command.params.partitions, collective);
       const std::size_t blocks = rows.share.block_bounds.size() - 1;
@@ -210,14 +220,31 @@ int run(int argc, char** argv, cdl::MpiCollective& collective) {
   const double reading_seconds = seconds_since(start);
   const Clock::time_point training_start = Clock::now();
   try {
-    if (command.find_C) {
+    const std::optional<double> start_C =
+        command.cost_given ? std::optional<double>(params.C) : std::nullopt;
+    if (command.find_C && regression) {
+      const bool with_p = cdl::is_svr(params.loss.value());
+      reporter.info("cdtrain-mpi: searching C" + std::string(with_p ? " and p" : "") + " by " +
+                    std::to_string(params.cv_folds) + "-fold cross validation" + on_ranks);
+      const cdl::RegressionSearch best = cdl::search_regression_ranks(
+          data, params, start_C, share, reporter, collective, [&](double C, double p, double mse) {
+            if (rank0) cdl::print_regression_step(C, p, mse, with_p);
+          });
+      if (rank0) cdl::print_regression_search_result(params, best, reporter);
+    } else if (params.cv_folds > 0 && regression) {
+      reporter.info("cdtrain-mpi: " + std::to_string(params.cv_folds) + "-fold cross validation" +
+                    on_ranks);
+      const cdl::RegressionValidation cv =
+          cdl::cross_validate_regression_ranks(data, params, share, reporter, collective);
+      if (rank0) cdl::print_regression_validation(params, cv);
+    } else if (command.find_C) {
       reporter.info("cdtrain-mpi: searching C by " + std::to_string(params.cv_folds) +
                     "-fold cross validation" + on_ranks);
-      const cdl::CSearch best = cdl::search_C_ranks(
-          data, params, command.cost_given ? std::optional<double>(params.C) : std::nullopt, share,
-          reporter, collective, [rank0](double C, double accuracy) {
-            if (rank0) cdl::print_search_step(C, accuracy);
-          });
+      const cdl::CSearch best = cdl::search_C_ranks(data, params, start_C, share, reporter,
+                                                    collective, [rank0](double C, double accuracy) {
+                                                      if (rank0)
+                                                        cdl::print_search_step(C, accuracy);
+                                                    });
       if (rank0) cdl::print_search_result("cdtrain-mpi", params, best, reporter);
     } else if (params.cv_folds > 0) {
       reporter.info("cdtrain-mpi: " + std::to_string(params.cv_folds) + "-fold cross validation" +
@@ -232,7 +259,7 @@ int run(int argc, char** argv, cdl::MpiCollective& collective) {
       share(data, params);
       reporter.info("cdtrain-mpi: training" + on_ranks + " in " + layout);
       const std::vector<double>* weights = command.weights_path.empty() ? nullptr : &data.weights;
-      const cdl::DataMatrix matrix{nullptr, &data.rows, weights, &data.share};
+      const cdl::DataMatrix matrix = cdl::training_matrix(data, weights != nullptr);
       model = regression ? cdl::train_regression(matrix, data.labels, params, reporter, nullptr,
                                                  nullptr, weights)
                          : cdl::train(matrix, data.classes, params, reporter);

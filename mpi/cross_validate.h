@@ -1,6 +1,7 @@
-// Cross validation (-v) on the ranks of cdtrain-mpi: cdtrain's folds, fold
-// lines and accuracy (train/cross_validation.h), each fold trained on the
-// ranks like a run of its own.
+// Cross validation (-v) and the search for C (-C) on the ranks of
+// cdtrain-mpi: cdtrain's folds, fold lines, accuracy or mean squared error
+// (train/cross_validation.h, train/train_regression.h), each fold trained on
+// the ranks like a run of its own.
 #ifndef CDL_MPI_CROSS_VALIDATE_H_
 #define CDL_MPI_CROSS_VALIDATE_H_
 
@@ -13,6 +14,7 @@
 #include "solvers/params.h"
 #include "solvers/report.h"
 #include "train/cross_validation.h"
+#include "train/train_regression.h"
 
 namespace cdl {
 
@@ -44,6 +46,25 @@ CSearch search_C_ranks(const DistributedRows& data, const Params& params,
                        const std::optional<double>& start, const ShareRows& share,
                        Reporter& reporter, MpiCollective& collective,
                        const std::function<void(double, double)>& on_step);
+
+// -v of a regression, as cdtrain's cross_validate_regression(): its folds
+// (regression_fold_assignment()), each trained on the ranks as above; every
+// held-out row's prediction and target are gathered in file order, so that
+// the fold lines, the mean squared error and the squared correlation are
+// cdtrain's. `warm`, `keep_weights` and `fold_lines` as there. A collective
+// call.
+RegressionValidation cross_validate_regression_ranks(
+    const DistributedRows& data, const Params& params, const ShareRows& share, Reporter& reporter,
+    MpiCollective& collective, const std::vector<std::vector<double>>* warm = nullptr,
+    bool keep_weights = false, bool fold_lines = true);
+
+// -C of a regression: search_regression() over C (and p for the SVR) with
+// each step's cross validation by cross_validate_regression_ranks(), from
+// the whole data's targets and largest ||x_j||^2 unless `start` is given.
+RegressionSearch search_regression_ranks(
+    const DistributedRows& data, const Params& params, const std::optional<double>& start,
+    const ShareRows& share, Reporter& reporter, MpiCollective& collective,
+    const std::function<void(double, double, double)>& on_step);
 
 }  // namespace cdl
 

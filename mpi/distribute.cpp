@@ -473,4 +473,121 @@ void share_parts(DistributedRows& data, std::size_t parts, std::uint64_t seed,
   number_classes(data);
 }
 
+void share_columns(DistributedRows& data, std::size_t parts, std::uint64_t seed,
+                   MpiCollective& collective) {
+  CsrMatrix& rows = data.rows;
+  const std::size_t n = rows.num_cols;
+  const auto ranks = static_cast<std::size_t>(collective.size());
+  const auto me = static_cast<std::size_t>(collective.rank());
+  RowShare& share = data.share;
+  share.collective = &collective;
+  share.parts = parts;
+  share.first_part = first_part_of_rank(parts, me, ranks);
+  share.end_part = first_part_of_rank(parts, me + 1, ranks);
+  // The whole data's columns' nonzeros, whose blocks one process cuts.
+  std::vector<std::uint64_t> column_nonzeros(n, 0);
+  for (std::size_t k = 0; k < rows.nnz(); ++k) ++column_nonzeros[rows.col_idx[k]];
+  MPI_Allreduce(MPI_IN_PLACE, column_nonzeros.data(), mpi_count(n, "features"), MPI_UINT64_T,
+                MPI_SUM, MPI_COMM_WORLD);
+  share.feature_blocks = cd_feature_blocks(
+      n, [&column_nonzeros](std::size_t i) { return column_nonzeros[i]; }, parts, seed);
+  column_nonzeros = std::vector<std::uint64_t>();
+  std::vector<int> rank_of(n, 0);
+  for (std::size_t r = 0; r < ranks; ++r) {
+    for (std::size_t b = first_part_of_rank(parts, r, ranks);
+         b < first_part_of_rank(parts, r + 1, ranks); ++b) {
+      for (std::uint32_t i : share.feature_blocks[b]) rank_of[i] = static_cast<int>(r);
+    }
+  }
+  // Each entry (its row in the whole data, its column, its value) to its
+  // column's rank, in row order (a counting sort by rank).
+  std::vector<std::size_t> at(ranks + 1, 0);
+  for (std::size_t k = 0; k < rows.nnz(); ++k) {
+    ++at[static_cast<std::size_t>(rank_of[rows.col_idx[k]]) + 1];
+  }
+  std::vector<int> to(ranks, 0), to_off(ranks, 0);
+  for (std::size_t s = 0; s < ranks; ++s) {
+    to[s] = mpi_count(at[s + 1], "nonzeros");
+    at[s + 1] += at[s];
+    to_off[s] = mpi_count(at[s], "nonzeros");
+  }
+  std::vector<Index> out_rows(rows.nnz()), out_cols(rows.nnz());
+  std::vector<double> out_values(rows.nnz());
+  for (std::size_t j = 0; j < rows.num_rows; ++j) {
+    const auto row = static_cast<Index>(data.first_row + j);
+    for (auto k = static_cast<std::size_t>(rows.row_ptr[j]);
+         k < static_cast<std::size_t>(rows.row_ptr[j + 1]); ++k) {
+      std::size_t& place = at[static_cast<std::size_t>(rank_of[rows.col_idx[k]])];
+      out_rows[place] = row;
+      out_cols[place] = rows.col_idx[k];
+      out_values[place] = rows.values[k];
+      ++place;
+    }
+  }
+  const double checked_cost = rows.checked_cost;
+  rows = CsrMatrix();
+  rows.num_cols = n;
+  std::vector<int> from(ranks), from_off(ranks, 0);
+  MPI_Alltoall(to.data(), 1, MPI_INT, from.data(), 1, MPI_INT, MPI_COMM_WORLD);
+  std::uint64_t nnz = 0;
+  for (std::size_t r = 0; r < ranks; ++r) {
+    from_off[r] = mpi_count(nnz, "nonzeros");
+    nnz += static_cast<std::uint64_t>(from[r]);
+  }
+  std::uint64_t sent = 0;
+  for (std::size_t s = 0; s < ranks; ++s) {
+    if (s != me) sent += static_cast<std::uint64_t>(to[s]) * (2 * sizeof(Index) + sizeof(double));
+  }
+  data.bytes_moved += sent;
+  collective.count_sent(sent);
+  // The entries arrive in rank order, each rank's in row order: in the
+  // whole data's row order, which a stable counting sort by column keeps
+  // within each column, as one process's columns are. Each array is freed
+  // once it has crossed and been placed.
+  const auto exchange = [&](auto& v, MPI_Datatype type) {
+    std::remove_reference_t<decltype(v)> theirs(static_cast<std::size_t>(nnz));
+    MPI_Alltoallv(v.data(), to.data(), to_off.data(), type, theirs.data(), from.data(),
+                  from_off.data(), type, MPI_COMM_WORLD);
+    v = std::remove_reference_t<decltype(v)>();
+    return theirs;
+  };
+  const std::vector<Index> cols = exchange(out_cols, MPI_UINT32_T);
+  CscMatrix& x = data.columns;
+  x = CscMatrix();
+  x.num_rows = static_cast<std::size_t>(data.total_rows);
+  x.num_cols = n;
+  x.checked_cost = checked_cost;
+  x.col_ptr.assign(n + 1, 0);
+  for (Index c : cols) ++x.col_ptr[c + 1];
+  for (std::size_t i = 0; i < n; ++i) x.col_ptr[i + 1] += x.col_ptr[i];
+  // Entry k goes to the next free place of its column, for the rows, then
+  // again for the values.
+  std::vector<std::int64_t> next(x.col_ptr.begin(), x.col_ptr.end() - 1);
+  {
+    const std::vector<Index> their_rows = exchange(out_rows, MPI_UINT32_T);
+    x.row_idx.resize(their_rows.size());
+    for (std::size_t k = 0; k < their_rows.size(); ++k) {
+      x.row_idx[static_cast<std::size_t>(next[cols[k]]++)] = their_rows[k];
+    }
+  }
+  next.assign(x.col_ptr.begin(), x.col_ptr.end() - 1);
+  {
+    const std::vector<double> their_values = exchange(out_values, MPI_DOUBLE);
+    x.values.resize(their_values.size());
+    for (std::size_t k = 0; k < their_values.size(); ++k) {
+      x.values[static_cast<std::size_t>(next[cols[k]]++)] = their_values[k];
+    }
+  }
+  // Every row's label, weight and class.
+  data.labels = collective.gather_all(data.labels);
+  if (!data.weights.empty()) data.weights = collective.gather_all(data.weights);
+  number_classes(data);
+}
+
+DataMatrix training_matrix(const DistributedRows& data, bool weights) {
+  const std::vector<double>* w = weights ? &data.weights : nullptr;
+  if (data.share.every_row()) return DataMatrix{&data.columns, nullptr, w, &data.share};
+  return DataMatrix{nullptr, &data.rows, w, &data.share};
+}
+
 }  // namespace cdl

@@ -13,7 +13,10 @@
 //   [r B / K, (r + 1) B / K), its rows the file's first_row() + j;
 // - share_parts(): the partitioned dual CD's P parts, rank r holding parts
 //   [ceil(r P / K), ceil((r + 1) P / K)), its rows those of its parts in
-//   file order.
+//   file order;
+// - share_columns(): the partitioned primal CD's P blocks of features, rank
+//   r holding the columns of blocks [ceil(r P / K), ceil((r + 1) P / K)) over
+//   every row, and every row's label and weight.
 #ifndef CDL_MPI_DISTRIBUTE_H_
 #define CDL_MPI_DISTRIBUTE_H_
 
@@ -34,6 +37,7 @@ namespace cdl {
 
 struct DistributedRows {
   CsrMatrix rows;               // this rank's rows; num_cols is the whole data's
+  CscMatrix columns;            // after share_columns(), this rank's columns (rows is empty)
   std::vector<double> labels;   // their labels (targets)
   std::vector<double> weights;  // their -W weights, or empty
   RowShare share;
@@ -110,6 +114,17 @@ void share_blocks(DistributedRows& data, const std::optional<std::int64_t>& part
 // to them; rows that do not count (weight 0) are dropped.
 void share_parts(DistributedRows& data, std::size_t parts, std::uint64_t seed,
                  MpiCollective& collective);
+
+// Moves the entries of the rows read to the ranks of their columns' blocks,
+// of `parts`, cut by --seed `seed` (cd_feature_blocks(), solvers/solver.h),
+// and sets data.share to them; every rank gets every row's label, weight
+// and class.
+void share_columns(DistributedRows& data, std::size_t parts, std::uint64_t seed,
+                   MpiCollective& collective);
+
+// What train() takes of `data` laid out: its columns after share_columns(),
+// else its rows; with `weights`, data.weights.
+DataMatrix training_matrix(const DistributedRows& data, bool weights);
 
 // Rank r's file of --shards PREFIX: PREFIX.r (PREFIX.0, PREFIX.1, ...).
 std::string shard_path(const std::string& prefix, int rank);

@@ -9,11 +9,16 @@
 //   rows that count (weight > 0), numbered in file order, are cut into P
 //   parts by the run's seed (dcd_part_order(), solver.h), and each rank
 //   holds the rows of a run of consecutive parts (first_part_of_rank()), in
-//   file order.
+//   file order;
+// - columns, for the partitioned primal CD (solver_cd_partitioned.cpp):
+//   the features are cut into P blocks by the run's seed
+//   (cd_feature_blocks(), solver.h), and each rank holds every row but only
+//   the columns of a run of consecutive blocks (first_part_of_rank()).
 // A Problem with a RowShare holds this rank's rows alone, as rows 0, 1, ...
-// of its CSR; the solver adds the blocks' or the parts' vectors and sums in
-// the order of a single process, so the model is the same bits for any
-// number of ranks and equal to a single process's.
+// of its CSR (in the columns layout, every row, with the other ranks'
+// columns empty); the solver adds the blocks' or the parts' vectors and
+// sums in the order of a single process, so the model is the same bits for
+// any number of ranks and equal to a single process's.
 #ifndef CDL_ROW_SHARE_H_
 #define CDL_ROW_SHARE_H_
 
@@ -44,6 +49,12 @@ struct RowShare {
   std::size_t end_part = 0;
   std::vector<std::uint64_t> counted;
   std::uint64_t total_counted = 0;
+
+  // The columns layout: the P = `parts` blocks of features, each in index
+  // order, of which this rank holds [first_part, end_part).
+  std::vector<std::vector<std::uint32_t>> feature_blocks;
+  // Whether this rank holds every row (the columns layout).
+  bool every_row() const { return !feature_blocks.empty(); }
 };
 
 // The first item of run k when `items` items are cut into `runs` runs of

@@ -10,6 +10,7 @@
 #define CDL_SOLVER_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -72,6 +73,19 @@ SolveResult solve_cd_general(const SolverInput& input);
 // The CD rows with cd_partitions(params, nnz) > 1: fixed blocks of features on
 // -m's threads (solver_cd_partitioned.cpp).
 SolveResult solve_cd_partitioned(const SolverInput& input);
+// The blocks the CD rows run: with the columns spread over ranks
+// (problem.share), the blocks they were spread by; else
+// cd_partitions(params, problem.nnz()).
+std::size_t cd_partitions(const Params& params, const Problem& problem);
+// The `parts` fixed blocks of features of the partitioned CD, by --seed
+// `seed` (the same blocks for every class of one-vs-rest and for any number
+// of threads or ranks): the n features shuffled, then cut into runs of
+// consecutive shuffled features of about equal weight, feature i weighing
+// nonzeros(i) + 1 (its column's nonzeros). Each block lists its features in
+// index order; blocks may be empty when parts > n.
+std::vector<std::vector<std::uint32_t>> cd_feature_blocks(
+    std::size_t n, const std::function<std::uint64_t(std::size_t)>& nonzeros, std::size_t parts,
+    std::uint64_t seed);
 SolveResult solve_cmls(const SolverInput& input);
 SolveResult solve_tron(const SolverInput& input);
 SolveResult solve_newton(const SolverInput& input);

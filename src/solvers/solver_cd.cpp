@@ -205,7 +205,7 @@ template SolveResult solve_cd(RegressionObjective<SvrL2Loss>&, SelectionRule&, c
                               Reporter&);
 
 SolveResult solve_cd(const SolverInput& input) {
-  if (cd_partitions(input.params, input.problem.nnz()) > 1) return solve_cd_partitioned(input);
+  if (cd_partitions(input.params, input.problem) > 1) return solve_cd_partitioned(input);
   if (is_regression(input.params.loss.value()) ||
       !Regularizer::of(input.params.regularizer).smooth()) {
     return solve_cd_general(input);

@@ -20,10 +20,11 @@
 //   the measured files), so both would shrink the steps on every round; the
 //   search shrinks the combined step only when it overshoots.
 //   - The features are split once into P fixed blocks B_1..B_P: shuffled by a
-//     generator seeded with the run's seed, then cut into P runs of
-//     consecutive shuffled features with about equal nonzeros (each feature
-//     counts its column's nonzeros plus one). The blocks depend on the seed
-//     and P only, never on the threads.
+//     generator seeded with --seed (not the class's seed: every class of
+//     one-vs-rest has the same blocks), then cut into P runs of consecutive
+//     shuffled features with about equal nonzeros (each feature counts its
+//     column's nonzeros plus one; cd_feature_blocks()). The blocks depend on
+//     the seed and P only, never on the threads or the ranks.
 //   - Round k: each block b draws a permutation pi_b of its active features
 //     from derive_seed(derive_seed(seed, k), b) and cuts it into
 //     M = kMergesPerRound consecutive runs pi_b^1..pi_b^M of about equal
@@ -67,9 +68,17 @@
 //   thread_count(params)) take whole blocks; a block's state lives in one
 //   of min(threads, P) objectives (the solve's own and copies of it) loaded
 //   from (w, m) at each merge, where it also collects its part of d, of
-//   ||d||^2 and of r's change (BlockChange), added in block order. A
-//   distributed version would give each rank whole blocks and exchange one
-//   l-vector (its dm) per merge.
+//   ||d||^2 and of r's change (BlockChange), added in block order.
+//   From a w other than 0 (-i, the warm starts of the folds and of -C), m
+//   starts as the blocks' own margins added in block order.
+//
+// Ranks: with the columns spread over ranks (problem.share, data/row_share.h:
+//   every rank holds every row and the columns of a run of blocks), each
+//   rank runs its own blocks; per merge the blocks' margin changes are
+//   added across ranks in block order (Collective::add_in_order) and the
+//   blocks' sums gathered and added in block order, and each round the
+//   blocks' weights are gathered. Every rank then holds the (w, m) of one
+//   process, bit for bit, and takes the same decisions.
 //
 // Stopping rule: as the serial rows, with each coordinate's D'_i(0) (or
 //   minimum-norm subgradient v_i) taken when its block visits it:
@@ -92,7 +101,10 @@
 //   r's change along d for a trial eta < 1, O(|d|)), and per round O(n) for
 //   r(w). The setup's passes over the matrix (H_i, grad f(0), and
 //   for the logistic loss max |x_ji| and the terms) run in column blocks on
-//   the threads too (docs/checks.md).
+//   the threads too (docs/checks.md). On K ranks, a rank's share of the
+//   blocks' work is about 1/K, while the O(l) of the merges and the line
+//   search runs on every rank; each merge exchanges (P_r + 1) l doubles, P_r
+//   the rank's blocks, and each round n doubles (docs/distributed.md).
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -101,8 +113,10 @@
 #include <numeric>
 #include <type_traits>
 
+#include "data/row_share.h"
 #include "objective/cached_margin_objective.h"
 #include "objective/cd_math.h"
+#include "objective/evaluate.h"
 #include "objective/vector_math.h"
 #include "select/random.h"
 #include "solvers/cd_l1_step.h"
@@ -128,39 +142,9 @@ constexpr std::size_t kRowChunk = 4096;
 // and 5 (4). With 4 merges: 12, 21; 14, 20; 6, 5. With 1: 13, 24; 14, 19;
 // 8, 7. With 16: 10, 17; 13, 20; 5, 5, at twice the merges' cost.
 constexpr std::size_t kMergesPerRound = 8;
-
-// The P fixed blocks of features (the header): seeded shuffle, then runs of
-// about equal weight (nonzeros + 1). Blocks may be empty when P > n. Each
-// block lists its features in index order, so that loading and collecting
-// a block's w sweep memory forwards (its epochs draw their own
-// permutations); a pass in index order over each feature's block number
-// builds them so, in O(n) where sorting the blocks took O(n log n).
-std::vector<std::vector<std::uint32_t>> make_blocks(const CscMatrix& x, std::size_t parts,
-                                                    std::uint64_t seed) {
-  std::vector<std::uint32_t> order = populated_vector<std::uint32_t>(x.num_cols, 0);
-  std::iota(order.begin(), order.end(), 0u);
-  std::mt19937_64 rng(seed);
-  shuffle(order, rng);
-  const double total = static_cast<double>(x.nnz() + x.num_cols);
-  std::vector<std::uint32_t> block_of = populated_vector<std::uint32_t>(x.num_cols, 0);
-  std::vector<std::size_t> sizes(parts, 0);
-  double seen = 0;
-  for (std::uint32_t i : order) {
-    const double weight = static_cast<double>(x.col_ptr[i + 1] - x.col_ptr[i] + 1);
-    auto b = static_cast<std::size_t>((seen + weight / 2) / total * static_cast<double>(parts));
-    b = std::min(b, parts - 1);
-    block_of[i] = static_cast<std::uint32_t>(b);
-    ++sizes[b];
-    seen += weight;
-  }
-  std::vector<std::vector<std::uint32_t>> blocks(parts);
-  for (std::size_t b = 0; b < parts; ++b) {
-    blocks[b].reserve(sizes[b]);
-    populate_for_writing(blocks[b].data(), sizes[b] * sizeof(std::uint32_t));
-  }
-  for (std::uint32_t i = 0; i < x.num_cols; ++i) blocks[block_of[i]].push_back(i);
-  return blocks;
-}
+// The stream of --seed that shuffles the features before the cut into
+// blocks (cd_feature_blocks()).
+constexpr std::uint64_t kBlockStream = 0x626c6f636b73;  // "blocks"
 
 // The per-row terms that an objective keeps beside its l-vector, if it
 // keeps any (CachedMarginObjective: the logistic loss's derivatives): the
@@ -224,9 +208,8 @@ class BlockChange {
     populate_for_writing(values_.data(), run * sizeof(double));
   }
   // The coordinates [first, stop) of the run, from w to `updated`.
-  void collect(const std::uint32_t* first, const std::uint32_t* stop,
-               const std::vector<double>& w, const std::vector<double>& updated,
-               const Regularizer& regularizer) {
+  void collect(const std::uint32_t* first, const std::uint32_t* stop, const std::vector<double>& w,
+               const std::vector<double>& updated, const Regularizer& regularizer) {
     features_.clear();
     values_.clear();
     squares = 0;
@@ -368,22 +351,103 @@ class CopyPool {
 // What the loop needs besides the objective.
 struct RunSetup {
   std::size_t partitions;
-  std::uint64_t seed;
+  std::uint64_t seed;      // the rounds' permutations: the problem's seed
+  std::uint64_t cut_seed;  // the blocks: --seed, the same for every class
+  LossKind loss;
   double eps;                  // scaled as the serial rows scale it
   std::size_t counted_rows;    // the l of the shrinking threshold
   std::int64_t restore_every;  // kClassificationRestoreEvery or 0
   bool first_sweep_base;       // L1 L2-SVM: v_0 from the first round
 };
 
+// A block's stats and its change's sums in one merge, as the merge adds
+// them; packed into kBlockSumsFields doubles to cross ranks (the counts are
+// far below 2^53, so they cross exactly).
+struct BlockSums {
+  BlockStats stats;
+  double squares = 0;
+  double penalty_at_one = 0;
+};
+constexpr std::size_t kBlockSumsFields = 10;
+
+// Every block's sums in block order, from this process's blocks `mine`:
+// they are every block on one process; with the columns spread over ranks,
+// which hold consecutive blocks in rank order, each rank's gathered.
+std::vector<BlockSums> all_block_sums(const std::vector<BlockSums>& mine, Collective* ranks) {
+  if (ranks == nullptr) return mine;
+  std::vector<double> packed;
+  packed.reserve(mine.size() * kBlockSumsFields);
+  for (const BlockSums& block : mine) {
+    const BlockStats& s = block.stats;
+    packed.insert(packed.end(), {s.squares, s.violation_sum, s.max_violation, s.failed ? 1.0 : 0.0,
+                                 static_cast<double>(s.shrunk), static_cast<double>(s.visits),
+                                 static_cast<double>(s.full_newton_steps),
+                                 static_cast<double>(s.function_evaluations), block.squares,
+                                 block.penalty_at_one});
+  }
+  const std::vector<double> all = ranks->gather_all(packed);
+  std::vector<BlockSums> out(all.size() / kBlockSumsFields);
+  for (std::size_t b = 0; b < out.size(); ++b) {
+    const double* f = all.data() + b * kBlockSumsFields;
+    BlockStats& s = out[b].stats;
+    s.squares = f[0];
+    s.violation_sum = f[1];
+    s.max_violation = f[2];
+    s.failed = f[3] != 0;
+    s.shrunk = static_cast<std::size_t>(f[4]);
+    s.visits = static_cast<std::int64_t>(f[5]);
+    s.full_newton_steps = static_cast<std::int64_t>(f[6]);
+    s.function_evaluations = static_cast<std::int64_t>(f[7]);
+    out[b].squares = f[8];
+    out[b].penalty_at_one = f[9];
+  }
+  return out;
+}
+
+// With the columns spread over ranks: every feature's v_i from the rank
+// whose blocks [first, end) hold it (on each rank, v is right on its own
+// blocks' features), the same bits on every rank.
+void gather_features(const std::vector<std::vector<std::uint32_t>>& blocks, std::size_t first,
+                     std::size_t end, Collective& ranks, std::vector<double>& v) {
+  std::vector<double> mine;
+  for (std::size_t b = first; b < end; ++b) {
+    for (std::uint32_t i : blocks[b]) mine.push_back(v[i]);
+  }
+  const std::vector<double> all = ranks.gather_all(mine);
+  std::size_t k = 0;
+  for (const auto& block : blocks) {
+    for (std::uint32_t i : block) v[i] = all[k++];
+  }
+}
+
 template <class Objective>
-SolveResult partitioned_loop(Objective& objective, const CscMatrix& x,
+SolveResult partitioned_loop(Objective& objective, const Problem& problem,
                              const Regularizer& regularizer, const Params& params,
                              const RunSetup& setup, Reporter& reporter) {
+  const CscMatrix& x = problem.x();
+  // With the columns spread over ranks (data/row_share.h), this rank holds
+  // every row and the columns of its blocks alone; the blocks' sums cross
+  // ranks where one process adds them, in block order.
+  const RowShare* const share = problem.share;
+  Collective* const ranks = share != nullptr ? share->collective : nullptr;
   const std::size_t n = objective.num_features();
   const std::size_t parts = setup.partitions;
-  const std::vector<std::vector<std::uint32_t>> blocks = make_blocks(x, parts, setup.seed);
-  ThreadTeam team(static_cast<unsigned>(std::min<std::size_t>(thread_count(params), parts)));
-  CopyPool<Objective> pool(objective, std::min<std::size_t>(team.size(), parts), team);
+  std::vector<std::vector<std::uint32_t>> cut;
+  if (share == nullptr) {
+    cut = cd_feature_blocks(
+        n,
+        [&x](std::size_t i) { return static_cast<std::uint64_t>(x.col_ptr[i + 1] - x.col_ptr[i]); },
+        parts, setup.cut_seed);
+  }
+  const std::vector<std::vector<std::uint32_t>>& blocks =
+      share != nullptr ? share->feature_blocks : cut;
+  // This process's blocks, first + k for k < own: every block, or its rank's.
+  const std::size_t first = share != nullptr ? share->first_part : 0;
+  const std::size_t own = (share != nullptr ? share->end_part : parts) - first;
+  const std::size_t workers =
+      std::max<std::size_t>(1, std::min<std::size_t>(thread_count(params), own));
+  ThreadTeam team(static_cast<unsigned>(workers));
+  CopyPool<Objective> pool(objective, workers, team);
 
   // The n- and l-vectors in memory mapped before they are written
   // (util/populate.h): on the wide file their first writes were over a
@@ -391,16 +455,17 @@ SolveResult partitioned_loop(Objective& objective, const CscMatrix& x,
   std::vector<double> w = populated_copy(objective.w());
   std::vector<double> m = populated_copy(objective.row_state());
   const std::size_t l = m.size();
-  std::vector<std::vector<double>> block_state(parts);
+  std::vector<std::vector<double>> block_state(own);
   std::size_t longest_run = 0;
-  for (const auto& block : blocks) {
-    longest_run = std::max(longest_run, (block.size() + kMergesPerRound - 1) / kMergesPerRound);
+  for (std::size_t k = 0; k < own; ++k) {
+    longest_run =
+        std::max(longest_run, (blocks[first + k].size() + kMergesPerRound - 1) / kMergesPerRound);
   }
   // Each block's changes of w over its current run, in its own buffers (the
   // threads' blocks interleave in w, and one array would share cache lines).
-  std::vector<BlockChange> block_changes(parts);
-  team.run(parts, [&](std::size_t b) { block_changes[b].reserve(longest_run); });
-  std::vector<BlockStats> block_stats(parts);
+  std::vector<BlockChange> block_changes(own);
+  team.run(own, [&](std::size_t k) { block_changes[k].reserve(longest_run); });
+  std::vector<BlockSums> block_sums(own);
   std::vector<double> dm = populated_vector(l, 0.0);
   std::vector<double> trial = populated_vector(l, 0.0);
   std::vector<double> chunk_sums;
@@ -413,13 +478,63 @@ SolveResult partitioned_loop(Objective& objective, const CscMatrix& x,
     trial_terms.resize(l);
   }
   // sum_j C_j loss(state_j) over rows [first, stop), and their terms.
-  const auto rows_loss = [&](const std::vector<double>& state, std::size_t first,
+  const auto rows_loss = [&](const std::vector<double>& state, std::size_t first_row,
                              std::size_t stop) {
     if constexpr (RowTerms::kKept) {
-      return objective.loss_sum(state, first, stop, trial_terms);
+      return objective.loss_sum(state, first_row, stop, trial_terms);
     } else {
-      return objective.loss_sum(state, first, stop);
+      return objective.loss_sum(state, first_row, stop);
     }
+  };
+  const auto load = [&](Objective& into, const std::vector<double>& state) {
+    if constexpr (RowTerms::kKept) {
+      into.load_row_state(state, terms);
+    } else {
+      into.load_row_state(state);
+    }
+  };
+
+  // From a w other than 0 (-i, and the warm starts of the folds and of -C):
+  // m is the blocks' own margins added in block order, which ranks that
+  // hold the blocks' columns add alike (objective.reset() adds every
+  // feature's in index order).
+  const bool at_zero = std::all_of(w.begin(), w.end(), [](double wi) { return wi == 0; });
+  if (!at_zero) {
+    std::fill(trial.begin(), trial.end(), 0.0);
+    team.run(own, [&](std::size_t k) {
+      Objective* copy = pool.take();
+      load(*copy, trial);
+      for (std::uint32_t i : blocks[first + k]) {
+        copy->set_weight(i, 0.0);
+        if (w[i] != 0) copy->apply(i, w[i]);
+      }
+      block_state[k] = copy->row_state();
+      pool.give_back(copy);
+    });
+    if (ranks != nullptr) {
+      std::vector<const std::vector<double>*> mine;
+      for (const auto& state : block_state) mine.push_back(&state);
+      ranks->add_in_order(mine, l, m);
+    } else {
+      for (std::size_t j = 0; j < l; ++j) {
+        double sum = block_state[0][j];
+        for (std::size_t b = 1; b < parts; ++b) sum += block_state[b][j];
+        m[j] = sum;
+      }
+    }
+  }
+  double loss = chunked_sum(
+      team, l, kRowChunk, chunk_sums,
+      [&](std::size_t first_row, std::size_t stop) { return rows_loss(m, first_row, stop); });
+  if constexpr (RowTerms::kKept) {
+    if (!at_zero) terms = trial_terms;
+  }
+  // The gradient at (w, m), every feature's.
+  const auto gradient = [&] {
+    load(objective, m);
+    std::vector<double> g = objective.gradient();
+    if (ranks != nullptr) gather_features(blocks, first, first + own, *ranks, g);
+    return g;
   };
 
   const bool l1 = !regularizer.smooth();
@@ -427,70 +542,67 @@ SolveResult partitioned_loop(Objective& objective, const CscMatrix& x,
   double stop_norm = 0;
   double inv_scale = 1.0;
   if (l1) {
-    std::vector<double> v = objective.gradient();
+    std::vector<double> v = gradient();
     for (std::size_t i = 0; i < n; ++i) v[i] = regularizer.min_norm_subgradient(w[i], v[i]);
     double norm = 0;
     for (double vi : v) norm += std::fabs(vi);
     result.grad_norm = norm;
     stop_norm = setup.eps * norm;
   } else {
-    const double scale = objective.gradient_norm_at_zero();
+    double scale = objective.gradient_norm_at_zero();
+    if (ranks != nullptr) {
+      std::vector<double> g = gradient_at_zero(problem, setup.loss);
+      gather_features(blocks, first, first + own, *ranks, g);
+      scale = norm2(g);
+    }
     stop_norm = setup.eps * scale;
     inv_scale = scale > 0 && std::isfinite(1.0 / scale) ? 1.0 / scale : 1.0;
-    const bool at_zero = std::all_of(w.begin(), w.end(), [](double wi) { return wi == 0; });
-    result.grad_norm = at_zero ? scale : norm2(objective.gradient());
+    result.grad_norm = at_zero ? scale : norm2(gradient());
   }
   const Settings settings{regularizer, l1, params.sigma, params.beta, inv_scale};
   const double rows = static_cast<double>(std::max<std::size_t>(setup.counted_rows, 1));
   L1Shrinking shrinking(l1 ? n : 0);
   bool converged = result.grad_norm <= stop_norm;
   bool failed = false;
-  double loss =
-      chunked_sum(team, l, kRowChunk, chunk_sums,
-                  [&](std::size_t first, std::size_t stop) { return rows_loss(m, first, stop); });
   double f = regularizer.value(w) + loss;
 
   Progress progress(reporter);
-  std::vector<std::vector<std::uint32_t>> orders(parts);
-  // Run `merge` of block b's permutation: [first, stop).
-  const auto run_of = [&](std::size_t b, std::size_t merge) {
-    const std::size_t size = orders[b].size();
+  std::vector<std::vector<std::uint32_t>> orders(own);
+  // Run `merge` of block first + k's permutation: [begin, stop).
+  const auto run_of = [&](std::size_t k, std::size_t merge) {
+    const std::size_t size = orders[k].size();
     return std::make_pair(size * merge / kMergesPerRound, size * (merge + 1) / kMergesPerRound);
   };
   while (!converged && !failed && result.iterations < params.max_iter.value()) {
     const std::uint64_t round_seed =
         derive_seed(setup.seed, static_cast<std::uint64_t>(result.iterations));
     const double shrink_below = l1 ? regularizer.l1 - shrinking.max_violation_old / rows : -1.0;
-    team.run(parts, [&](std::size_t b) {
-      orders[b].clear();
-      for (std::uint32_t i : blocks[b]) {
-        if (!l1 || shrinking.active[i]) orders[b].push_back(i);
+    team.run(own, [&](std::size_t k) {
+      orders[k].clear();
+      for (std::uint32_t i : blocks[first + k]) {
+        if (!l1 || shrinking.active[i]) orders[k].push_back(i);
       }
-      std::mt19937_64 rng(derive_seed(round_seed, b));
-      shuffle(orders[b], rng);
+      std::mt19937_64 rng(derive_seed(round_seed, first + k));
+      shuffle(orders[k], rng);
     });
     BlockStats round;
     bool search_failed = false;
     for (std::size_t merge = 0; merge < kMergesPerRound && !round.failed; ++merge) {
-      team.run(parts, [&](std::size_t b) {
+      team.run(own, [&](std::size_t k) {
         Objective* copy = pool.take();
-        if constexpr (RowTerms::kKept) {
-          copy->load_row_state(m, terms);
-        } else {
-          copy->load_row_state(m);
-        }
-        const std::vector<std::uint32_t>& order = orders[b];
-        const auto [first, stop] = run_of(b, merge);
-        for (std::size_t k = first; k < stop; ++k) copy->set_weight(order[k], w[order[k]]);
+        load(*copy, m);
+        const std::vector<std::uint32_t>& order = orders[k];
+        const auto [begin, stop] = run_of(k, merge);
+        for (std::size_t t = begin; t < stop; ++t) copy->set_weight(order[t], w[order[t]]);
         BlockStats stats;
-        for (std::size_t k = first; k < stop; ++k) {
+        for (std::size_t t = begin; t < stop; ++t) {
           if constexpr (HasPrefetch<Objective>::value) {
             constexpr std::size_t d = kPrefetchDistance;
-            if (k + 3 * d < stop) copy->prefetch_coordinate(order[k + 3 * d]);
-            if (k + 2 * d < stop) copy->prefetch_column(order[k + 2 * d]);
-            if (k + d < stop) copy->prefetch_rows(order[k + d]);
+            if (t + 3 * d < stop) copy->prefetch_coordinate(order[t + 3 * d]);
+            if (t + 2 * d < stop) copy->prefetch_column(order[t + 2 * d]);
+            if (t + d < stop) copy->prefetch_rows(order[t + d]);
           }
-          const std::size_t i = order[k];
+          const std::size_t i = order[t];
           if (l1) {
             l1_step(*copy, i, settings, shrink_below, shrinking.active[i], stats);
           } else {
@@ -498,13 +610,18 @@ SolveResult partitioned_loop(Objective& objective, const CscMatrix& x,
           }
           if (stats.failed) break;
         }
-        block_state[b] = copy->row_state();
-        block_changes[b].collect(order.data() + first, order.data() + stop, w, copy->w(),
-                                 regularizer);
-        block_stats[b] = stats;
+        block_state[k] = copy->row_state();
+        BlockChange& change = block_changes[k];
+        change.collect(order.data() + begin, order.data() + stop, w, copy->w(), regularizer);
+        block_sums[k] = {stats, change.squares, change.penalty_at_one};
         pool.give_back(copy);
       });
-      for (const BlockStats& stats : block_stats) {
+      // ||d||^2 and, for eta = 1, the change of r: the blocks' sums, in
+      // block order.
+      double d_squares = 0;
+      double penalty_at_one = 0;
+      for (const BlockSums& block : all_block_sums(block_sums, ranks)) {
+        const BlockStats& stats = block.stats;
         round.squares += stats.squares;
         round.violation_sum += stats.violation_sum;
         round.max_violation = std::max(round.max_violation, stats.max_violation);
@@ -513,32 +630,39 @@ SolveResult partitioned_loop(Objective& objective, const CscMatrix& x,
         result.inner_iterations += stats.visits;
         result.full_newton_steps += stats.full_newton_steps;
         result.function_evaluations += stats.function_evaluations;
+        d_squares += block.squares;
+        penalty_at_one += block.penalty_at_one;
       }
       if (round.failed) break;
-      // ||d||^2 and, for eta = 1, the change of r: the blocks' sums, in
-      // block order.
-      double d_squares = 0;
-      double penalty_at_one = 0;
-      for (const BlockChange& change : block_changes) {
-        d_squares += change.squares;
-        penalty_at_one += change.penalty_at_one;
+      // dm, the blocks' margin changes added in block order for every row:
+      // on ranks, added across them here; on one process, by the first
+      // trial's chunks below.
+      if (ranks != nullptr) {
+        team.run(own, [&](std::size_t k) {
+          std::vector<double>& state = block_state[k];
+          for (std::size_t j = 0; j < l; ++j) state[j] -= m[j];
+        });
+        std::vector<const std::vector<double>*> mine;
+        for (const auto& state : block_state) mine.push_back(&state);
+        ranks->add_in_order(mine, l, dm);
       }
       // The line search on d. Each trial's loss is summed in fixed chunks of
-      // rows on the team; the first trial's chunks also sum dm, the blocks'
-      // margin changes, in block order for every row.
+      // rows on the team.
       double eta = 1.0;
-      const auto trial_chunk = [&](std::size_t first, std::size_t stop) {
-        for (std::size_t j = first; j < stop; ++j) {
+      const auto trial_chunk = [&](std::size_t first_row, std::size_t stop) {
+        for (std::size_t j = first_row; j < stop; ++j) {
           if (eta == 1.0) {
-            double sum = 0;
-            for (std::size_t b = 0; b < parts; ++b) sum += block_state[b][j] - m[j];
-            dm[j] = sum;
-            trial[j] = m[j] + sum;
+            if (ranks == nullptr) {
+              double sum = block_state[0][j] - m[j];
+              for (std::size_t b = 1; b < parts; ++b) sum += block_state[b][j] - m[j];
+              dm[j] = sum;
+            }
+            trial[j] = m[j] + dm[j];
           } else {
             trial[j] = m[j] + eta * dm[j];
           }
         }
-        return rows_loss(trial, first, stop);
+        return rows_loss(trial, first_row, stop);
       };
       bool accepted = false;
       double trial_loss = loss;
@@ -548,7 +672,12 @@ SolveResult partitioned_loop(Objective& objective, const CscMatrix& x,
         if (eta == 1.0) {
           change += penalty_at_one;
         } else {
-          for (const BlockChange& block : block_changes) change += block.penalty(w, eta, regularizer);
+          std::vector<double> penalties(own);
+          for (std::size_t k = 0; k < own; ++k) {
+            penalties[k] = block_changes[k].penalty(w, eta, regularizer);
+          }
+          if (ranks != nullptr) penalties = ranks->gather_all(penalties);
+          for (double penalty : penalties) change += penalty;
         }
         if (change <= -settings.sigma * eta * eta * d_squares) {
           accepted = true;
@@ -558,7 +687,7 @@ SolveResult partitioned_loop(Objective& objective, const CscMatrix& x,
         eta *= settings.beta;
       }
       if (accepted) {
-        team.run(parts, [&](std::size_t b) { block_changes[b].apply(eta, w); });
+        team.run(own, [&](std::size_t k) { block_changes[k].apply(eta, w); });
         m.swap(trial);
         if constexpr (RowTerms::kKept) terms.swap(trial_terms);
         loss = trial_loss;
@@ -581,6 +710,8 @@ SolveResult partitioned_loop(Objective& objective, const CscMatrix& x,
     // Rounding hid a merge's decrease (its runs' changes were dropped): the
     // run ends unless the round's test passed.
     if (search_failed && !converged) failed = true;
+    // Every rank's blocks' w, for r(w), the progress and the model.
+    if (ranks != nullptr) gather_features(blocks, first, first + own, *ranks, w);
     f = regularizer.value(w) + loss;
     ++result.iterations;
     progress.pause();
@@ -605,12 +736,17 @@ SolveResult solve_cd_partitioned(const SolverInput& input) {
   const Regularizer regularizer = Regularizer::of(params.regularizer);
   const LossKind loss = params.loss.value();
   const Problem& problem = input.problem;
-  RunSetup setup{static_cast<std::size_t>(cd_partitions(params, problem.nnz())),
+  RunSetup setup{cd_partitions(params, problem),
                  input.seed,
+                 params.seed,
+                 loss,
                  params.eps.value(),
                  problem.num_rows(),
                  0,
                  false};
+  if (problem.share != nullptr && !has_classes(loss)) {
+    throw ConfigError("the partitioned CD runs on ranks for classification only");
+  }
   if (!regularizer.smooth()) {
     const L1RowCounts counts = l1_row_counts(problem);
     setup.counted_rows = counts.counted;
@@ -622,7 +758,7 @@ SolveResult solve_cd_partitioned(const SolverInput& input) {
   }
   const auto run = [&](auto& objective) {
     if (input.w0 != nullptr) objective.reset(*input.w0);
-    return partitioned_loop(objective, problem.x(), regularizer, params, setup, input.reporter);
+    return partitioned_loop(objective, problem, regularizer, params, setup, input.reporter);
   };
   if (is_regression(loss)) {
     return with_regression_objective(loss, problem, regularizer,
@@ -641,6 +777,43 @@ SolveResult solve_cd_partitioned(const SolverInput& input) {
     return run(objective);
   }
   throw ConfigError(std::string("the CD solvers do not train loss ") + loss_info(loss).name);
+}
+
+std::size_t cd_partitions(const Params& params, const Problem& problem) {
+  // Spread over ranks: the blocks the columns were spread by.
+  if (problem.share != nullptr) return problem.share->parts;
+  return static_cast<std::size_t>(cd_partitions(params, problem.nnz()));
+}
+
+std::vector<std::vector<std::uint32_t>> cd_feature_blocks(
+    std::size_t n, const std::function<std::uint64_t(std::size_t)>& nonzeros, std::size_t parts,
+    std::uint64_t seed) {
+  // A pass in index order over each feature's block number builds the
+  // blocks in index order, in O(n) where sorting them took O(n log n).
+  std::vector<std::uint32_t> order = populated_vector<std::uint32_t>(n, 0);
+  std::iota(order.begin(), order.end(), 0u);
+  std::mt19937_64 rng(derive_seed(seed, kBlockStream));
+  shuffle(order, rng);
+  double total = 0;
+  for (std::size_t i = 0; i < n; ++i) total += static_cast<double>(nonzeros(i) + 1);
+  std::vector<std::uint32_t> block_of = populated_vector<std::uint32_t>(n, 0);
+  std::vector<std::size_t> sizes(parts, 0);
+  double seen = 0;
+  for (std::uint32_t i : order) {
+    const double weight = static_cast<double>(nonzeros(i) + 1);
+    auto b = static_cast<std::size_t>((seen + weight / 2) / total * static_cast<double>(parts));
+    b = std::min(b, parts - 1);
+    block_of[i] = static_cast<std::uint32_t>(b);
+    ++sizes[b];
+    seen += weight;
+  }
+  std::vector<std::vector<std::uint32_t>> blocks(parts);
+  for (std::size_t b = 0; b < parts; ++b) {
+    blocks[b].reserve(sizes[b]);
+    populate_for_writing(blocks[b].data(), sizes[b] * sizeof(std::uint32_t));
+  }
+  for (std::uint32_t i = 0; i < n; ++i) blocks[block_of[i]].push_back(i);
+  return blocks;
 }
 
 }  // namespace cdl

@@ -31,7 +31,8 @@ double minority_share(const Problem& problem) {
     ++counted;
     positive += problem.y[j] > 0;
   }
-  if (problem.share != nullptr) {  // the counts of every rank's rows
+  // The counts of every rank's rows, unless this rank holds every row.
+  if (problem.share != nullptr && !problem.share->every_row()) {
     const std::vector<std::uint64_t> all = problem.share->collective->gather_all(
         std::vector<std::uint64_t>{positive, counted});
     positive = counted = 0;

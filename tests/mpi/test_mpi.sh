@@ -4,23 +4,25 @@
 #   - For each case, K = 1, 2 and 3 ranks write the model of cdtrain on one
 #     machine, byte for byte (two or more classes, -B, -R, -wi, -W with
 #     weights 0, -s 0, 2, 11 by blocks of rows, -s 1 and 3 by the dual CD's
-#     parts or on rank 0 alone, --partitions, real text, and a generated file
-#     whose rows fall into 8 blocks); a bad -W file is cdtrain's error, said
-#     once.
-#   - On real text (RCV1), -s 0 and -s 1 on 3 ranks stop within 1% of f*,
-#     cdtrain's objective at a tolerance 10^5 times smaller.
+#     parts or on rank 0 alone, -s 5, 6 and the default by the primal CD's
+#     blocks of features or on rank 0 alone, --partitions, real text, and a
+#     generated file whose rows fall into 8 blocks); a bad -W file is
+#     cdtrain's error, said once.
+#   - On real text (RCV1), -s 0, -s 1 and the default (the primal CD) on 3
+#     ranks stop within 1% of f*, cdtrain's objective at a tolerance 10^4 to
+#     10^5 times smaller.
 #   - -v on 1, 2 and 3 ranks prints cdtrain's fold lines and accuracy (tron
-#     from the lead fold, the dual CD's parts and one part, -W, 3 classes),
-#     and -C cdtrain's search lines and best C.
+#     and the primal CD from the lead fold, the dual CD's parts and one
+#     part, -W, 3 classes, a regression's mean squared error), and -C
+#     cdtrain's search lines and best C (and p).
 #   - A bad line in the last rank's range, and a value too large to train
 #     on there: every rank exits 1, the message is cdtrain's, with the line
 #     in the whole file, and no model file is left.
 #   - More ranks than lines (empty ranges) train the model of one machine.
 #   - --shards: one file a rank gives the model of their concatenation; a bad
 #     line is named in its shard, and a missing shard is an error.
-#   - A solver or option that does not run distributed (-v and -C of a
-#     regression, -s 2 on wide data without --partitions) is a usage error
-#     (exit 2) that says so.
+#   - A solver or option that does not run distributed (-i, -s 2 on wide
+#     data without --partitions) is a usage error (exit 2) that says so.
 #   - A rank killed with SIGKILL ends the job with a non-zero status within
 #     seconds, and no model file is left.
 set -euo pipefail
@@ -94,6 +96,21 @@ same_bits "rcv1_small -s 0" data/rcv1_small -s 0
 same_bits "wide, the default (dual CD)" "$scratch/wide.svm"
 same_bits "wide -s 3 --partitions 3" "$scratch/wide.svm" -s 3 --partitions 3
 
+# The partitioned primal CD (the default on data that is not wide, -s 5 and
+# -s 6): blocks of features on the ranks (more blocks than ranks, and
+# fewer), or one block, the serial CD on rank 0.
+same_bits "a9a, the default --partitions 3" data/a9a --partitions 3
+same_bits "a9a, the default, one block" data/a9a
+same_bits "a9a -s 5 -B 1 --partitions 4" data/a9a -s 5 -B 1 --partitions 4
+same_bits "a9a -s 6 --partitions 2" data/a9a -s 6 --partitions 2
+same_bits "dna.scale, the default (3 classes) -w3 2 --partitions 5" data/dna.scale -w3 2 \
+  --partitions 5
+same_bits "generated, the default (2 blocks)" "$scratch/tall.svm"
+same_bits "rcv1_small, the default --partitions 3" data/rcv1_small --partitions 3
+mpi 2 ./cdtrain-mpi "$scratch/tall.svm" "$scratch/mpi.model" >"$scratch/log" 2>&1
+grep -q "instances in 2 blocks of features" "$scratch/log" ||
+  fail "the generated file's default is not 2 blocks of features: $(cat "$scratch/log")"
+
 # -v and -C: the folds' lines and the accuracy of cdtrain's cross
 # validation, and its search's lines and best C, on 1, 2 and 3 ranks (the
 # folds laid out over the ranks one after another).
@@ -101,7 +118,7 @@ same_cv() {
   local name=$1 file=$2
   shift 2
   ./cdtrain "$@" "$file" >"$scratch/one.out" 2>"$scratch/one.err" || fail "$name: cdtrain failed"
-  grep -q "Cross Validation Accuracy\|Best C" "$scratch/one.out" ||
+  grep -q "Cross Validation\|Best C" "$scratch/one.out" ||
     fail "$name: $(cat "$scratch/one.err")"
   for k in 1 2 3; do
     mpi "$k" ./cdtrain-mpi "$@" "$file" >"$scratch/mpi.out" 2>"$scratch/mpi.err" ||
@@ -118,6 +135,12 @@ same_cv "a9a -s 0 -v 3 (tron, from the lead fold)" data/a9a -s 0 -v 3
 same_cv "dna.scale -s 1 -v 4 --partitions 3 (3 classes)" data/dna.scale -s 1 -v 4 --partitions 3
 same_cv "heart_scale -s 3 -v 5 (one part)" data/heart_scale -s 3 -v 5
 same_cv "heart_scale -s 0 -C (tron, each C from the last)" data/heart_scale -s 0 -C
+same_cv "a9a -v 4 --partitions 3 (the primal CD, from the lead fold)" data/a9a -v 4 \
+  --partitions 3
+same_cv "heart_scale -s 6 -C --partitions 2 (each C from the last)" data/heart_scale -s 6 -C \
+  --partitions 2
+same_cv "a9a -s 11 -v 3 (a regression, tron from the lead fold)" data/a9a -s 11 -v 3
+same_cv "heart_scale -s 11 -C -p 0.3 (C and p)" data/heart_scale -s 11 -C -p 0.3
 same_cv "heart_scale -s 1 -C -c 0.25 --partitions 3 --max-iter 50" data/heart_scale -s 1 -C \
   -c 0.25 --partitions 3 --max-iter 50
 
@@ -139,6 +162,9 @@ grep -q "instances in 4 parts" "$scratch/log" || fail "rcv1_small -s 1: $(cat "$
 near_optimum "rcv1_small -s 1 on 3 ranks" "$scratch/log" -s 1 -e 1e-6
 mpi 3 ./cdtrain-mpi -s 0 data/rcv1_small "$scratch/mpi.model" >"$scratch/log" 2>&1
 near_optimum "rcv1_small -s 0 on 3 ranks" "$scratch/log" -s 0 -e 1e-7
+mpi 3 ./cdtrain-mpi --partitions 4 data/rcv1_small "$scratch/mpi.model" >"$scratch/log" 2>&1
+grep -q "instances in 4 blocks of features" "$scratch/log" || fail "rcv1_small: $(cat "$scratch/log")"
+near_optimum "rcv1_small, the default on 3 ranks" "$scratch/log" -e 1e-7
 
 # -W: instance weights, some 0 (rows that do not count, which the blocks
 # skip); a bad weight is cdtrain's error.
@@ -148,6 +174,7 @@ same_bits "a9a -s 2 -W" data/a9a -s 2 -W "$scratch/a9a.w"
 same_cv "a9a -s 2 -B 1 -v 2 -W" data/a9a -s 2 -B 1 -v 2 -W "$scratch/a9a.w"
 same_bits "a9a -s 1 -e 0.5 -W --partitions 3" data/a9a -s 1 -e 0.5 -W "$scratch/a9a.w" \
   --partitions 3
+same_bits "a9a, the default -W --partitions 3" data/a9a -W "$scratch/a9a.w" --partitions 3
 sed -i '5s/.*/-1/' "$scratch/a9a.w"
 expected=$(./cdtrain -s 0 -W "$scratch/a9a.w" data/a9a "$scratch/bad.model" 2>&1 | head -1 || true)
 status=0
@@ -231,12 +258,11 @@ usage_error() {
   [ "$status" = 2 ] || fail "cdtrain-mpi $*: exit $status, not 2"
   grep -qF -- "$expected" "$scratch/log" || fail "cdtrain-mpi $*: $(cat "$scratch/log")"
 }
-usage_error "runs the whole-vector solvers tron and newton" -s 5 data/a9a "$scratch/x.model"
+usage_error "runs the whole-vector solvers tron and newton" -s 4 data/a9a "$scratch/x.model"
 usage_error "this run's solver is dcd (for 30000 features > 3000 instances" -s 2 \
   "$scratch/wide.svm" "$scratch/x.model"
-usage_error "this run's solver is cdper" data/a9a "$scratch/x.model"
-usage_error "-C of a regression does not run distributed" -C -s 11 data/a9a "$scratch/x.model"
-usage_error "-v of a regression does not run distributed" -v 5 -s 11 data/a9a "$scratch/x.model"
+usage_error "this run's solver is dcd-lr" -s 7 data/a9a "$scratch/x.model"
+usage_error "-i does not run distributed" -i "$scratch/one.model" data/a9a "$scratch/x.model"
 [ ! -e "$scratch/x.model" ] || fail "a usage error left a model file"
 passed=$((passed + 1))
 
