@@ -13,6 +13,7 @@
 #include "objective/transpose_blocks.h"
 #include "solvers/solver.h"
 #include "util/error.h"
+#include "util/populate.h"
 
 namespace cdl {
 namespace {
@@ -499,6 +500,14 @@ void share_columns(DistributedRows& data, std::size_t parts, std::uint64_t seed,
       for (std::uint32_t i : share.feature_blocks[b]) rank_of[i] = static_cast<int>(r);
     }
   }
+  if (ranks == 1) {  // nothing moves: the rows' transpose
+    const double checked_cost = rows.checked_cost;
+    data.columns = to_csc(rows);
+    data.columns.checked_cost = checked_cost;
+    rows = CsrMatrix();
+    rows.num_cols = n;
+    return;
+  }
   // Each entry (its row in the whole data, its column, its value) to its
   // column's rank, in row order (a counting sort by rank).
   std::vector<std::size_t> at(ranks + 1, 0);
@@ -511,8 +520,17 @@ void share_columns(DistributedRows& data, std::size_t parts, std::uint64_t seed,
     at[s + 1] += at[s];
     to_off[s] = mpi_count(at[s], "nonzeros");
   }
-  std::vector<Index> out_rows(rows.nnz()), out_cols(rows.nnz());
-  std::vector<double> out_values(rows.nnz());
+  // Buffers whose pages are mapped at once before they are written
+  // (util/populate.h), not zeroed first.
+  const auto buffer = [](auto& v, std::size_t count) {
+    v.resize(count);
+    populate_for_writing(v.data(), count * sizeof(v[0]));
+  };
+  Buffer<Index> out_rows, out_cols;
+  Buffer<double> out_values;
+  buffer(out_rows, rows.nnz());
+  buffer(out_cols, rows.nnz());
+  buffer(out_values, rows.nnz());
   for (std::size_t j = 0; j < rows.num_rows; ++j) {
     const auto row = static_cast<Index>(data.first_row + j);
     for (auto k = static_cast<std::size_t>(rows.row_ptr[j]);
@@ -545,13 +563,14 @@ void share_columns(DistributedRows& data, std::size_t parts, std::uint64_t seed,
   // within each column, as one process's columns are. Each array is freed
   // once it has crossed and been placed.
   const auto exchange = [&](auto& v, MPI_Datatype type) {
-    std::remove_reference_t<decltype(v)> theirs(static_cast<std::size_t>(nnz));
+    std::remove_reference_t<decltype(v)> theirs;
+    buffer(theirs, static_cast<std::size_t>(nnz));
     MPI_Alltoallv(v.data(), to.data(), to_off.data(), type, theirs.data(), from.data(),
                   from_off.data(), type, MPI_COMM_WORLD);
     v = std::remove_reference_t<decltype(v)>();
     return theirs;
   };
-  const std::vector<Index> cols = exchange(out_cols, MPI_UINT32_T);
+  const Buffer<Index> cols = exchange(out_cols, MPI_UINT32_T);
   CscMatrix& x = data.columns;
   x = CscMatrix();
   x.num_rows = static_cast<std::size_t>(data.total_rows);
@@ -564,16 +583,16 @@ void share_columns(DistributedRows& data, std::size_t parts, std::uint64_t seed,
   // again for the values.
   std::vector<std::int64_t> next(x.col_ptr.begin(), x.col_ptr.end() - 1);
   {
-    const std::vector<Index> their_rows = exchange(out_rows, MPI_UINT32_T);
-    x.row_idx.resize(their_rows.size());
+    const Buffer<Index> their_rows = exchange(out_rows, MPI_UINT32_T);
+    buffer(x.row_idx, their_rows.size());
     for (std::size_t k = 0; k < their_rows.size(); ++k) {
       x.row_idx[static_cast<std::size_t>(next[cols[k]]++)] = their_rows[k];
     }
   }
   next.assign(x.col_ptr.begin(), x.col_ptr.end() - 1);
   {
-    const std::vector<double> their_values = exchange(out_values, MPI_DOUBLE);
-    x.values.resize(their_values.size());
+    const Buffer<double> their_values = exchange(out_values, MPI_DOUBLE);
+    buffer(x.values, their_values.size());
     for (std::size_t k = 0; k < their_values.size(); ++k) {
       x.values[static_cast<std::size_t>(next[cols[k]]++)] = their_values[k];
     }
