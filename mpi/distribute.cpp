@@ -524,6 +524,7 @@ void share_columns(DistributedRows& data, std::size_t parts, std::uint64_t seed,
   // (util/populate.h), not zeroed first.
   const auto buffer = [](auto& v, std::size_t count) {
     v.resize(count);
+    advise_huge_pages(v.data(), count * sizeof(v[0]));
     populate_for_writing(v.data(), count * sizeof(v[0]));
   };
   Buffer<Index> out_rows, out_cols;
