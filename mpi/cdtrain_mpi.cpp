@@ -276,12 +276,13 @@ int run(int argc, char** argv, cdl::MpiCollective& collective) {
   // What rank 0 sent: the rows' move, then the solve's exchanges (for -v
   // and -C, every fold's move and solve).
   char sent[96];
-  std::snprintf(sent, sizeof sent, "rank 0 sent %.1f MB of rows and %.1f MB in the solve",
-                1e-6 * static_cast<double>(data.bytes_moved),
-                1e-6 * static_cast<double>(collective.bytes_sent() - data.bytes_moved));
   if (params.cv_folds > 0) {
     std::snprintf(sent, sizeof sent, "rank 0 sent %.1f MB",
                   1e-6 * static_cast<double>(collective.bytes_sent()));
+  } else {
+    std::snprintf(sent, sizeof sent, "rank 0 sent %.1f MB of rows and %.1f MB in the solve",
+                  1e-6 * static_cast<double>(data.bytes_moved),
+                  1e-6 * static_cast<double>(collective.bytes_sent() - data.bytes_moved));
   }
   char total[224];
   std::snprintf(total, sizeof total, "total time %s: reading %s, %s %s; %s",

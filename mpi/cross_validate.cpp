@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "objective/evaluate.h"
-#include "select/random.h"
 #include "train/cross_validation.h"
 #include "train/train.h"
 #include "train/train_regression.h"
@@ -16,10 +15,10 @@ namespace cdl {
 
 namespace {
 
-// Fold f's rows under `fold_params`: a copy of the rows read whose fold-f
+// Fold f's rows under `run`: a copy of the rows read whose fold-f
 // rows have weight 0, laid out by `share`.
 DistributedRows fold_rows(const DistributedRows& data, const std::vector<std::size_t>& fold_of,
-                          std::size_t f, const Params& fold_params, const ShareRows& share,
+                          std::size_t f, const Params& run, const ShareRows& share,
                           MpiCollective& collective) {
   const auto first = static_cast<std::size_t>(data.first_row);
   const std::size_t own = data.rows.num_rows;
@@ -29,15 +28,8 @@ DistributedRows fold_rows(const DistributedRows& data, const std::vector<std::si
     if (fold_of[first + j] == f) fold.weights[j] = 0;
   }
   count_rows(fold, collective);
-  share(fold, fold_params);
+  share(fold, run);
   return fold;
-}
-
-// Fold f's params, as cdtrain's folds take them (run_folds()).
-Params fold_params_of(const Params& params, std::size_t f) {
-  Params fold_params = params;
-  fold_params.seed = derive_seed(params.seed, f + 1);
-  return fold_params;
 }
 
 // A fold's log: its header with -V, else quiet.
@@ -91,8 +83,8 @@ CrossValidation cross_validate_ranks(const DistributedRows& data, const Params& 
   std::uint64_t correct = 0;
   for (std::size_t f = 0; f < folds; ++f) {
     const auto start = std::chrono::steady_clock::now();
-    const Params fold_params = fold_params_of(params, f);
-    DistributedRows fold = fold_rows(data, fold_of, f, fold_params, share, collective);
+    const Params run = fold_params(params, f);
+    DistributedRows fold = fold_rows(data, fold_of, f, run, share, collective);
     Reporter log = fold_log(reporter, params, f, folds);
     const LinearModel* from = warm != nullptr ? &(*warm)[f]
                               : lead && f > 0 ? &out.models[0]
@@ -101,7 +93,7 @@ CrossValidation cross_validate_ranks(const DistributedRows& data, const Params& 
     if (from != nullptr) {
       start_w = initial_weights(*from, data.classes, data.rows.num_cols, params.bias);
     }
-    LinearModel model = train(training_matrix(fold, true), fold.classes, fold_params, log,
+    LinearModel model = train(training_matrix(fold, true), fold.classes, run, log,
                               from != nullptr ? &start_w : nullptr);
     if (fold.share.parts == 1) {
       // The serial dual CD or CD ran on rank 0 alone: its weights to every rank.
@@ -153,14 +145,14 @@ RegressionValidation cross_validate_regression_ranks(const DistributedRows& data
   if (keep_weights) out.fold_weights.resize(folds);
   for (std::size_t f = 0; f < folds; ++f) {
     const auto start = std::chrono::steady_clock::now();
-    const Params fold_params = fold_params_of(params, f);
-    DistributedRows fold = fold_rows(data, fold_of, f, fold_params, share, collective);
+    const Params run = fold_params(params, f);
+    DistributedRows fold = fold_rows(data, fold_of, f, run, share, collective);
     Reporter log = fold_log(reporter, params, f, folds);
     const std::vector<double>* from = warm != nullptr ? &(*warm)[f]
                                       : lead && f > 0 ? &lead_w
                                                       : nullptr;
-    LinearModel model = train_regression(training_matrix(fold, false), fold.labels, fold_params,
-                                         log, from, nullptr, &fold.weights);
+    LinearModel model = train_regression(training_matrix(fold, false), fold.labels, run, log, from,
+                                         nullptr, &fold.weights);
     fold = DistributedRows();
     // The held-out rows' (value, target) pairs of every rank, in file order.
     const std::vector<double> values = decision_values(data.rows, model.w);

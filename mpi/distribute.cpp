@@ -492,7 +492,6 @@ void share_columns(DistributedRows& data, std::size_t parts, std::uint64_t seed,
                 MPI_SUM, MPI_COMM_WORLD);
   share.feature_blocks = cd_feature_blocks(
       n, [&column_nonzeros](std::size_t i) { return column_nonzeros[i]; }, parts, seed);
-  column_nonzeros = std::vector<std::uint64_t>();
   std::vector<int> rank_of(n, 0);
   for (std::size_t r = 0; r < ranks; ++r) {
     for (std::size_t b = first_part_of_rank(parts, r, ranks);
@@ -577,9 +576,14 @@ void share_columns(DistributedRows& data, std::size_t parts, std::uint64_t seed,
   x.num_rows = static_cast<std::size_t>(data.total_rows);
   x.num_cols = n;
   x.checked_cost = checked_cost;
+  // This rank's columns hold the whole data's nonzeros of theirs; the others
+  // are empty.
   x.col_ptr.assign(n + 1, 0);
-  for (Index c : cols) ++x.col_ptr[c + 1];
-  for (std::size_t i = 0; i < n; ++i) x.col_ptr[i + 1] += x.col_ptr[i];
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto own = rank_of[i] == static_cast<int>(me) ? column_nonzeros[i] : 0;
+    x.col_ptr[i + 1] = x.col_ptr[i] + static_cast<std::int64_t>(own);
+  }
+  column_nonzeros = std::vector<std::uint64_t>();
   // Entry k goes to the next free place of its column, for the rows, then
   // again for the values.
   std::vector<std::int64_t> next(x.col_ptr.begin(), x.col_ptr.end() - 1);

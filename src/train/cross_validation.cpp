@@ -80,8 +80,7 @@ void run_folds(const std::vector<std::size_t>& fold_of, std::size_t folds, const
     try {  // whatever throws, the fold is marked done, so later folds print
       std::vector<std::uint8_t> held_out(l);
       for (std::size_t r = 0; r < l; ++r) held_out[r] = fold_of[r] == f;
-      Params fold_params = params;
-      fold_params.seed = derive_seed(params.seed, f + 1);
+      Params fold_params = cdl::fold_params(params, f);
       // The folds are the parallel work, except the lead fold, which runs alone.
       if (f >= lead) fold_params.threads = 1;
       Reporter log(logs[f], fold_level);
@@ -107,6 +106,12 @@ void run_folds(const std::vector<std::size_t>& fold_of, std::size_t folds, const
   for (const std::exception_ptr& error : errors) {
     if (error) std::rethrow_exception(error);
   }
+}
+
+Params fold_params(const Params& params, std::size_t f) {
+  Params out = params;
+  out.seed = derive_seed(params.seed, f + 1);
+  return out;
 }
 
 std::string fold_header(std::size_t f, std::size_t folds, double C) {

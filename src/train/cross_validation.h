@@ -54,6 +54,10 @@ using FoldTask =
 void run_folds(const std::vector<std::size_t>& fold_of, std::size_t folds, const Params& params,
                Reporter& reporter, bool fold_lines, const FoldTask& task, bool lead_fold = false);
 
+// Fold f's (from 0) params: `params` with the fold's own seed, derived from
+// params.seed, which every fold's training takes.
+Params fold_params(const Params& params, std::size_t f);
+
 // Fold f's (from 0) header under -V, "fold 2/5, C = 0.5", and its line,
 // "fold 2/5: RESULT, 12.3 ms" for a fold that took `ms` milliseconds.
 std::string fold_header(std::size_t f, std::size_t folds, double C);
