@@ -16,8 +16,10 @@
 // - the partitioned dual CD (-s 1, -s 3, and the default on wide data),
 //   each rank running its parts' local steps, their n-vectors added in part
 //   order (RowShare's parts): one reduce-scatter and one all-gather of n
-//   doubles per round. With one part (--partitions 1, the default below
-//   10^6 nonzeros) rank 0 runs the serial dual CD on every row;
+//   doubles per round. The parts keep their rows (cdtrain --fixed-parts's
+//   model; cdtrain draws a new cut every epoch). With one part
+//   (--partitions 1, the default below 10^6 nonzeros) rank 0 runs the
+//   serial dual CD on every row;
 // - the partitioned primal CD cdper of classification (-s 5, -s 6, and the
 //   default on other data), each rank holding every row and the columns of
 //   its blocks of features (RowShare's columns), their l-vectors of margin
@@ -179,13 +181,16 @@ int run(int argc, char** argv, cdl::MpiCollective& collective) {
   // The rows laid out over the ranks for the solver (a fold's rows for -v),
   // and the layout in words.
   const Layout kind = layout_of(params);
+  // The parts keep their rows on their ranks: cdtrain --fixed-parts's model.
+  if (kind == Layout::kParts) params.fixed_parts = true;
   std::string layout;
   const auto share = [&](cdl::DistributedRows& rows, const cdl::Params& run) {
     if (kind == Layout::kParts) {
       const std::size_t parts =
           cdl::dcd_partitions(run, rows.total_nonzeros, rows.total_counted_rows);
       cdl::share_parts(rows, parts, run.seed, collective);
-      layout = std::to_string(parts) + (parts == 1 ? " part (serial dual CD on rank 0)" : " parts");
+      layout = std::to_string(parts) +
+               (parts == 1 ? " part (serial dual CD on rank 0)" : " fixed parts (--fixed-parts)");
     } else if (kind == Layout::kColumns) {
       const auto blocks = static_cast<std::size_t>(cdl::cd_partitions(run, rows.total_nonzeros));
       cdl::share_columns(rows, blocks, run.seed, collective);

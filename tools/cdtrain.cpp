@@ -237,7 +237,7 @@ std::string describe_run(const cdl::Params& params, std::size_t parts) {
   std::string run = cdl::describe_run(params);
   if (parts > 1 || (parts == 1 && params.partitions)) {
     run += ", " + std::to_string(parts) + (parts == 1 ? " partition" : " partitions") +
-           (params.partitions ? "" : " (default)");
+           (params.partitions ? "" : " (default)") + (params.fixed_parts ? ", fixed" : "");
   }
   return run;
 }

@@ -342,6 +342,12 @@ const std::vector<Flag<TrainCommand>>& train_flags() {
          }
          c.params.partitions = parts;
        }},
+      {"--fixed-parts", nullptr,
+       "dcd with --partitions P > 1: every epoch's parts are the run's first cut of the rows (the "
+       "parts cdtrain-mpi's ranks hold; its model); default: a new cut every epoch",
+       [](TrainCommand& c, const std::string&, const std::string&) {
+         c.params.fixed_parts = true;
+       }},
       {"-V", nullptr,
        "verbose: with -v or -C, also each fold's per-iteration lines under a fold header",
        [](TrainCommand& c, const std::string&, const std::string&) { c.params.verbose = true; }},

@@ -45,6 +45,7 @@ const char* option_purpose(const char* flag) {
   if (name == option::kPdSteps) return "sets pdcd's step sizes";
   if (name == option::kPartitions) return "splits one solve into fixed blocks";
   if (name == option::kExactGaps) return "re-weighs the dual rules' rows every step";
+  if (name == option::kFixedParts) return "keeps dual CD's parts of the rows";
   return "is a solver's own option";
 }
 
@@ -232,6 +233,7 @@ const std::vector<SolverOptionFlag>& solver_option_flags() {
       {"--partitions", option::kPartitions,
        [](const Params& p) { return p.partitions.has_value(); }},
       {"--exact-gaps", option::kExactGaps, [](const Params& p) { return p.exact_gaps; }},
+      {"--fixed-parts", option::kFixedParts, [](const Params& p) { return p.fixed_parts; }},
       {"--pd-sigma", option::kPdSteps, [](const Params& p) { return p.pd_sigma.has_value(); }},
       {"--tau-factor", option::kPdSteps,
        [](const Params& p) { return p.tau_factor != defaults.tau_factor; }},

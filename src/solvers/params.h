@@ -107,6 +107,10 @@ struct Params {
   // features; dcd: of the rows); the model depends on them, never on -m.
   // Default per solver and data: SolverInfo::partitions.
   std::optional<std::int64_t> partitions;
+  // --fixed-parts: dcd's parts keep the rows of the run's first cut in
+  // every epoch (the cut cdtrain-mpi's ranks hold), in place of a new cut
+  // of the rows every epoch.
+  bool fixed_parts = false;
   bool verbose = false;  // -V: per-iteration lines under -v and -C, with fold headers
   // -R: the bias weight (the last of -B's columns) is not regularized, as
   // LIBLINEAR 2.50's -R; only for the rows with free_bias_losses.

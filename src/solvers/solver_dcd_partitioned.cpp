@@ -16,13 +16,22 @@
 //   the local solver, and an exact line search along the combined direction;
 //   the synchronous parallel CD of the primer of Shi, Tu, Xu & Yin, section
 //   5.1.2 ("Synchrony and Asynchrony": partial updates by each core, then a
-//   synchronization step). The rows that count, numbered in file order,
-//   are shuffled once by --seed itself (dcd_part_order(): the same cut for
-//   every class of one-vs-rest) and cut into P parts whose sizes differ by
-//   at most one; P (--partitions) does not depend on the threads. An epoch
-//   draws every part's own random permutation (seeded by the problem's seed
-//   and the part) and cuts each into S slices (S from the data's shape and
-//   P: nonzeros / (P n), within [1, 8], so that a round's O(P n) copies and
+//   synchronization step). P (--partitions) does not depend on the
+//   threads. Every epoch draws a new cut of the rows that count: they are
+//   shuffled in place, epoch after epoch, by one generator (seeded by the
+//   problem's seed), and cut into P parts whose sizes differ by at most
+//   one, each part's run in its drawn order. With --fixed-parts (and always
+//   on ranks, which hold their parts' rows) the parts keep the run's first
+//   cut instead: the rows numbered in file order, shuffled once by --seed
+//   itself (dcd_part_order(): the same cut for every class), and each part
+//   draws its own order every epoch (seeded by the problem's seed and the
+//   part). A fixed cut has a slow tail: on a 100,000 x 10^6 text-like
+//   file, -s 1 -e 0.001 took 67 epochs on 2 fixed parts, 18 on new cuts and
+//   14 serially, and serial dual CD itself, visiting two fixed halves of
+//   heart_scale's rows one after the other, each in a new order, was far
+//   from its optimum where a whole new order every epoch had reached it.
+//   An epoch's parts are cut into S slices (S from the data's shape and P:
+//   nonzeros / (P n), within [1, 8], so that a round's O(P n) copies and
 //   combine cost at most about as much as its steps). Each round, from the
 //   round's (alpha, w):
 //   - every part k takes solver_dcd.cpp's steps (40) over its next slice, on
@@ -63,12 +72,12 @@
 //   in solver_dcd.cpp (primal_rule.h).
 //
 // Threads and bits: the parts run on thread_count(params) threads (-m), each
-//   part on one thread at a time, writing only its own rows' alpha, its own
-//   copy and its own dw_k; the combine adds the dw_k in part order for each
-//   feature (features in fixed blocks on the threads) and every scalar sum
-//   in block or part order, so the model is the same bits for any -m. The
-//   duality gap and f(w) are summed part by part (each in row order) and
-//   the parts' sums added in part order.
+//   part on one thread at a time, writing only the alpha of its epoch's
+//   rows, its own copy and its own dw_k; the combine adds the dw_k in part
+//   order for each feature (features in fixed blocks on the threads) and
+//   every scalar sum in block or part order, so the model is the same bits
+//   for any -m. The duality gap and f(w) are summed part by part (each in
+//   row order) and the parts' sums added in part order.
 //
 // Ranks: with the rows spread over ranks (problem.share, data/row_share.h),
 //   each rank holds a run of consecutive parts and runs them as above; the
@@ -85,8 +94,9 @@
 //   the combine, split by part and by features; O(l / S) for the line
 //   search's row sums. An epoch is S rounds. Memory: two dense n-vectors per
 //   part (the copy and dw_k) beside w, u in part 0's dw_k, and per row
-//   its place in its part's order and in its sorted rows (8 bytes each)
-//   and, for a slice's rows, alpha at the round's start. The gap
+//   its place in its part's order, in its sorted rows and in the epoch's
+//   cut (8 bytes each) and, for a slice's rows, alpha at the round's
+//   start. The cut's draw is O(l) on one thread per epoch. The gap
 //   (--gap-tol, --trace, progress) is O(#nz + l + n) per epoch with the
 //   clock stopped, as in solver_dcd.cpp. On ranks, u takes one n-vector
 //   more.
@@ -136,15 +146,20 @@ constexpr std::int64_t kDefaultPartitions = 2;
 // The stream of derive_seed(--seed, .) that cuts the rows into parts: not
 // a class's (0, 1, ...), whose streams draw the parts' epochs.
 constexpr std::uint64_t kCutStream = 0x7061727473;  // "parts"
+// The stream of derive_seed(the problem's seed, .) that draws each epoch's
+// cut: the parts' own orders (--fixed-parts) take streams 1 to P.
+constexpr std::uint64_t kEpochCutStream = 0;
 
 // One part: its rows in this epoch's order, and what its current epoch did.
 struct Part {
-  // The part's rows, shuffled in place at each epoch's start by `rng`: the
-  // order --select perm gives (the permutation shuffled in place, epoch
-  // after epoch, by the same generator and swaps), without its index array.
+  // The epoch's rows in their order: its run of the epoch's cut (EpochCut);
+  // with --fixed-parts, the first cut's rows shuffled in place at each
+  // epoch's start by `rng`, the order --select perm gives (the permutation
+  // shuffled in place, epoch after epoch, by the same generator and swaps),
+  // without its index array.
   std::vector<std::size_t> visits;
-  // The same rows in increasing order, for the passes over every row (the
-  // PG range, the gap): in memory order, where the steps' order jumps.
+  // The first cut's rows in increasing order, for the passes over every row
+  // (the PG range, the gap): in memory order, where the steps' order jumps.
   std::vector<std::size_t> rows;
   std::mt19937_64 rng;
   std::size_t slice_begin = 0;  // the current slice of visits
@@ -229,18 +244,41 @@ void make_part_vectors(std::vector<Part>& parts, std::size_t num_cols, ThreadTea
   });
 }
 
+// Each epoch's new cut (the header): the rows that count, shuffled in place
+// epoch after epoch by one generator, and cut into the parts' runs of
+// visits in part order (each part keeps its size). O(l) on one thread.
+struct EpochCut {
+  std::vector<std::size_t> order;
+  std::mt19937_64 rng;
+
+  EpochCut(const std::vector<Part>& parts, std::uint64_t seed)
+      : rng(derive_seed(seed, kEpochCutStream)) {
+    for (const Part& part : parts) order.insert(order.end(), part.rows.begin(), part.rows.end());
+  }
+  void draw(std::vector<Part>& parts) {
+    shuffle(order, rng);
+    auto next = order.begin();
+    for (Part& part : parts) {
+      const auto end = next + static_cast<std::ptrdiff_t>(part.visits.size());
+      std::copy(next, end, part.visits.begin());
+      next = end;
+    }
+  }
+};
+
 // Part k's share of a round (the header's first step): slice `slice` of
 // `slices` of its epoch's order, solver_dcd.cpp's steps on w + sigma dw_k,
-// then its row sums for the line search. Slice 0 draws the epoch's order.
+// then its row sums for the line search. With fixed parts, slice 0 draws
+// the part's order of the epoch (a new cut comes in a random order).
 template <LossKind kLoss>
 void local_slice(const Problem& problem, const CsrMatrix& x, bool shrink, const ShrinkBounds prev,
                  const std::vector<double>& w, double sigma, std::size_t slice, std::size_t slices,
-                 DualRows& dual, Part& part) {
+                 bool fixed_parts, DualRows& dual, Part& part) {
   const ClassBounds bounds = class_bounds<kLoss>(problem);
   DualRow* const row = dual.row.data();
   std::uint8_t* const active = dual.active.data();
   if (slice == 0) {
-    shuffle(part.visits, part.rng);
+    if (fixed_parts) shuffle(part.visits, part.rng);
     part.stats = EpochStats{};
   }
   const std::size_t count = part.visits.size();
@@ -518,6 +556,12 @@ SolveResult partitioned_loop(const Problem& problem, const CsrMatrix& x, std::si
   if (loop.primal && ranks != nullptr) {
     throw Error("the primal rule of -s 2 on wide data does not run on rows spread over ranks");
   }
+  // Ranks hold their parts' rows: a new cut every epoch would move them.
+  if (ranks != nullptr && !params.fixed_parts) {
+    throw Error("dual CD on rows spread over ranks runs with --fixed-parts");
+  }
+  std::optional<EpochCut> cut;
+  if (!params.fixed_parts) cut.emplace(parts, seed);
   Progress progress(reporter);
   // A team of one has no helpers: its passes run on this thread.
   ThreadTeam team(round_threads);
@@ -537,9 +581,11 @@ SolveResult partitioned_loop(const Problem& problem, const CsrMatrix& x, std::si
   double sigma = 1;
   while (!loop.converged && result.iterations < max_iter) {
     const ShrinkBounds prev = loop.shrink_bounds;
+    if (cut) cut->draw(parts);
     for (std::size_t slice = 0; slice < slices; ++slice) {
       team.run(parts.size(), [&](std::size_t k) {
-        local_slice<kLoss>(problem, x, shrink, prev, w, sigma, slice, slices, dual, parts[k]);
+        local_slice<kLoss>(problem, x, shrink, prev, w, sigma, slice, slices, params.fixed_parts,
+                           dual, parts[k]);
       });
       const double ratio = combine(parts, ranks, shared_u, dual, w, team);
       // The next round's sigma': the one that would have put this round's

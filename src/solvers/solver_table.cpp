@@ -153,8 +153,8 @@ SolverInfo dcd_row() {
   row.coordinates = kDualCoordinates;
   row.losses = {L::kL2Svm, L::kL1Svm};
   row.liblinear = {{1, L::kL2Svm, R::kL2}, {3, L::kL1Svm, R::kL2}};
-  row.options = {option::kSelect, option::kShrink, option::kGapTol, option::kPartitions,
-                 option::kExactGaps};
+  row.options = {option::kSelect,     option::kShrink,    option::kGapTol,
+                 option::kPartitions, option::kExactGaps, option::kFixedParts};
   row.partitions = [](const Params& params, std::size_t nonzeros, std::size_t rows, std::size_t) {
     return dcd_partitions(params, nonzeros, rows);
   };

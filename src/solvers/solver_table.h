@@ -85,14 +85,15 @@ struct LiblinearProblem {
 // SolverInfo::options; giving another is a usage error that names the
 // solvers taking it (check_solver_option() in params.h).
 namespace option {
-inline constexpr const char* kSelect = "--select";          // the coordinate selection rule
-inline constexpr const char* kLineSearch = "--sigma";       // and --beta: CD's line search
-inline constexpr const char* kBatch = "-k";                 // Pegasos's instances per update
-inline constexpr const char* kShrink = "--shrink";          // and --no-shrink: dual shrinking
-inline constexpr const char* kGapTol = "--gap-tol";         // stop on a duality gap
-inline constexpr const char* kPdSteps = "--pd-sigma";       // and --tau-factor: pdcd's steps
-inline constexpr const char* kPartitions = "--partitions";  // fixed blocks of one parallel solve
-inline constexpr const char* kExactGaps = "--exact-gaps";   // per-step gaps of the dual rules
+inline constexpr const char* kSelect = "--select";           // the coordinate selection rule
+inline constexpr const char* kLineSearch = "--sigma";        // and --beta: CD's line search
+inline constexpr const char* kBatch = "-k";                  // Pegasos's instances per update
+inline constexpr const char* kShrink = "--shrink";           // and --no-shrink: dual shrinking
+inline constexpr const char* kGapTol = "--gap-tol";          // stop on a duality gap
+inline constexpr const char* kPdSteps = "--pd-sigma";        // and --tau-factor: pdcd's steps
+inline constexpr const char* kPartitions = "--partitions";   // fixed blocks of one parallel solve
+inline constexpr const char* kExactGaps = "--exact-gaps";    // per-step gaps of the dual rules
+inline constexpr const char* kFixedParts = "--fixed-parts";  // dcd's parts keep their rows
 }  // namespace option
 
 // One row. Every field has a default, and each row sets the ones that

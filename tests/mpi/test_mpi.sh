@@ -84,17 +84,19 @@ grep -q "instances in 8 blocks of rows" "$scratch/log" ||
   fail "the generated file is not cut into 8 blocks: $(cat "$scratch/log")"
 
 # The partitioned dual CD: parts on the ranks (more parts than ranks, and
-# fewer), or one part, the serial dual CD on rank 0.
-same_bits "a9a -s 1 -e 0.5 --partitions 3" data/a9a -s 1 -e 0.5 --partitions 3
-same_bits "a9a -s 3 -B 1 --partitions 2" data/a9a -s 3 -B 1 --partitions 2
+# fewer), or one part, the serial dual CD on rank 0. The ranks keep their
+# parts' rows: cdtrain's model with --fixed-parts.
+same_bits "a9a -s 1 -e 0.5 --partitions 3" data/a9a -s 1 -e 0.5 --partitions 3 --fixed-parts
+same_bits "a9a -s 3 -B 1 --partitions 2" data/a9a -s 3 -B 1 --partitions 2 --fixed-parts
 same_bits "a9a -s 1, one part" data/a9a -s 1
 same_bits "dna.scale -s 1 (3 classes) -w2 3 --partitions 5" data/dna.scale -s 1 -w2 3 \
-  --partitions 5
-same_bits "generated -s 3 -m 2 --partitions 4" "$scratch/tall.svm" -s 3 -m 2 --partitions 4
-same_bits "rcv1_small -s 1 --partitions 4" data/rcv1_small -s 1 --partitions 4
+  --partitions 5 --fixed-parts
+same_bits "generated -s 3 -m 2 --partitions 4" "$scratch/tall.svm" -s 3 -m 2 --partitions 4 \
+  --fixed-parts
+same_bits "rcv1_small -s 1 --partitions 4" data/rcv1_small -s 1 --partitions 4 --fixed-parts
 same_bits "rcv1_small -s 0" data/rcv1_small -s 0
 same_bits "wide, the default (dual CD)" "$scratch/wide.svm"
-same_bits "wide -s 3 --partitions 3" "$scratch/wide.svm" -s 3 --partitions 3
+same_bits "wide -s 3 --partitions 3" "$scratch/wide.svm" -s 3 --partitions 3 --fixed-parts
 
 # The partitioned primal CD (the default on data that is not wide, -s 5 and
 # -s 6): blocks of features on the ranks (more blocks than ranks, and
@@ -132,7 +134,8 @@ same_cv() {
   passed=$((passed + 1))
 }
 same_cv "a9a -s 0 -v 3 (tron, from the lead fold)" data/a9a -s 0 -v 3
-same_cv "dna.scale -s 1 -v 4 --partitions 3 (3 classes)" data/dna.scale -s 1 -v 4 --partitions 3
+same_cv "dna.scale -s 1 -v 4 --partitions 3 (3 classes)" data/dna.scale -s 1 -v 4 --partitions 3 \
+  --fixed-parts
 same_cv "heart_scale -s 3 -v 5 (one part)" data/heart_scale -s 3 -v 5
 same_cv "heart_scale -s 0 -C (tron, each C from the last)" data/heart_scale -s 0 -C
 same_cv "a9a -v 4 --partitions 3 (the primal CD, from the lead fold)" data/a9a -v 4 \
@@ -142,7 +145,7 @@ same_cv "heart_scale -s 6 -C --partitions 2 (each C from the last)" data/heart_s
 same_cv "a9a -s 11 -v 3 (a regression, tron from the lead fold)" data/a9a -s 11 -v 3
 same_cv "heart_scale -s 11 -C -p 0.3 (C and p)" data/heart_scale -s 11 -C -p 0.3
 same_cv "heart_scale -s 1 -C -c 0.25 --partitions 3 --max-iter 50" data/heart_scale -s 1 -C \
-  -c 0.25 --partitions 3 --max-iter 50
+  -c 0.25 --partitions 3 --max-iter 50 --fixed-parts
 
 # The objective of a run on 3 ranks (LOG, its progress) within 1% of f*,
 # that of cdtrain with OPTIONS.
@@ -158,7 +161,7 @@ near_optimum() {
   passed=$((passed + 1))
 }
 mpi 3 ./cdtrain-mpi -s 1 --partitions 4 data/rcv1_small "$scratch/mpi.model" >"$scratch/log" 2>&1
-grep -q "instances in 4 parts" "$scratch/log" || fail "rcv1_small -s 1: $(cat "$scratch/log")"
+grep -q "instances in 4 fixed parts" "$scratch/log" || fail "rcv1_small -s 1: $(cat "$scratch/log")"
 near_optimum "rcv1_small -s 1 on 3 ranks" "$scratch/log" -s 1 -e 1e-6
 mpi 3 ./cdtrain-mpi -s 0 data/rcv1_small "$scratch/mpi.model" >"$scratch/log" 2>&1
 near_optimum "rcv1_small -s 0 on 3 ranks" "$scratch/log" -s 0 -e 1e-7
@@ -173,7 +176,7 @@ same_bits "a9a -s 0 -W" data/a9a -s 0 -W "$scratch/a9a.w"
 same_bits "a9a -s 2 -W" data/a9a -s 2 -W "$scratch/a9a.w"
 same_cv "a9a -s 2 -B 1 -v 2 -W" data/a9a -s 2 -B 1 -v 2 -W "$scratch/a9a.w"
 same_bits "a9a -s 1 -e 0.5 -W --partitions 3" data/a9a -s 1 -e 0.5 -W "$scratch/a9a.w" \
-  --partitions 3
+  --partitions 3 --fixed-parts
 same_bits "a9a, the default -W --partitions 3" data/a9a -W "$scratch/a9a.w" --partitions 3
 sed -i '5s/.*/-1/' "$scratch/a9a.w"
 expected=$(./cdtrain -s 0 -W "$scratch/a9a.w" data/a9a "$scratch/bad.model" 2>&1 | head -1 || true)

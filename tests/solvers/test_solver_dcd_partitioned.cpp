@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <utility>
 
 #include "objective/dual_gap.h"
 #include "objective/evaluate.h"
@@ -161,12 +162,17 @@ INSTANTIATE_TEST_SUITE_P(Losses, PartitionedDcd,
                          });
 
 // The model depends on the parts, never on the threads: rcv1_small has more
-// than 65,536 nonzeros, so the parts run on the team.
+// than 65,536 nonzeros, so the parts run on the team; with a new cut every
+// epoch and with --fixed-parts.
 TEST(PartitionedDcd, SameBitsForAnyThreadCount) {
   const Problem problem = test::problem_of("rcv1_small");
   ASSERT_GT(problem.nnz(), 1u << 16);
-  for (LossKind loss : {LossKind::kL1Svm, LossKind::kL2Svm}) {
+  for (const auto& [loss, fixed] :
+       {std::pair{LossKind::kL1Svm, false}, std::pair{LossKind::kL2Svm, false},
+        std::pair{LossKind::kL1Svm, true}, std::pair{LossKind::kL2Svm, true}}) {
+    SCOPED_TRACE(fixed ? "fixed parts" : "a new cut every epoch");
     Params params = dcd_params(loss, 0.01, 4);
+    params.fixed_parts = fixed;
     params.threads = 1;
     test::RecordingReporter quiet;
     const SolveResult one = train_binary(problem, params, 7, quiet);
@@ -179,6 +185,24 @@ TEST(PartitionedDcd, SameBitsForAnyThreadCount) {
       EXPECT_EQ(many.alpha, one.alpha);
       EXPECT_EQ(many.iterations, one.iterations);
     }
+  }
+}
+
+// The tail: a new cut of the rows every epoch reaches a tolerance 100 times
+// below the default in at most 1.5 times the serial solver's epochs. A
+// fixed cut takes 2.1 and 3.1 times (`cdtrain -s 1 -e 0.001 --partitions 2
+// --fixed-parts`: 336 epochs against 162 on heart_scale, 40 against 13 on
+// rcv1_small).
+TEST(PartitionedDcd, NewCutEveryEpochKeepsTheSerialTail) {
+  for (const std::string name : {"heart_scale", "rcv1_small"}) {
+    SCOPED_TRACE(name);
+    const Problem problem = test::problem_of(name);
+    const SolveResult one = serial(problem, dcd_params(LossKind::kL2Svm, 1e-3, 1));
+    const SolveResult two = partitioned(problem, dcd_params(LossKind::kL2Svm, 1e-3, 2));
+    EXPECT_EQ(two.status, Status::kConverged);
+    EXPECT_LE(static_cast<double>(two.iterations), 1.5 * static_cast<double>(one.iterations))
+        << one.iterations << " serial epochs";
+    EXPECT_NEAR(two.objective, one.objective, 1e-6 * one.objective);
   }
 }
 

@@ -23,8 +23,8 @@ namespace cdl {
 namespace {
 
 const std::vector<const char*> kOwnOptions = {
-    option::kSelect, option::kLineSearch, option::kBatch,      option::kShrink,
-    option::kGapTol, option::kPdSteps,    option::kPartitions, option::kExactGaps};
+    option::kSelect,  option::kLineSearch, option::kBatch,     option::kShrink,    option::kGapTol,
+    option::kPdSteps, option::kPartitions, option::kExactGaps, option::kFixedParts};
 
 template <class T>
 bool contains(const std::vector<T>& list, const T& value) {
@@ -107,6 +107,7 @@ Params with_option(SolverKind solver, const char* flag) {
   if (name == option::kPdSteps) params.pd_sigma = 2.0;
   if (name == option::kPartitions) params.partitions = 2;
   if (name == option::kExactGaps) params.exact_gaps = true;
+  if (name == option::kFixedParts) params.fixed_parts = true;
   return resolve_defaults(params);
 }
 

@@ -257,8 +257,9 @@ void expect_same_dual_weights(const std::string& name, int number, double bias, 
   options.bias = bias;
   const LabeledRows file = read_libsvm_rows(test::data_path(name), options);
   const CsrMatrix& x = file.features;
-  const Params params =
-      params_of(number, bias, partitions, DataShape{x.num_rows, x.num_cols, x.nnz()});
+  // The ranks keep their parts' rows: cdtrain --fixed-parts's model.
+  Params params = params_of(number, bias, partitions, DataShape{x.num_rows, x.num_cols, x.nnz()});
+  params.fixed_parts = true;
   ASSERT_EQ(std::string(solver_info(params.solver).name), "dcd");
   const ClassMap classes = map_classes(file.labels);
   test::RecordingReporter reporter;
