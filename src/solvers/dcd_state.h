@@ -223,14 +223,7 @@ __attribute__((always_inline)) inline void prefetch_ahead(const CsrMatrix& x, co
     __builtin_prefetch(&x.row_ptr[ahead]);
     __builtin_prefetch(&row[ahead], 1);
   }
-  if (k + d < batch.size) {
-    const std::size_t ahead = row_of(batch.begin[k + d]);
-    // Pointers, not x.values[start]: start is nnz for empty rows at the end,
-    // and the arrays are empty when every row is.
-    const auto start = static_cast<std::size_t>(x.row_ptr[ahead]);
-    __builtin_prefetch(x.values.data() + start);
-    __builtin_prefetch(x.col_idx.data() + start);
-  }
+  if (k + d < batch.size) prefetch_row(x, row_of(batch.begin[k + d]));
 }
 
 // The stopping test after an epoch, and the next epoch's shrinking

