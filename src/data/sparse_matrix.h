@@ -129,7 +129,6 @@ struct CscMatrix {
 // numbers come out in increasing order.
 CscMatrix to_csc(const CsrMatrix& rows);
 
-// x_j'v for row j of `m`. O(nonzeros of the row).
 // Prefetch hints for the start of row j's nonzeros, for a loop that visits
 // rows out of order. Pointers, not m.values[start]: start is nnz for empty
 // rows at the end, and the arrays are empty when every row is. Always
@@ -141,6 +140,7 @@ __attribute__((always_inline)) inline void prefetch_row(const CsrMatrix& m, std:
   __builtin_prefetch(m.col_idx.data() + start);
 }
 
+// x_j'v for row j of `m`. O(nonzeros of the row).
 inline double row_dot(const CsrMatrix& m, std::size_t j, const std::vector<double>& v) {
   double sum = 0;
   for (auto k = m.row_ptr[j]; k < m.row_ptr[j + 1]; ++k) {

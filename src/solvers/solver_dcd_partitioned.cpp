@@ -267,20 +267,17 @@ struct EpochCut {
 };
 
 // Part k's share of a round (the header's first step): slice `slice` of
-// `slices` of its epoch's order, solver_dcd.cpp's steps on w + sigma dw_k,
-// then its row sums for the line search. With fixed parts, slice 0 draws
-// the part's order of the epoch (a new cut comes in a random order).
+// `slices` of its epoch's order (drawn before slice 0), solver_dcd.cpp's
+// steps on w + sigma dw_k, then its row sums for the line search. Slice 0
+// starts the epoch's stats.
 template <LossKind kLoss>
 void local_slice(const Problem& problem, const CsrMatrix& x, bool shrink, const ShrinkBounds prev,
                  const std::vector<double>& w, double sigma, std::size_t slice, std::size_t slices,
-                 bool fixed_parts, DualRows& dual, Part& part) {
+                 DualRows& dual, Part& part) {
   const ClassBounds bounds = class_bounds<kLoss>(problem);
   DualRow* const row = dual.row.data();
   std::uint8_t* const active = dual.active.data();
-  if (slice == 0) {
-    if (fixed_parts) shuffle(part.visits, part.rng);
-    part.stats = EpochStats{};
-  }
+  if (slice == 0) part.stats = EpochStats{};
   const std::size_t count = part.visits.size();
   part.slice_begin = count * slice / slices;
   part.slice_end = count * (slice + 1) / slices;
@@ -581,11 +578,15 @@ SolveResult partitioned_loop(const Problem& problem, const CsrMatrix& x, std::si
   double sigma = 1;
   while (!loop.converged && result.iterations < max_iter) {
     const ShrinkBounds prev = loop.shrink_bounds;
-    if (cut) cut->draw(parts);
+    // The epoch's order: a new cut, or each fixed part's rows shuffled anew.
+    if (cut) {
+      cut->draw(parts);
+    } else {
+      team.run(parts.size(), [&](std::size_t k) { shuffle(parts[k].visits, parts[k].rng); });
+    }
     for (std::size_t slice = 0; slice < slices; ++slice) {
       team.run(parts.size(), [&](std::size_t k) {
-        local_slice<kLoss>(problem, x, shrink, prev, w, sigma, slice, slices, params.fixed_parts,
-                           dual, parts[k]);
+        local_slice<kLoss>(problem, x, shrink, prev, w, sigma, slice, slices, dual, parts[k]);
       });
       const double ratio = combine(parts, ranks, shared_u, dual, w, team);
       // The next round's sigma': the one that would have put this round's
