@@ -56,7 +56,7 @@ INCDIR  = $(DESTDIR)$(PREFIX)/include
 LIBDIR  = $(DESTDIR)$(PREFIX)/lib
 MANDIR  = $(DESTDIR)$(PREFIX)/share/man/man1
 
-.PHONY: mpi mpi-available test-mpi all test asan test-asan tsan test-tsan test-install install uninstall fuzz fuzz-build fuzz-run bench tools clean format format-check
+.PHONY: mpi mpi-available test-mpi all test asan test-asan tsan test-tsan tsan-parallel test-tsan-parallel test-install install uninstall fuzz fuzz-build fuzz-run bench tools clean format format-check
 all: $(TOOLS)
 
 $(BUILD)/tests/%.o: private INCLUDES += -Itests -Itools
@@ -126,9 +126,26 @@ asan:
 	  test-asan
 
 # ThreadSanitizer on the suite (GTEST_FILTER=... to run part of it).
+TSAN_FLAGS := -O1 -g -fsanitize=thread -fno-omit-frame-pointer -Wno-maybe-uninitialized
 tsan:
-	$(MAKE) BUILD=build-tsan CXXFLAGS="-O1 -g -fsanitize=thread -fno-omit-frame-pointer -Wno-maybe-uninitialized" \
-	  test-tsan
+	$(MAKE) BUILD=build-tsan CXXFLAGS="$(TSAN_FLAGS)" test-tsan
+
+# ThreadSanitizer on the tests of the parallel paths alone (CI's step): the
+# tests whose names PARALLEL_FILTER picks (those that name threads, or bits
+# the same for any thread count, run_tasks, and the ranks of a distributed
+# run as threads, RowShare), in a binary of the test files that hold them,
+# found by the same words, so that the other test files are not built.
+PARALLEL_FILTER := *Thread*:*SameBits*:RunTasks.*:RowShare.*
+PARALLEL_TEST_PATTERN := TEST(_F|_P)?\([^,]*(Thread|SameBits|RunTasks|RowShare)|TEST(_F|_P)?\([^,]*, *[A-Za-z0-9_]*(Thread|SameBits)
+PARALLEL_TEST_SRCS := $(shell grep -lE '$(PARALLEL_TEST_PATTERN)' $(TEST_SRCS))
+PARALLEL_TEST_BIN := $(BUILD)/cdlinear_parallel_tests
+$(PARALLEL_TEST_BIN): $(PARALLEL_TEST_SRCS:%.cpp=$(BUILD)/%.o) $(CLI_OBJ) $(LIB)
+	$(CXX) $(ALL_CXXFLAGS) $^ -o $@ $(GTEST_LIBS) $(LDLIBS)
+tsan-parallel:
+	$(MAKE) BUILD=build-tsan CXXFLAGS="$(TSAN_FLAGS)" test-tsan-parallel
+test-tsan-parallel: $(BUILD)/cdtrain $(BUILD)/cdpredict $(BUILD)/cdscale $(PARALLEL_TEST_BIN)
+	CDL_BIN_DIR=$(CURDIR)/$(BUILD) CDL_DATA_DIR=$(CURDIR)/data \
+	  GTEST_FILTER='$(PARALLEL_FILTER)' $(PARALLEL_TEST_BIN)
 
 test-tsan: $(BUILD)/cdtrain $(BUILD)/cdpredict $(BUILD)/cdscale $(TEST_BIN) $(EXAMPLE)
 	CDL_BIN_DIR=$(CURDIR)/$(BUILD) CDL_DATA_DIR=$(CURDIR)/data \
