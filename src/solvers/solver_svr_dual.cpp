@@ -47,8 +47,10 @@
 //   f(w) for the progress lines is O(#nz + l + n) per epoch, with the clock
 //   stopped, and skipped under -q without a trace. The epochs run on one
 //   thread (a partitioned form, as dcd's, took 82 epochs for these 9 to
-//   -s 11's tolerance on a 10^5 x 10^6 text-like file, docs/checks.md); -m's
-//   threads share the setup's x_j'x_j, -s 11's checks and each f(w).
+//   -s 11's tolerance on a 10^5 x 10^6 text-like file with a fixed cut, and
+//   13 with a new cut every epoch, each of them slower on two threads than
+//   a serial epoch on one: docs/checks.md); -m's threads share the setup's
+//   x_j'x_j, -s 11's checks and each f(w).
 #include <algorithm>
 #include <cmath>
 #include <limits>
