@@ -125,6 +125,10 @@ asan:
 	$(MAKE) BUILD=build-asan CXXFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -Wno-maybe-uninitialized" \
 	  test-asan
 
+# The sanitizer builds' tests find their tools in $(BUILD) (a recursive
+# variable: each sub-make sets BUILD) and the data sets in data/.
+SANITIZER_TEST_ENV = CDL_BIN_DIR=$(CURDIR)/$(BUILD) CDL_DATA_DIR=$(CURDIR)/data
+
 # ThreadSanitizer on the suite (GTEST_FILTER=... to run part of it).
 TSAN_FLAGS := -O1 -g -fsanitize=thread -fno-omit-frame-pointer -Wno-maybe-uninitialized
 tsan:
@@ -144,16 +148,13 @@ $(PARALLEL_TEST_BIN): $(PARALLEL_TEST_SRCS:%.cpp=$(BUILD)/%.o) $(CLI_OBJ) $(LIB)
 tsan-parallel:
 	$(MAKE) BUILD=build-tsan CXXFLAGS="$(TSAN_FLAGS)" test-tsan-parallel
 test-tsan-parallel: $(BUILD)/cdtrain $(BUILD)/cdpredict $(BUILD)/cdscale $(PARALLEL_TEST_BIN)
-	CDL_BIN_DIR=$(CURDIR)/$(BUILD) CDL_DATA_DIR=$(CURDIR)/data \
-	  GTEST_FILTER='$(PARALLEL_FILTER)' $(PARALLEL_TEST_BIN)
+	$(SANITIZER_TEST_ENV) GTEST_FILTER='$(PARALLEL_FILTER)' $(PARALLEL_TEST_BIN)
 
 test-tsan: $(BUILD)/cdtrain $(BUILD)/cdpredict $(BUILD)/cdscale $(TEST_BIN) $(EXAMPLE)
-	CDL_BIN_DIR=$(CURDIR)/$(BUILD) CDL_DATA_DIR=$(CURDIR)/data \
-	  CDL_LIBRARY_EXAMPLE=$(CURDIR)/$(EXAMPLE) $(TEST_BIN)
+	$(SANITIZER_TEST_ENV) CDL_LIBRARY_EXAMPLE=$(CURDIR)/$(EXAMPLE) $(TEST_BIN)
 
 test-asan: $(BUILD)/cdtrain $(BUILD)/cdpredict $(BUILD)/cdscale $(TEST_BIN) $(REPLAYS) $(EXAMPLE)
-	CDL_BIN_DIR=$(CURDIR)/$(BUILD) CDL_DATA_DIR=$(CURDIR)/data \
-	  CDL_LIBRARY_EXAMPLE=$(CURDIR)/$(EXAMPLE) $(TEST_BIN)
+	$(SANITIZER_TEST_ENV) CDL_LIBRARY_EXAMPLE=$(CURDIR)/$(EXAMPLE) $(TEST_BIN)
 	for t in $(FUZZ_TARGETS); do \
 	  $(BUILD)/replay_$$t fuzz/seeds/$$t fuzz/regressions/$$t || exit 1; \
 	done
