@@ -209,7 +209,7 @@ cdtrain-mpi: $(MPI_OBJS) $(CLI_OBJ) $(LIB)
 	$(MPICXX) $(ALL_CXXFLAGS) $^ -o $@ $(LDLIBS)
 
 test-mpi: mpi cdtrain
-	bash tests/mpi/test_mpi.sh
+	MAKE="$(MAKE)" bash tests/mpi/test_mpi.sh
 
 FORMAT_FILES = $(wildcard src/*.h src/*/*.h src/*/*.cpp tools/*.h tools/*.cpp mpi/*.h mpi/*.cpp bench/*.cpp gen/*.cpp experiments/*.cpp tests/*.h tests/*/*.cpp fuzz/*.h fuzz/*.cpp docs/*.cpp)
 

@@ -61,7 +61,7 @@ same_bits() {
   passed=$((passed + 1))
 }
 
-make -s --no-print-directory build/gen_rcv1like >/dev/null
+"${MAKE:-make}" -s --no-print-directory build/gen_rcv1like >/dev/null
 ./build/gen_rcv1like --seed 3 --rows 30000 --features 5000 --avg-terms 40 "$scratch/tall.svm" \
   >/dev/null
 ./build/gen_rcv1like --seed 4 --rows 20000 --features 5000 --avg-terms 40 --classes 20 \
