@@ -15,11 +15,13 @@ fi
 binary=$1
 shards=${SHARDS:-$(nproc 2>/dev/null || echo 1)}
 case $shards in
-  '' | *[!0-9]* | 0)
-    echo "run_shards.sh: SHARDS must be a positive integer, not '$shards'" >&2
-    exit 2
-    ;;
+  '' | *[!0-9]*) shards=invalid ;;
 esac
+if [ "$shards" = invalid ] || [ $((10#$shards)) -lt 1 ]; then
+  echo "run_shards.sh: SHARDS must be a positive integer, not '${SHARDS-}'" >&2
+  exit 2
+fi
+shards=$((10#$shards))
 
 logs=$(mktemp -d) || exit 1
 trap 'rm -rf "$logs"' EXIT
