@@ -14,10 +14,7 @@ if [ $# -ne 1 ]; then
 fi
 binary=$1
 shards=${SHARDS:-$(nproc 2>/dev/null || echo 1)}
-case $shards in
-  '' | *[!0-9]*) shards=invalid ;;
-esac
-if [ "$shards" = invalid ] || [ $((10#$shards)) -lt 1 ]; then
+if ! [[ $shards =~ ^[0-9]+$ ]] || ((10#$shards < 1)); then
   echo "run_shards.sh: SHARDS must be a positive integer, not '${SHARDS-}'" >&2
   exit 2
 fi
