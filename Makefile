@@ -132,8 +132,10 @@ asan:
 # The sanitizer builds' tests find their tools in $(BUILD) (a recursive
 # variable: each sub-make sets BUILD) and the data sets in data/.
 SANITIZER_TEST_ENV = CDL_BIN_DIR=$(CURDIR)/$(BUILD) CDL_DATA_DIR=$(CURDIR)/data
-# Their tests run as one shard per core at once (SHARDS=N for another number).
+# Their tests run as one shard per core at once (SHARDS=N for another number);
+# the whole suite runs the same way under both sanitizers.
 RUN_SHARDS := bash checks/run_shards.sh
+SANITIZED_SUITE = $(SANITIZER_TEST_ENV) CDL_LIBRARY_EXAMPLE=$(CURDIR)/$(EXAMPLE) $(RUN_SHARDS) $(TEST_BIN)
 
 # ThreadSanitizer on the suite (GTEST_FILTER=... to run part of it).
 TSAN_FLAGS := -O1 -g1 -fsanitize=thread -fno-omit-frame-pointer -Wno-maybe-uninitialized
@@ -157,10 +159,10 @@ test-tsan-parallel: $(BUILD)/cdtrain $(BUILD)/cdpredict $(BUILD)/cdscale $(PARAL
 	$(SANITIZER_TEST_ENV) GTEST_FILTER='$(PARALLEL_FILTER)' $(RUN_SHARDS) $(PARALLEL_TEST_BIN)
 
 test-tsan: $(BUILD)/cdtrain $(BUILD)/cdpredict $(BUILD)/cdscale $(TEST_BIN) $(EXAMPLE)
-	$(SANITIZER_TEST_ENV) CDL_LIBRARY_EXAMPLE=$(CURDIR)/$(EXAMPLE) $(RUN_SHARDS) $(TEST_BIN)
+	$(SANITIZED_SUITE)
 
 test-asan: $(BUILD)/cdtrain $(BUILD)/cdpredict $(BUILD)/cdscale $(TEST_BIN) $(REPLAYS) $(EXAMPLE)
-	$(SANITIZER_TEST_ENV) CDL_LIBRARY_EXAMPLE=$(CURDIR)/$(EXAMPLE) $(RUN_SHARDS) $(TEST_BIN)
+	$(SANITIZED_SUITE)
 	for t in $(FUZZ_TARGETS); do \
 	  $(BUILD)/replay_$$t fuzz/seeds/$$t fuzz/regressions/$$t || exit 1; \
 	done
