@@ -49,6 +49,14 @@
 //                               thread of the process busy on another core (a
 //                               free interrupts it to flush its TLB); median
 //                               of 5 rounds, the variants in turn
+//   bench_cd team               microseconds a pass of a two-thread
+//                               ThreadTeam (util/parallel.h) costs beyond its
+//                               two tasks' work (each takes one of two empty
+//                               tasks): passes back to back, and after 50,
+//                               500 and 5,000 us of serial work on the caller
+//                               (a helper that waited longer than it checks
+//                               for a pass sleeps); median of 5 rounds of
+//                               1,000 passes
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -84,6 +92,7 @@
 #include "solvers/solver.h"
 #include "train/train.h"
 #include "util/error.h"
+#include "util/parallel.h"
 #include "util/populate.h"
 
 namespace {
@@ -223,6 +232,32 @@ int bench_pages(std::size_t megabytes) {
   std::printf("  a mapping each            %.3f s\n", median(one_each));
   std::printf("  eight runs a mapping      %.3f s\n", median(eight_each));
   return 0;
+}
+
+int bench_team() {
+  cdl::ThreadTeam team(2);
+  std::atomic<std::size_t> tasks{0};
+  const auto task = [&](std::size_t) { ++tasks; };
+  std::printf("a pass of two empty tasks on a team of 2, us beyond the caller's serial work\n");
+  for (const int serial_us : {0, 50, 500, 5000}) {
+    const auto serial = std::chrono::microseconds(serial_us);
+    const int passes = serial_us >= 5000 ? 100 : 1000;
+    std::vector<double> costs;
+    for (int round = 0; round < 5; ++round) {
+      double passing = 0;
+      for (int k = 0; k < passes; ++k) {
+        const auto busy = Clock::now();
+        while (Clock::now() - busy < serial) {
+        }
+        const auto start = Clock::now();
+        team.run(2, task);
+        passing += seconds_since(start);
+      }
+      costs.push_back(1e6 * passing / passes);
+    }
+    std::printf("after %5d us serial  %7.1f us\n", serial_us, median(costs));
+  }
+  return tasks.load() > 0 ? 0 : 1;
 }
 
 int bench_read(const std::string& path, unsigned threads) {
@@ -761,11 +796,12 @@ int main(int argc, char** argv) {
         args[0] == "pages") {
       return bench_pages(megabytes);
     }
+    if (args.size() == 1 && args[0] == "team") return bench_team();
     if (args.size() >= 2 && args[0] == "sweep" && parse_sweep_args(args, sweep)) {
       return bench_sweep(args[1], sweep);
     }
     std::cerr << "usage: bench_cd read FILE [threads] | bench_cd objective FILE MODEL [C [P]] |\n"
-                 "       bench_cd stream [MB] | bench_cd pages [MB] |\n"
+                 "       bench_cd stream [MB] | bench_cd pages [MB] | bench_cd team |\n"
                  "       bench_cd sweep FILE [--order all|cyclic|perm|perm-prefetch|\n"
                  "         perm-prefetch-signed|cdper] [--epochs N] [--distance D[,D...]]\n"
                  "         [--huge-pages]\n";

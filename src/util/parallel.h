@@ -47,9 +47,15 @@ void run_in_blocks_or_throw(std::size_t count, unsigned threads, Body body) {
   });
 }
 
-// A fixed team of threads for many short passes: its helpers start once and
-// sleep between passes, so that a pass costs a wake-up (microseconds) instead
-// of a thread start. TRON runs two passes per CG step, hundreds per solve.
+// A fixed team of threads for many short passes: its helpers start once, so
+// that a pass costs no thread start. TRON runs two passes per CG step,
+// hundreds per solve, and CDPER's partitions three per merge. Between passes
+// a helper checks for the next one for up to 1 ms (yielding its core), and
+// only then sleeps: a pass that wakes a sleeping helper cost 75-130 us on the
+// 2-core VM, one that a checking helper takes 2-6 us (`bench_cd team`,
+// docs/checks.md). The caller waits for the pass's end the same way. Only a
+// team with no more threads than the hardware has checks; a larger one
+// sleeps at once, as its threads would take each other's cores.
 //
 // Contract: run() is called by one thread at a time (the owner's); the team
 // is not reentrant (a task must not call run()). Which thread runs which task
@@ -81,14 +87,18 @@ class ThreadTeam {
   std::condition_variable wake_;  // a new pass, or the end
   std::condition_variable done_;  // the last helper left the pass
   std::vector<std::thread> helpers_;
-  // The current pass, written under mutex_ before the helpers are woken.
+  // Whether helpers and the caller spin a while before they sleep: only
+  // when the team has a hardware thread per member.
+  bool spin_ = false;
+  // The current pass, written before pass_ is raised.
   const std::function<void(std::size_t)>* task_ = nullptr;
   std::size_t count_ = 0;
   std::atomic<std::size_t> next_{0};
   std::vector<std::exception_ptr> errors_;
-  std::uint64_t pass_ = 0;  // passes started
-  std::size_t busy_ = 0;    // helpers not yet done with the current pass
-  bool stopping_ = false;
+  std::atomic<std::uint64_t> pass_{0};  // passes started
+  std::atomic<std::size_t> busy_{0};    // helpers not yet done with the current pass
+  std::size_t sleeping_ = 0;            // helpers waiting on wake_ (under mutex_)
+  std::atomic<bool> stopping_{false};
 };
 
 // sum_k part(first_k, stop_k) over the chunks [k chunk, min((k + 1) chunk,

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "util/parallel.h"
@@ -92,6 +94,33 @@ TEST(ThreadTeam, RethrowsTheFirstErrorInTaskOrderAndStaysUsable) {
     std::atomic<int> runs{0};
     team.run(50, [&](std::size_t) { ++runs; });
     EXPECT_EQ(runs, 50);
+  }
+}
+
+// The helpers check for a pass for a while and then sleep: passes after
+// pauses shorter and longer than that must find them either way. Each pass's
+// two tasks wait for each other, so a pass passes only if two threads take
+// part in it.
+TEST(ThreadTeam, AHelperTakesPartAfterShortAndLongPauses) {
+  for (unsigned threads : {2u, 8u}) {  // 8: more than most machines, it sleeps at once
+    ThreadTeam team(threads);
+    if (team.size() < 2) continue;  // the system gave no helper
+    for (const int pause_us : {0, 20, 2000, 0, 5000, 50, 1000}) {
+      const auto start = std::chrono::steady_clock::now();
+      while (std::chrono::steady_clock::now() - start < std::chrono::microseconds(pause_us)) {
+      }
+      std::atomic<int> started{0};
+      std::atomic<int> met{0};
+      team.run(2, [&](std::size_t) {
+        ++started;
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+        while (started.load() < 2 && std::chrono::steady_clock::now() < deadline) {
+          std::this_thread::yield();
+        }
+        if (started.load() == 2) ++met;
+      });
+      ASSERT_EQ(met, 2) << threads << " threads, after a pause of " << pause_us << " us";
+    }
   }
 }
 
