@@ -158,7 +158,7 @@ class RowObjective final : public VectorObjective {
   // g = l2 w + X'(y C loss'(m)).
   void gradient(std::vector<double>& g) const override {
     assert(evaluated_);
-    g.resize(w_.size());
+    resize_for_writing(g, w_.size());
     times_transpose([&](std::size_t i) { return regularized(i, w_[i]); },
                     [&](std::size_t j) { return slope_[j]; }, g);
   }
@@ -169,7 +169,7 @@ class RowObjective final : public VectorObjective {
   void hess_vec(const std::vector<double>& s, std::vector<double>& hs) const override {
     assert(evaluated_);
     assert(s.size() == num_features() && &s != &hs);
-    hs.resize(s.size());
+    resize_for_writing(hs, s.size());
     times_transpose([&](std::size_t i) { return regularized(i, s[i]); },
                     [&](std::size_t j) {
                       return curvature_[j] != 0 ? curvature_[j] * row_dot(rows_, j, s) : 0.0;
@@ -182,14 +182,14 @@ class RowObjective final : public VectorObjective {
   // d = l2 + X.^2'(D), the scatter of D_jj x_ji^2 by the same blocks as X'u.
   void hess_diag(std::vector<double>& d) const override {
     assert(evaluated_);
-    d.resize(w_.size());
+    resize_for_writing(d, w_.size());
     times_transpose([&](std::size_t i) { return regularized(i, 1.0); },
                     [&](std::size_t j) { return curvature_[j]; }, d, kSquares);
   }
 
   void begin_line(const std::vector<double>& s) override {
     assert(evaluated_ && s.size() == w_.size());
-    line_.resize(score_.size());  // on first use: TRON never needs it
+    resize_for_writing(line_, score_.size());  // on first use: TRON never needs it
     for_blocks(row_blocks_, [&](std::size_t begin, std::size_t end) {
       for (std::size_t j = begin; j < end; ++j) line_[j] = row_dot(rows_, j, s);
     });

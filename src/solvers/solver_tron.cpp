@@ -61,6 +61,7 @@
 #include "objective/vector_math.h"
 #include "solvers/progress.h"
 #include "solvers/solver.h"
+#include "util/populate.h"
 
 namespace cdl {
 namespace {
@@ -78,7 +79,8 @@ constexpr int kPrecisionStrikes = 5;  // ... in this many iterations in a row
 
 // CG's vectors, kept for the whole solve: n-vectors allocated at every
 // outer iteration would be fresh pages for the system to fault in each
-// time (8 MB each at n = 10^6).
+// time (8 MB each at n = 10^6). The solve maps them before their first
+// write (populated_vector(), util/populate.h), as it does the trial w.
 struct CgResult {
   std::vector<double> step;      // s
   std::vector<double> residual;  // -grad q(s) = -g - H s
@@ -159,15 +161,17 @@ SolveResult solve_tron(VectorObjective& objective, std::vector<double> w, const 
 
   SolveResult result;
   double f = objective.evaluate(w);
-  std::vector<double> g;
+  std::vector<double> g;  // sized by gradient(), in memory mapped first
   objective.gradient(g);
+  const std::size_t n = w.size();
   double gnorm = norm2(g);
   const double stop_norm = eps * objective.gradient_norm_at_zero();
   double radius = gnorm;
-  std::vector<double> trial(w.size());
+  std::vector<double> trial = populated_vector(n, 0.0);
   result.status = gnorm <= stop_norm ? Status::kConverged : Status::kMaxIter;
   int tiny_steps = 0;  // consecutive iterations with noise-sized reductions
-  CgResult cg;
+  CgResult cg{populated_vector(n, 0.0), populated_vector(n, 0.0), populated_vector(n, 0.0),
+              populated_vector(n, 0.0)};
   while (result.status == Status::kMaxIter && result.iterations < max_iter) {
     trust_region_cg(objective, g, radius, cg);
     result.inner_iterations += cg.iterations;

@@ -37,6 +37,18 @@ std::vector<T> populated_vector(std::size_t n, const T& value) {
   return out;
 }
 
+// Makes `v` n elements long for a caller that writes every element: when
+// that takes new memory, in memory mapped before it is written (the elements
+// are then zeros, else whatever v held).
+template <class T>
+void resize_for_writing(std::vector<T>& v, std::size_t n) {
+  if (n > v.capacity()) {
+    v = populated_vector<T>(n, T{});
+  } else {
+    v.resize(n);
+  }
+}
+
 // A copy of `from`, in memory mapped before it is written.
 template <class T>
 std::vector<T> populated_copy(const std::vector<T>& from) {

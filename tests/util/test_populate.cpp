@@ -80,5 +80,21 @@ TEST(Populate, VectorsHoldTheirValues) {
   EXPECT_TRUE(populated_copy(std::vector<double>()).empty());
 }
 
+TEST(Populate, ResizeForWritingKeepsOrZerosTheElements) {
+  std::vector<double> v;
+  resize_for_writing(v, 100000);  // new memory: zeros
+  EXPECT_EQ(v, std::vector<double>(100000, 0.0));
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<double>(i);
+  const double* const data = v.data();
+  resize_for_writing(v, 100000);  // the same size: untouched
+  EXPECT_EQ(v.data(), data);
+  EXPECT_EQ(v[99999], 99999.0);
+  resize_for_writing(v, 10);  // shorter, in the same memory
+  EXPECT_EQ(v.data(), data);
+  EXPECT_EQ(v, std::vector<double>({0, 1, 2, 3, 4, 5, 6, 7, 8, 9}));
+  resize_for_writing(v, 200000);  // beyond the capacity: new memory, zeros
+  EXPECT_EQ(v, std::vector<double>(200000, 0.0));
+}
+
 }  // namespace
 }  // namespace cdl
