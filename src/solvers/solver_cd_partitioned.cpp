@@ -106,6 +106,7 @@
 //   search runs on every rank; each merge exchanges (P_r + 1) l doubles, P_r
 //   the rank's blocks, and each round n doubles (docs/distributed.md).
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -794,21 +795,23 @@ std::vector<std::vector<std::uint32_t>> cd_feature_blocks(
   std::iota(order.begin(), order.end(), 0u);
   std::mt19937_64 rng(derive_seed(seed, kBlockStream));
   shuffle(order, rng);
-  // Each feature's weight, read once in index order: the pass in the
-  // shuffled order then reads an array instead of calling `nonzeros` at
-  // random features (on the wide file's 10^6 features that took two thirds
-  // of this function).
-  std::vector<std::uint64_t> weights = populated_vector<std::uint64_t>(n, 0);
+  // Each feature's weight (its column's nonzeros plus one, at most 2^31 as
+  // a column has at most 2^31 - 1 rows), read once in index order into
+  // block_of, which the pass in the shuffled order then reads and
+  // overwrites with the feature's block: an array read instead of a call of
+  // `nonzeros` at random features, in no more memory.
+  std::vector<std::uint32_t> block_of = populated_vector<std::uint32_t>(n, 0);
   double total = 0;
   for (std::size_t i = 0; i < n; ++i) {
-    weights[i] = nonzeros(i) + 1;
-    total += static_cast<double>(weights[i]);
+    const std::uint64_t weight = nonzeros(i) + 1;
+    assert(weight <= std::numeric_limits<std::uint32_t>::max());
+    block_of[i] = static_cast<std::uint32_t>(weight);
+    total += static_cast<double>(weight);
   }
-  std::vector<std::uint32_t> block_of = populated_vector<std::uint32_t>(n, 0);
   std::vector<std::size_t> sizes(parts, 0);
   double seen = 0;
   for (std::uint32_t i : order) {
-    const auto weight = static_cast<double>(weights[i]);
+    const auto weight = static_cast<double>(block_of[i]);
     auto b = static_cast<std::size_t>((seen + weight / 2) / total * static_cast<double>(parts));
     b = std::min(b, parts - 1);
     block_of[i] = static_cast<std::uint32_t>(b);
