@@ -43,11 +43,13 @@
 //   same bits for any number of threads (vector_objective.h); the dot
 //   products and vector updates of PCG run on this thread in index order.
 //   So -m 1, 2 or 3 write the same model.
+#include <algorithm>
 #include <cmath>
 
 #include "objective/vector_math.h"
 #include "solvers/progress.h"
 #include "solvers/solver.h"
+#include "util/populate.h"
 
 namespace cdl {
 namespace {
@@ -73,12 +75,13 @@ void preconditioned_cg(const VectorObjective& objective, const std::vector<doubl
                        const std::vector<double>& m, PcgResult& out) {
   const std::size_t n = g.size();
   out.iterations = 0;
-  out.step.assign(n, 0.0);
+  resize_for_writing(out.step, n);
+  std::fill(out.step.begin(), out.step.end(), 0.0);
   std::vector<double>& residual = out.residual;
   std::vector<double>& z = out.z;
   std::vector<double>& direction = out.direction;
   std::vector<double>& hd = out.hd;
-  for (std::vector<double>* v : {&residual, &z, &direction, &hd}) v->resize(n);
+  for (std::vector<double>* v : {&residual, &z, &direction, &hd}) resize_for_writing(*v, n);
   double zr = 0;
   for (std::size_t i = 0; i < n; ++i) {
     residual[i] = -g[i];

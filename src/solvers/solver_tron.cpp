@@ -56,6 +56,7 @@
 //   model. One-vs-rest and cross-validation give their classes and folds the
 //   threads instead (train.cpp, cross_validation.cpp): each of those solves
 //   runs on one.
+#include <algorithm>
 #include <cmath>
 
 #include "objective/vector_math.h"
@@ -79,8 +80,8 @@ constexpr int kPrecisionStrikes = 5;  // ... in this many iterations in a row
 
 // CG's vectors, kept for the whole solve: n-vectors allocated at every
 // outer iteration would be fresh pages for the system to fault in each
-// time (8 MB each at n = 10^6). The solve maps them before their first
-// write (populated_vector(), util/populate.h), as it does the trial w.
+// time (8 MB each at n = 10^6). The first call sizes them in memory mapped
+// before it is written (resize_for_writing(), util/populate.h).
 struct CgResult {
   std::vector<double> step;      // s
   std::vector<double> residual;  // -grad q(s) = -g - H s
@@ -97,13 +98,14 @@ void trust_region_cg(const VectorObjective& objective, const std::vector<double>
   const std::size_t n = g.size();
   out.iterations = 0;
   out.hit_boundary = false;
-  out.step.assign(n, 0.0);
-  out.residual.resize(n);
+  for (std::vector<double>* v : {&out.step, &out.residual, &out.direction, &out.hd}) {
+    resize_for_writing(*v, n);
+  }
+  std::fill(out.step.begin(), out.step.end(), 0.0);
   for (std::size_t i = 0; i < n; ++i) out.residual[i] = -g[i];
   std::vector<double>& direction = out.direction;
-  direction = out.residual;
+  std::copy(out.residual.begin(), out.residual.end(), direction.begin());
   std::vector<double>& hd = out.hd;
-  hd.resize(n);
   double rr = dot(out.residual, out.residual);
   const double tolerance = kCgTolerance * std::sqrt(rr);
   // In exact arithmetic CG ends within n steps; rounding on a badly
@@ -163,15 +165,13 @@ SolveResult solve_tron(VectorObjective& objective, std::vector<double> w, const 
   double f = objective.evaluate(w);
   std::vector<double> g;  // sized by gradient(), in memory mapped first
   objective.gradient(g);
-  const std::size_t n = w.size();
   double gnorm = norm2(g);
   const double stop_norm = eps * objective.gradient_norm_at_zero();
   double radius = gnorm;
-  std::vector<double> trial = populated_vector(n, 0.0);
+  std::vector<double> trial = populated_vector(w.size(), 0.0);
   result.status = gnorm <= stop_norm ? Status::kConverged : Status::kMaxIter;
   int tiny_steps = 0;  // consecutive iterations with noise-sized reductions
-  CgResult cg{populated_vector(n, 0.0), populated_vector(n, 0.0), populated_vector(n, 0.0),
-              populated_vector(n, 0.0)};
+  CgResult cg;
   while (result.status == Status::kMaxIter && result.iterations < max_iter) {
     trust_region_cg(objective, g, radius, cg);
     result.inner_iterations += cg.iterations;
