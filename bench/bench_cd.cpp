@@ -29,6 +29,16 @@
 //                               memory advised for 2 MiB pages, to show what
 //                               TLB misses cost.
 //   bench_cd sweep FILE N       the same as --epochs N
+//   bench_cd rows FILE [N]      milliseconds per epoch (median of N, default
+//                               7) of a dual CD epoch over the rows (each
+//                               row's x_j'w, then w += a_j x_j, in a new
+//                               random order every epoch, the rows
+//                               prefetched ahead as dcd-svr's), with w in
+//                               the file's numbering, in one by decreasing
+//                               column count (each row's entries in their
+//                               order: the same bits), and in that one with
+//                               each row sorted by it (the file written in
+//                               it); one epoch each per round
 //   bench_cd stream [MB]        the memory bandwidth that bounds a pass over a
 //                               matrix, as STREAM measures it: GB/s of a read
 //                               of MB megabytes of doubles (default 1024; a
@@ -258,6 +268,111 @@ int bench_team() {
     std::printf("after %5d us serial  %7.1f us\n", serial_us, median(costs));
   }
   return tasks.load() > 0 ? 0 : 1;
+}
+
+// bench_cd rows: the rows' arrays, as read or renumbered.
+struct RowArrays {
+  const std::int64_t* row_ptr;
+  const cdl::Index* col_idx;
+  const double* values;
+};
+
+// One epoch of bench_cd rows, w in the arrays' numbering: in `order`,
+// step_j = -(x_j'w - y_j) / (1 + ||x_j||^2) and w += step_j x_j, the rows
+// prefetched as dcd-svr prefetches them.
+void row_epoch(const RowArrays& rows, const std::vector<std::size_t>& order,
+               const std::vector<double>& y, const std::vector<double>& qbar,
+               std::vector<double>& w) {
+  constexpr std::size_t kAhead = 8;
+  for (std::size_t s = 0; s < order.size(); ++s) {
+    if (s + 2 * kAhead < order.size()) __builtin_prefetch(&rows.row_ptr[order[s + 2 * kAhead]]);
+    if (s + kAhead < order.size()) {
+      const auto start = static_cast<std::size_t>(rows.row_ptr[order[s + kAhead]]);
+      __builtin_prefetch(rows.values + start);
+      __builtin_prefetch(rows.col_idx + start);
+    }
+    const std::size_t j = order[s];
+    const auto begin = static_cast<std::size_t>(rows.row_ptr[j]);
+    const auto end = static_cast<std::size_t>(rows.row_ptr[j + 1]);
+    double dot = 0;
+    for (std::size_t t = begin; t < end; ++t) dot += rows.values[t] * w[rows.col_idx[t]];
+    const double step = -(dot - y[j]) / qbar[j];
+    for (std::size_t t = begin; t < end; ++t) w[rows.col_idx[t]] += step * rows.values[t];
+  }
+}
+
+int bench_rows(const std::string& path, int epochs) {
+  const cdl::LabeledCsr data = cdl::read_libsvm_csr(path);
+  const cdl::CsrMatrix& x = data.features;
+  const std::size_t n = x.num_cols;
+  const std::size_t nnz = x.nnz();
+  // The columns numbered by decreasing count, ties in column order.
+  std::vector<std::size_t> count(n, 0);
+  for (std::size_t t = 0; t < nnz; ++t) ++count[x.col_idx[t]];
+  std::vector<cdl::Index> original(n);
+  std::iota(original.begin(), original.end(), cdl::Index{0});
+  std::stable_sort(original.begin(), original.end(),
+                   [&](cdl::Index a, cdl::Index b) { return count[a] > count[b]; });
+  std::vector<cdl::Index> renumbered(n);
+  for (std::size_t p = 0; p < n; ++p) renumbered[original[p]] = static_cast<cdl::Index>(p);
+  std::vector<cdl::Index> new_idx(nnz);
+  for (std::size_t t = 0; t < nnz; ++t) new_idx[t] = renumbered[x.col_idx[t]];
+  // The same, each row's entries sorted by their new numbers: the rows of
+  // the file written in the new numbering.
+  std::vector<cdl::Index> sorted_idx(nnz);
+  std::vector<double> sorted_values(nnz);
+  std::vector<std::pair<cdl::Index, double>> entries;
+  for (std::size_t j = 0; j < x.num_rows; ++j) {
+    entries.clear();
+    for (auto t = x.row_ptr[j]; t < x.row_ptr[j + 1]; ++t) {
+      const auto u = static_cast<std::size_t>(t);
+      entries.emplace_back(new_idx[u], x.values[u]);
+    }
+    std::sort(entries.begin(), entries.end());
+    auto u = static_cast<std::size_t>(x.row_ptr[j]);
+    for (const auto& entry : entries) {
+      sorted_idx[u] = entry.first;
+      sorted_values[u] = entry.second;
+      ++u;
+    }
+  }
+  const RowArrays variants[] = {{x.row_ptr.data(), x.col_idx.data(), x.values.data()},
+                                {x.row_ptr.data(), new_idx.data(), x.values.data()},
+                                {x.row_ptr.data(), sorted_idx.data(), sorted_values.data()}};
+  const char* const names[] = {"rows as read", "renumbered, row order kept",
+                               "renumbered, rows sorted"};
+  std::vector<double> qbar(x.num_rows);
+  for (std::size_t j = 0; j < x.num_rows; ++j) qbar[j] = 1.0 + cdl::row_squared_norm(x, j);
+  std::vector<std::vector<double>> w(3, std::vector<double>(n, 0.0));
+  std::vector<std::vector<double>> ms(3);
+  std::vector<std::size_t> order(x.num_rows);
+  std::mt19937_64 rng(1);
+  for (int epoch = 0; epoch < epochs; ++epoch) {
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::shuffle(order.begin(), order.end(), rng);
+    for (std::size_t v = 0; v < 3; ++v) {
+      const auto start = Clock::now();
+      row_epoch(variants[v], order, data.labels, qbar, w[v]);
+      ms[v].push_back(1e3 * seconds_since(start));
+    }
+  }
+  std::printf("rows %zu  features %zu  nonzeros %zu  epochs %d (medians)\n", x.num_rows, n, nnz,
+              epochs);
+  for (std::size_t v = 0; v < 3; ++v) {
+    std::printf("%-28s %9.2f ms/epoch\n", names[v], median(ms[v]));
+  }
+  // Row order kept: the same bits as the rows as read; sorted: the same up
+  // to rounding.
+  bool same = true;
+  double diff = 0, norm = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    same = same && std::memcmp(&w[1][renumbered[i]], &w[0][i], sizeof(double)) == 0;
+    diff += (w[2][renumbered[i]] - w[0][i]) * (w[2][renumbered[i]] - w[0][i]);
+    norm += w[0][i] * w[0][i];
+  }
+  std::printf("row order kept, the same w: %s; rows sorted, |w - w_read| / |w_read| %.1e\n",
+              same ? "yes" : "NO", std::sqrt(diff / norm));
+  return same ? 0 : 1;
 }
 
 int bench_read(const std::string& path, unsigned threads) {
@@ -797,11 +912,18 @@ int main(int argc, char** argv) {
       return bench_pages(megabytes);
     }
     if (args.size() == 1 && args[0] == "team") return bench_team();
+    int epochs = 7;
+    if ((args.size() == 2 ||
+         (args.size() == 3 && cdl::parse_integer(args[2], epochs) && epochs > 0)) &&
+        args[0] == "rows") {
+      return bench_rows(args[1], epochs);
+    }
     if (args.size() >= 2 && args[0] == "sweep" && parse_sweep_args(args, sweep)) {
       return bench_sweep(args[1], sweep);
     }
     std::cerr << "usage: bench_cd read FILE [threads] | bench_cd objective FILE MODEL [C [P]] |\n"
-                 "       bench_cd stream [MB] | bench_cd pages [MB] | bench_cd team |\n"
+                 "       bench_cd rows FILE [N] | bench_cd stream [MB] | bench_cd pages [MB] |\n"
+                 "       bench_cd team |\n"
                  "       bench_cd sweep FILE [--order all|cyclic|perm|perm-prefetch|\n"
                  "         perm-prefetch-signed|cdper] [--epochs N] [--distance D[,D...]]\n"
                  "         [--huge-pages]\n";
