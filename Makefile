@@ -56,7 +56,7 @@ INCDIR  = $(DESTDIR)$(PREFIX)/include
 LIBDIR  = $(DESTDIR)$(PREFIX)/lib
 MANDIR  = $(DESTDIR)$(PREFIX)/share/man/man1
 
-.PHONY: mpi mpi-available test-mpi all test asan test-asan tsan test-tsan tsan-parallel test-tsan-parallel test-install install uninstall fuzz fuzz-build fuzz-run bench tools clean format format-check
+.PHONY: check-clang-format-version mpi mpi-available test-mpi all test asan test-asan tsan test-tsan tsan-parallel test-tsan-parallel test-install install uninstall fuzz fuzz-build fuzz-run bench tools clean format format-check
 all: $(TOOLS)
 
 $(BUILD)/tests/%.o: private INCLUDES += -Itests -Itools
@@ -215,11 +215,22 @@ test-mpi: mpi cdtrain
 
 FORMAT_FILES = $(wildcard src/*.h src/*/*.h src/*/*.cpp tools/*.h tools/*.cpp mpi/*.h mpi/*.cpp bench/*.cpp gen/*.cpp experiments/*.cpp tests/*.h tests/*/*.cpp fuzz/*.h fuzz/*.cpp docs/*.cpp)
 
-format:
-	clang-format -i $(FORMAT_FILES)
+# The formatting is clang-format 14's (Debian 12's clang-format package):
+# another major version formats some lines differently, so both targets
+# refuse to run with one.
+CLANG_FORMAT ?= clang-format
+CLANG_FORMAT_MAJOR := 14
+check-clang-format-version:
+	@$(CLANG_FORMAT) --version | grep -q 'version $(CLANG_FORMAT_MAJOR)\.' || { \
+	  echo "make format needs clang-format $(CLANG_FORMAT_MAJOR) (apt-get install clang-format-$(CLANG_FORMAT_MAJOR)), found: $$($(CLANG_FORMAT) --version)" >&2; \
+	  exit 1; }
 
-format-check:
-	clang-format --dry-run --Werror $(FORMAT_FILES)
+format: check-clang-format-version
+	$(CLANG_FORMAT) -i $(FORMAT_FILES)
+
+format-check: check-clang-format-version
+	@$(CLANG_FORMAT) --dry-run --Werror $(FORMAT_FILES)
+	@echo "format-check: $(words $(FORMAT_FILES)) files as clang-format $(CLANG_FORMAT_MAJOR) formats them"
 
 clean:
 	rm -rf build build-asan build-tsan build-fuzz $(TOOLS) cdtrain-mpi

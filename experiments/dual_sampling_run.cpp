@@ -59,8 +59,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   const std::string path = argv[1];
-  const cdl::LossKind loss = std::string(argv[2]) == "l2svm" ? cdl::LossKind::kL2Svm
-                                                             : cdl::LossKind::kL1Svm;
+  const cdl::LossKind loss =
+      std::string(argv[2]) == "l2svm" ? cdl::LossKind::kL2Svm : cdl::LossKind::kL1Svm;
   double C = std::atof(argv[3]);
   const std::int64_t epochs = std::atoll(argv[4]);
   const int seeds = std::atoi(argv[5]);
@@ -77,8 +77,7 @@ int main(int argc, char** argv) {
   const std::size_t n = file.features.num_rows;
   if (C <= 0) C = 1.0 / (0.1 * static_cast<double>(n));
   const cdl::CsrMatrix rows = cdl::to_csr(file.features);
-  const cdl::Problem problem =
-      cdl::one_vs_rest(file.features, classes, 0, C, C, &rows);
+  const cdl::Problem problem = cdl::one_vs_rest(file.features, classes, 0, C, C, &rows);
   std::ostringstream sink;
   cdl::Reporter quiet(sink, cdl::Reporter::Level::kQuiet);
 
@@ -88,8 +87,8 @@ int main(int argc, char** argv) {
   double best = 0;
   cdl::solve_dcd_with_rule(problem, loss, "cyclic", 1, long_run, quiet, 1e-11,
                            [&](const cdl::DualEpochInfo& info) { best = info.dual; });
-  std::cerr << path << ": n=" << n << " nnz=" << file.features.nnz() << " C=" << C
-            << " D*=" << best << "\n";
+  std::cerr << path << ": n=" << n << " nnz=" << file.features.nnz() << " C=" << C << " D*=" << best
+            << "\n";
 
   struct Row {
     std::string rule;

@@ -150,8 +150,7 @@ inline CsrMatrix csr_from_dense(std::size_t rows, std::size_t cols,
 // row), values in (0, 1], the label the sign of a fixed linear score of
 // +-1 weights (a hash of the feature); from a
 // seeded std::mt19937_64, so the same text on every platform.
-inline std::string sparse_libsvm_text(std::size_t rows, std::size_t features,
-                                      std::size_t per_row) {
+inline std::string sparse_libsvm_text(std::size_t rows, std::size_t features, std::size_t per_row) {
   std::mt19937_64 random(7);
   const std::size_t stride = features / per_row;
   std::string text;

@@ -73,8 +73,8 @@ struct TrainingData {
 // -C: one "log2c=... rate=..." line per C, as LIBLINEAR, then the best,
 // named by the solver and problem, and a warning when the best is the largest
 // C (the search stopped there).
-void search(const cdl::TrainCommand& command, const cdl::Params& params,
-            const TrainingData& data, const cdl::ClassMap& classes, cdl::Reporter& reporter) {
+void search(const cdl::TrainCommand& command, const cdl::Params& params, const TrainingData& data,
+            const cdl::ClassMap& classes, cdl::Reporter& reporter) {
   const double start =
       command.cost_given ? params.C : cdl::search_start_C(data.matrix(), params.loss.value());
   const cdl::CSearch best =
@@ -204,13 +204,12 @@ void train_and_save(const cdl::TrainCommand& command, const cdl::Params& params,
 // check_magnitudes() on the whole file, with -C at the largest C the search
 // may reach. Records that C in the matrix, so that training, its folds and
 // the search do not check again.
-void check_values(const cdl::TrainCommand& command, const cdl::Params& params,
-                  TrainingData& data, const cdl::ClassMap& classes) {
+void check_values(const cdl::TrainCommand& command, const cdl::Params& params, TrainingData& data,
+                  const cdl::ClassMap& classes) {
   cdl::Params at = params;
   if (command.find_C) {
     const bool regression = cdl::is_regression(params.loss.value());
-    at.C = std::max(params.C,
-                    regression ? cdl::kLargestRegressionSearchC : cdl::kLargestSearchC);
+    at.C = std::max(params.C, regression ? cdl::kLargestRegressionSearchC : cdl::kLargestSearchC);
   }
   try {
     cdl::check_magnitudes(data.matrix(), classes, at, data.largest_magnitude());
@@ -258,9 +257,8 @@ void run_regression(const cdl::TrainCommand& command, const cdl::Params& params,
   }
   if (params.cv_folds > 0) {
     reporter.info("cdtrain: " + std::to_string(params.cv_folds) + "-fold cross validation, " + run);
-    const cdl::RegressionValidation cv =
-        cdl::cross_validate_regression(data.features, data.labels, params, reporter,
-                                       training.instance_weights());
+    const cdl::RegressionValidation cv = cdl::cross_validate_regression(
+        data.features, data.labels, params, reporter, training.instance_weights());
     cdl::print_regression_validation(params, cv);
     return;
   }
@@ -272,12 +270,12 @@ void run_regression(const cdl::TrainCommand& command, const cdl::Params& params,
   }
   std::optional<cdl::TraceReporter> trace;
   if (!command.trace_path.empty()) {
-    trace.emplace(
-        reporter, command.trace_path, nullptr, false,
-        cdl::regularizer_of(params, training.matrix().num_cols()),
-        false, false, params.svr_epsilon.value_or(cdl::kDefaultSvrEpsilon),
-        params.loss == cdl::LossKind::kSquared && params.regularizer == cdl::RegularizerKind::kL1 &&
-            command.initial_model.empty());
+    trace.emplace(reporter, command.trace_path, nullptr, false,
+                  cdl::regularizer_of(params, training.matrix().num_cols()), false, false,
+                  params.svr_epsilon.value_or(cdl::kDefaultSvrEpsilon),
+                  params.loss == cdl::LossKind::kSquared &&
+                      params.regularizer == cdl::RegularizerKind::kL1 &&
+                      command.initial_model.empty());
   }
   cdl::Reporter& active = trace ? static_cast<cdl::Reporter&>(*trace) : reporter;
   const cdl::LinearModel model =
@@ -435,18 +433,17 @@ TrainingData read_training_data(const cdl::TrainCommand& command, const cdl::Par
                                 params.cv_folds == 0 && cdl::trains_on_rows(params);
   const bool by_rows =
       cache.empty() && command.trace_path.empty() &&
-      (plain_regression ||
-       (cdl::has_classes(params.loss.value()) &&
-        (cdl::trains_on_rows(params) ||
-         (shape_chooses(command) && looks_wide(command.training_path)))));
+      (plain_regression || (cdl::has_classes(params.loss.value()) &&
+                            (cdl::trains_on_rows(params) ||
+                             (shape_chooses(command) && looks_wide(command.training_path)))));
   try {
     TrainingData data;
     if (by_rows) {
       data.rows = cdl::read_libsvm_rows(command.training_path, options);
     } else {
-      data.columns =
-          cache.empty() ? cdl::read_libsvm_csc(command.training_path, options)
-                        : cdl::read_with_cache(command.training_path, options, cache, cache_use);
+      data.columns = cache.empty()
+                         ? cdl::read_libsvm_csc(command.training_path, options)
+                         : cdl::read_with_cache(command.training_path, options, cache, cache_use);
     }
     if (!command.weights_path.empty()) {  // never cached: read at each run
       data.weights = cdl::read_instance_weights(command.weights_path, data.labels().size());

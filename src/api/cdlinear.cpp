@@ -201,10 +201,9 @@ const std::vector<double>* instance_weights_of(const Data::Impl& data,
 
 cdl::LinearModel train_model(const Data::Impl& data, const TrainOptions& options) {
   const cdl::CscMatrix& read = data.csc.features;
-  cdl::Params params =
-      params_of(options, {read.num_rows, read.num_cols + (options.bias >= 0 ? 1 : 0),
-                          static_cast<std::uint64_t>(read.nnz()) +
-                              (options.bias >= 0 ? read.num_rows : 0)});
+  cdl::Params params = params_of(
+      options, {read.num_rows, read.num_cols + (options.bias >= 0 ? 1 : 0),
+                static_cast<std::uint64_t>(read.nnz()) + (options.bias >= 0 ? read.num_rows : 0)});
   const std::vector<double>* weights = instance_weights_of(data, options);
   std::ostream discard(nullptr);
   cdl::Reporter reporter(

@@ -81,8 +81,7 @@ class BlockReader {
           text.resize(std::max(n + want + kLinePadding, 2 * text.size()));
         }
         const std::size_t got = in_.read(text.data() + n, want);
-        if (next_ == 0 && n == 0)
-          check_not_compressed(in_.name(), options_, text.data(), got);
+        if (next_ == 0 && n == 0) check_not_compressed(in_.name(), options_, text.data(), got);
         n += got;
         eof_ = got == 0;
       }

@@ -38,7 +38,8 @@ std::vector<double> parse_instance_weights(std::string_view text, const std::str
     }
     double value = 0;
     if (token.empty()) {
-      throw ParseError(name, line, "expected an instance weight (a number >= 0), got an empty line");
+      throw ParseError(name, line,
+                       "expected an instance weight (a number >= 0), got an empty line");
     }
     if (!parse_double(token, value)) {
       throw ParseError(name, line,

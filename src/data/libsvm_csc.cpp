@@ -39,6 +39,8 @@
 namespace cdl {
 namespace {
 
+using detail::BlockInfo;
+using detail::ColumnLimit;
 using detail::EntryReader;
 using detail::EntryStream;
 using detail::kBucketColumns;
@@ -46,8 +48,6 @@ using detail::kBucketShift;
 using detail::kGroupBuckets;
 using detail::kNoBlock;
 using detail::StreamPages;
-using detail::BlockInfo;
-using detail::ColumnLimit;
 
 // One parsing thread's share.
 struct Worker {
@@ -235,10 +235,11 @@ LabeledCsc read_libsvm_csc(const std::string& path, const ReadOptions& options) 
   // Phase 1: parse every block once.
   BlockReader reader(in, options, plan.block_bytes);
   std::vector<Worker> workers(num_workers);
-  detail::parse_blocks(reader, num_workers, [&](std::size_t w, const char* text, std::size_t size,
-                                                std::uint64_t index, BlockInfo& info) {
-    parse_block(text, size, index, name, options, limit, workers[w], info);
-  });
+  detail::parse_blocks(
+      reader, num_workers,
+      [&](std::size_t w, const char* text, std::size_t size, std::uint64_t index, BlockInfo& info) {
+        parse_block(text, size, index, name, options, limit, workers[w], info);
+      });
 
   // The shape, the labels and the lines.
   LabeledCsc out;

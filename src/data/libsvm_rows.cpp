@@ -55,8 +55,7 @@ class PairPages {
       const std::size_t n = std::min(count, kPairs - at);
       const char* data = runs_[run];
       std::memcpy(columns, data + at * sizeof(Index), n * sizeof(Index));
-      std::memcpy(values, data + kPairs * sizeof(Index) + at * sizeof(double),
-                  n * sizeof(double));
+      std::memcpy(values, data + kPairs * sizeof(Index) + at * sizeof(double), n * sizeof(double));
       columns += n;
       values += n;
       first += n;
@@ -148,12 +147,11 @@ LabeledRows read_libsvm_rows(const std::string& path, const ReadOptions& options
   // Phase 1: parse every block once.
   detail::BlockReader<RowBlock> reader(in, options, plan.block_bytes);
   std::vector<RowWorker> workers(plan.num_workers);
-  detail::parse_blocks(reader, plan.num_workers,
-                       [&](std::size_t w, const char* text, std::size_t size, std::uint64_t index,
-                           RowBlock& block) {
-                         parse_row_block(text, size, index, name, options, plan.limit, workers[w],
-                                         block);
-                       });
+  detail::parse_blocks(
+      reader, plan.num_workers,
+      [&](std::size_t w, const char* text, std::size_t size, std::uint64_t index, RowBlock& block) {
+        parse_row_block(text, size, index, name, options, plan.limit, workers[w], block);
+      });
 
   // The shape, the labels, the lines and row_ptr.
   LabeledRows out;

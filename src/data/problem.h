@@ -64,7 +64,8 @@ struct Problem {
   std::size_t num_features() const { return has_columns() ? x().num_cols : rows->num_cols; }
   std::size_t nnz() const { return has_columns() ? x().nnz() : rows->nnz(); }
   bool counts(std::size_t j) const {
-    return (held_out == nullptr || (*held_out)[j] == 0) && (weights == nullptr || (*weights)[j] > 0);
+    return (held_out == nullptr || (*held_out)[j] == 0) &&
+           (weights == nullptr || (*weights)[j] > 0);
   }
   // Whether some row may not count (held out or of weight 0): solvers that
   // number the rows that count then keep a map to the rows.
@@ -144,8 +145,7 @@ Problem one_vs_rest(const CscMatrix& x, const ClassMap& classes, std::size_t pos
                     const std::vector<std::uint8_t>* held_out = nullptr);
 // The same on `x` (columns, or null) and `rows` (or null), one not null.
 Problem one_vs_rest(const CscMatrix* x, const ClassMap& classes, std::size_t positive, double c_pos,
-                    double c_neg, const CsrMatrix* rows,
-                    const std::vector<std::uint8_t>* held_out);
+                    double c_neg, const CsrMatrix* rows, const std::vector<std::uint8_t>* held_out);
 
 }  // namespace cdl
 

@@ -214,7 +214,6 @@ std::vector<int> LinearModel::predict(const CsrMatrix& x) const {
   return labels_of(*this, decision, x.num_rows, x.num_cols);
 }
 
-
 bool LinearModel::has_probabilities() const {
   return solver_type == "L2R_LR" || solver_type == "L1R_LR" || solver_type == "L2R_LR_DUAL";
 }
@@ -260,8 +259,8 @@ void write_model(const LinearModel& model, const std::function<void(const std::s
   const std::size_t k_max = model.nr_w();
   const std::size_t rows = model.weight_rows();
   const std::size_t chunks = (rows + kChunkRows - 1) / kChunkRows;
-  const unsigned batch = static_cast<unsigned>(std::max<std::size_t>(
-      1, std::min<std::size_t>(std::max(threads, 1u), chunks)));
+  const unsigned batch = static_cast<unsigned>(
+      std::max<std::size_t>(1, std::min<std::size_t>(std::max(threads, 1u), chunks)));
   std::vector<std::string> texts(batch);
   ThreadTeam team(batch);  // with one thread, no helpers: run() formats on this one
   const auto format_chunk = [&](std::size_t chunk, std::string& text) {
@@ -290,7 +289,8 @@ std::string format_model(const LinearModel& model) {
 
 void save_model(const LinearModel& model, const std::string& path, unsigned threads) {
   AtomicFileWriter writer(path);
-  write_model(model, [&writer](const std::string& chunk) { writer.write(chunk); }, threads);
+  write_model(
+      model, [&writer](const std::string& chunk) { writer.write(chunk); }, threads);
   writer.commit();
 }
 

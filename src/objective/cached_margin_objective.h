@@ -337,7 +337,7 @@ class CachedMarginObjective final : public CoordinateObjective {
   const CscMatrix& x_;
   const double cost_pos_;
   const double cost_neg_;
-  const double* weights_;  // problem.weights' s_j, or null
+  const double* weights_;   // problem.weights' s_j, or null
   const unsigned threads_;  // for the passes at w = 0 (gradient())
   std::vector<double> w_;
   std::vector<double> margin_;

@@ -173,8 +173,7 @@ Evaluation evaluate(const Problem& problem, LossKind loss, const std::vector<dou
 }
 
 double regression_objective(const Problem& problem, LossKind loss, const std::vector<double>& w,
-                            const Regularizer& regularizer, double svr_epsilon,
-                            unsigned threads) {
+                            const Regularizer& regularizer, double svr_epsilon, unsigned threads) {
   return with_regression_loss(loss, svr_epsilon, [&](const auto& regression) {
     const std::vector<double> scores = decision_values(problem, w, threads);
     double f = regularizer.value(w);

@@ -81,7 +81,8 @@ double lasso_line_search(const Problem& problem, const std::vector<double>& w,
     // The sign of w_i + t d_i just after t = 0.
     const double sign = w[i] != 0 ? (w[i] > 0 ? 1.0 : -1.0) : (d[i] > 0 ? 1.0 : -1.0);
     slope += d[i] * sign;
-    if (w[i] != 0 && (w[i] > 0) != (d[i] > 0)) breaks.emplace_back(-w[i] / d[i], 2.0 * std::fabs(d[i]));
+    if (w[i] != 0 && (w[i] > 0) != (d[i] > 0))
+      breaks.emplace_back(-w[i] / d[i], 2.0 * std::fabs(d[i]));
   }
   if (slope >= 0) return 0.0;
   std::sort(breaks.begin(), breaks.end());

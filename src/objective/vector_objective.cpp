@@ -61,8 +61,9 @@ std::vector<std::size_t> transpose_blocks(const Problem& problem, std::size_t gi
   for (std::size_t j = 0; j < rows.num_rows; ++j) nnz += counted(j);
   const std::size_t count = given > 0 ? given : transpose_block_count(nnz, rows.num_cols);
   std::vector<std::size_t> bounds{0};
-  for (std::size_t start : transpose_block_starts(rows.num_rows, 0, nnz, count, counted,
-                                                  [&](std::size_t j) { return problem.counts(j); })) {
+  for (std::size_t start :
+       transpose_block_starts(rows.num_rows, 0, nnz, count, counted,
+                              [&](std::size_t j) { return problem.counts(j); })) {
     bounds.push_back(start);
   }
   bounds.push_back(rows.num_rows);
@@ -115,10 +116,10 @@ class RowObjective final : public VectorObjective {
         share_(problem.share),
         transpose_blocks_(share_ != nullptr ? shared_blocks(*share_)
                                             : transpose_blocks(problem, blocks)),
-        partial_(share_ != nullptr ? transpose_blocks_.size() - 1
-                                   : std::min(transpose_blocks_.size() - 2,
-                                              std::max<std::size_t>(kMaxTransposeBlocks - 1,
-                                                                    threads))),
+        partial_(share_ != nullptr
+                     ? transpose_blocks_.size() - 1
+                     : std::min(transpose_blocks_.size() - 2,
+                                std::max<std::size_t>(kMaxTransposeBlocks - 1, threads))),
         score_(populated_vector(problem.num_rows(), 0.0)),
         slope_(populated_vector(problem.num_rows(), 0.0)),
         curvature_(populated_vector(problem.num_rows(), 0.0)),
@@ -430,7 +431,8 @@ std::unique_ptr<VectorObjective> make_vector_objective(LossKind loss, const Prob
     case LossKind::kLogistic:
       return row_objective(problem, regularizer, threads, blocks, MarginTerms<LogisticLoss>{});
     case LossKind::kSvrL2:
-      return row_objective(problem, regularizer, threads, blocks, ScoreTerms<SvrL2Loss>{{svr_epsilon}});
+      return row_objective(problem, regularizer, threads, blocks,
+                           ScoreTerms<SvrL2Loss>{{svr_epsilon}});
     case LossKind::kL1Svm:
       throw ConfigError("l1svm has no second derivative for a Newton method");
     case LossKind::kSvrL1:

@@ -128,7 +128,7 @@ class InterceptStop {
   std::optional<std::int64_t> max_iter_;
   std::vector<std::pair<std::int64_t, double>> checks_;  // (epoch, w0)
   std::vector<double> best_gap_;                         // per check: the smallest gap so far
-  std::int64_t gap_passed_ = 0;  // the first epoch whose gap passed, 0: none yet
+  std::int64_t gap_passed_ = 0;    // the first epoch whose gap passed, 0: none yet
   std::int64_t polish_epoch_ = 0;  // the epoch of the last polish, 0: none yet
   bool polished_ = false;
 };

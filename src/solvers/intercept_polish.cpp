@@ -48,7 +48,8 @@ void solve_on_set(const Problem& problem, const std::vector<std::size_t>& set,
     std::size_t i = m;
     for (std::size_t a = 0; a < m; ++a) {
       const std::size_t row = set[a];
-      if (can_move_up(problem.y[row], alpha[row], problem.cost(row)) && (i == m || g[a] < g[i])) i = a;
+      if (can_move_up(problem.y[row], alpha[row], problem.cost(row)) && (i == m || g[a] < g[i]))
+        i = a;
     }
     if (i == m) return;
     std::size_t j = m;
@@ -60,7 +61,8 @@ void solve_on_set(const Problem& problem, const std::vector<std::size_t>& set,
       down_max = std::max(down_max, g[b]);
       const double rise = g[b] - g[i];
       if (rise <= 0) continue;
-      const double quad = std::max(kernel[i * m + i] + kernel[b * m + b] - 2 * kernel[i * m + b], 1e-12);
+      const double quad =
+          std::max(kernel[i * m + i] + kernel[b * m + b] - 2 * kernel[i * m + b], 1e-12);
       if (rise * rise / quad > best) {
         best = rise * rise / quad;
         j = b;

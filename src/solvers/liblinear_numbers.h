@@ -64,8 +64,7 @@ struct NumberSpelling {
 // (params.liblinear_number; nothing if unset). A loss given that says
 // otherwise is a ConfigError, and so is a regularizer given
 // (`regularizer_given`: l2 is also the default) that says otherwise.
-void apply_liblinear_number(Params& params, bool regularizer_given,
-                            const NumberSpelling& spelling);
+void apply_liblinear_number(Params& params, bool regularizer_given, const NumberSpelling& spelling);
 
 // "0-7, 11-13, 21": the numbers LIBLINEAR has, for messages.
 std::string liblinear_number_list();

@@ -95,8 +95,9 @@ void validate_free_bias(const Params& params, const SolverInfo& solver) {
                         free_bias_rows(&SolverInfo::free_bias_l1_losses) +
                         " (LIBLINEAR's -s 0 and -s 11 run tron, -s 2 newton, -s 5 and 6 cdper)";
   if (loss == LossKind::kL1Svm) {
-    message += "; for the L1-loss SVM with an unregularized intercept use -s pdcd or rcd-pair, "
-               "which fit it without -B";
+    message +=
+        "; for the L1-loss SVM with an unregularized intercept use -s pdcd or rcd-pair, "
+        "which fit it without -B";
   }
   throw ConfigError(message);
 }
@@ -291,10 +292,9 @@ Params choose_solver_by_shape(const Params& given, const DataShape& shape) {
   const std::string instances = std::to_string(shape.instances) + " instances";
   const std::string nonzeros = std::to_string(shape.nonzeros) + " nonzeros";
   const bool wide = shape.features > shape.instances && shape.nonzeros >= kShapeNonzeros;
-  const std::string narrow_reason =
-      shape.features > shape.instances
-          ? nonzeros + " < " + std::to_string(kShapeNonzeros)
-          : features + " <= " + instances;
+  const std::string narrow_reason = shape.features > shape.instances
+                                        ? nonzeros + " < " + std::to_string(kShapeNonzeros)
+                                        : features + " <= " + instances;
   if (const PrimalOnWideData* primal = primal_on_wide_data(given)) {
     if (wide) {
       // The primal number's problem and stopping rule, solved through the dual.

@@ -376,9 +376,8 @@ SolveResult cd_l1_loop(Objective& objective, const Regularizer& regularizer, Sel
   }
   if (gap_stop) {
     char line[160];
-    std::snprintf(line, sizeof line, "duality gap %.6e (relative %.3e), %lld support steps",
-                  gap, gap_primal > 0 ? gap / gap_primal : 0.0,
-                  static_cast<long long>(support_moves));
+    std::snprintf(line, sizeof line, "duality gap %.6e (relative %.3e), %lld support steps", gap,
+                  gap_primal > 0 ? gap / gap_primal : 0.0, static_cast<long long>(support_moves));
     reporter.info(line);
   }
   result.status = failed      ? Status::kLineSearchFailed
@@ -404,8 +403,8 @@ SolveResult run(Objective& objective, const SolverInput& input, const Regularize
   const StopBase stop_base = loss == LossKind::kL2Svm     ? StopBase::kFirstSweep
                              : loss == LossKind::kSquared ? StopBase::kLassoGap
                                                           : StopBase::kStart;
-  return cd_l1_loop(objective, regularizer, *rule, input.params, eps, counts.counted, input.reporter,
-                    restore_every, stop_base, &input.problem);
+  return cd_l1_loop(objective, regularizer, *rule, input.params, eps, counts.counted,
+                    input.reporter, restore_every, stop_base, &input.problem);
 }
 
 }  // namespace

@@ -55,16 +55,15 @@
 namespace cdl {
 namespace {
 
-constexpr double kInitialShare = 1e-3;   // alpha_j starts at min(kInitialShare C_j, kInitialCap)
+constexpr double kInitialShare = 1e-3;  // alpha_j starts at min(kInitialShare C_j, kInitialCap)
 constexpr double kInitialCap = 1e-8;
-constexpr double kSafeguard = 0.1;       // Algorithm 4's shrink of a step out of (0, c)
+constexpr double kSafeguard = 0.1;  // Algorithm 4's shrink of a step out of (0, c)
 constexpr int kMaxNewtonSteps = 100;
 constexpr double kFirstInnerEps = 1e-2;
 
 // The root in (0, c/2] of a (Z - z0) + b + log(Z / (c - Z)), by Newton's
 // method from min(z0, c/2); `steps` counts the Newton steps taken.
-double solve_half(double a, double b, double c, double z0, double inner_eps,
-                  std::int64_t& steps) {
+double solve_half(double a, double b, double c, double z0, double inner_eps, std::int64_t& steps) {
   double z = std::min(z0, 0.5 * c);
   for (int k = 0; k < kMaxNewtonSteps; ++k) {
     const double g = a * (z - z0) + b + std::log(z / (c - z));

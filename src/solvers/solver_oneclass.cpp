@@ -128,7 +128,7 @@ SolveResult solve_oneclass(const SolverInput& input) {
   const double eps = params.eps.value();
   const double nu = params.nu.value_or(kDefaultNu);
 
-  std::vector<std::size_t> rows;  // the rows that count
+  std::vector<std::size_t> rows;               // the rows that count
   std::vector<double> upper(x.num_rows, 0.0);  // s_j, the bound of alpha_j
   double weight_sum = 0;
   for (std::size_t j = 0; j < x.num_rows; ++j) {

@@ -15,8 +15,9 @@
 //
 // Algorithm: dual CD (the paper's Section 4, its dual CD with shrinking;
 //   the section and algorithm numbers are from memory, as the paper is not
-//   in shared/papers, and the formulas below are written out in full). w is kept up to date, so the smooth part's partial gradient
-//   is g = w'x_j - y_j + D_jj beta_j, and the one-variable sub-problem
+//   in shared/papers, and the formulas below are written out in full). w is kept up to date, so the
+//   smooth part's partial gradient is g = w'x_j - y_j + D_jj beta_j, and the one-variable
+//   sub-problem
 //     min_d g d + 1/2 Qbar_jj d^2 + epsilon |beta_j + d|
 //   has the closed form (soft thresholding of the Newton step): with
 //   G+ = g + epsilon, G- = g - epsilon and H = Qbar_jj,
@@ -120,7 +121,8 @@ SolveResult solve_svr_dual(const SolverInput& input) {
   std::int64_t iter = 0;
   while (iter < max_iter) {
     ++iter;
-    std::vector<std::size_t> order(index.begin(), index.begin() + static_cast<std::ptrdiff_t>(active));
+    std::vector<std::size_t> order(index.begin(),
+                                   index.begin() + static_cast<std::ptrdiff_t>(active));
     shuffle(order, rng);
     // Positions in `index` follow `order`, so a shrunk instance swaps to the end.
     std::copy(order.begin(), order.end(), index.begin());

@@ -52,10 +52,9 @@
 //   margin is one dot product computed whole by one thread, every block of
 //   X'u is scattered by one thread in row order and the blocks are added in
 //   block order, B being fixed by the data, and every scalar reduction (f,
-//   the norms, CG's dot products) is added on this thread in index order. So -m 1, 2 or 3 write the same
-//   model. One-vs-rest and cross-validation give their classes and folds the
-//   threads instead (train.cpp, cross_validation.cpp): each of those solves
-//   runs on one.
+//   the norms, CG's dot products) is added on this thread in index order. So -m 1, 2 or 3 write the
+//   same model. One-vs-rest and cross-validation give their classes and folds the threads instead
+//   (train.cpp, cross_validation.cpp): each of those solves runs on one.
 #include <algorithm>
 #include <cmath>
 
@@ -86,15 +85,15 @@ struct CgResult {
   std::vector<double> step;      // s
   std::vector<double> residual;  // -grad q(s) = -g - H s
   std::vector<double> direction;
-  std::vector<double> hd;        // H direction
+  std::vector<double> hd;  // H direction
   int iterations = 0;
   bool hit_boundary = false;
 };
 
 // Steihaug's conjugate gradient for min g's + 1/2 s'Hs, ||s|| <= radius,
 // into `out`.
-void trust_region_cg(const VectorObjective& objective, const std::vector<double>& g,
-                     double radius, CgResult& out) {
+void trust_region_cg(const VectorObjective& objective, const std::vector<double>& g, double radius,
+                     CgResult& out) {
   const std::size_t n = g.size();
   out.iterations = 0;
   out.hit_boundary = false;
@@ -223,8 +222,7 @@ SolveResult solve_tron(VectorObjective& objective, std::vector<double> w, const 
 }
 
 SolveResult solve_tron(const SolverInput& input) {
-  return solve_tron(*make_vector_objective(input), starting_w(input), input.params,
-                    input.reporter);
+  return solve_tron(*make_vector_objective(input), starting_w(input), input.params, input.reporter);
 }
 
 }  // namespace cdl

@@ -33,8 +33,8 @@ double minority_share(const Problem& problem) {
   }
   // The counts of every rank's rows, unless this rank holds every row.
   if (problem.share != nullptr && !problem.share->every_row()) {
-    const std::vector<std::uint64_t> all = problem.share->collective->gather_all(
-        std::vector<std::uint64_t>{positive, counted});
+    const std::vector<std::uint64_t> all =
+        problem.share->collective->gather_all(std::vector<std::uint64_t>{positive, counted});
     positive = counted = 0;
     for (std::size_t k = 0; k < all.size(); k += 2) {
       positive += all[k];
@@ -203,9 +203,8 @@ void check_finite(const std::vector<double>& w, bool bias_last, int label) {
     if (std::isfinite(w[i])) continue;
     const bool bias = bias_last && i + 1 == w.size();
     throw Error("training failed: the weight of " +
-                (bias ? std::string("the bias") : "feature " + std::to_string(i + 1)) +
-                " (class " + std::to_string(label) +
-                ") is not a finite number; scale the data or lower C");
+                (bias ? std::string("the bias") : "feature " + std::to_string(i + 1)) + " (class " +
+                std::to_string(label) + ") is not a finite number; scale the data or lower C");
   }
 }
 
@@ -310,8 +309,7 @@ LinearModel train(const DataMatrix& data, const ClassMap& classes, const Params&
 }
 
 LinearModel train_with_row(const SolverInfo& row, const CscMatrix& x, const ClassMap& classes,
-                           const Params& params, Reporter& reporter,
-                           const InitialWeights* initial,
+                           const Params& params, Reporter& reporter, const InitialWeights* initial,
                            const std::vector<std::uint8_t>* held_out,
                            const CsrMatrix* shared_rows) {
   return train_with_row(row, DataMatrix{&x, shared_rows}, classes, params, reporter, initial,
@@ -319,8 +317,7 @@ LinearModel train_with_row(const SolverInfo& row, const CscMatrix& x, const Clas
 }
 
 LinearModel train_with_row(const SolverInfo& row, const DataMatrix& data, const ClassMap& classes,
-                           const Params& params, Reporter& reporter,
-                           const InitialWeights* initial,
+                           const Params& params, Reporter& reporter, const InitialWeights* initial,
                            const std::vector<std::uint8_t>* held_out) {
   const std::size_t nr_class = classes.labels.size();
   if (nr_class == 0) throw Error("no training instances");
@@ -337,7 +334,8 @@ LinearModel train_with_row(const SolverInfo& row, const DataMatrix& data, const 
   const bool rows_only = rows_suffice(row, params) && !reporter.needs_columns();
   std::optional<CsrMatrix> own_rows;
   const CsrMatrix* rows = data.rows;
-  if ((row.needs_rows || rows_only) && rows == nullptr) rows = &own_rows.emplace(to_csr(*data.columns));
+  if ((row.needs_rows || rows_only) && rows == nullptr)
+    rows = &own_rows.emplace(to_csr(*data.columns));
   std::optional<CscMatrix> own_columns;
   const CscMatrix* columns = rows_only ? nullptr : data.columns;
   if (!rows_only && columns == nullptr) columns = &own_columns.emplace(to_csc(*data.rows));
@@ -360,8 +358,7 @@ LinearModel train_with_row(const SolverInfo& row, const DataMatrix& data, const 
   const auto threads = static_cast<unsigned>(std::min<std::size_t>(nr_w, thread_count(params)));
   // With the rows spread over ranks, every rank trains the classes in turn
   // (their exchanges must come in the same order), each on -m's threads.
-  const bool on_threads =
-      threads > 1 && !reporter.observes_iterations() && data.share == nullptr;
+  const bool on_threads = threads > 1 && !reporter.observes_iterations() && data.share == nullptr;
   Params class_params = params;
   if (on_threads) class_params.threads = 1;
 

@@ -60,8 +60,8 @@ LinearModel train_with_row(const SolverInfo& row, const CscMatrix& x, const Clas
                            const std::vector<std::uint8_t>* held_out = nullptr,
                            const CsrMatrix* rows = nullptr);
 LinearModel train_with_row(const SolverInfo& row, const DataMatrix& data, const ClassMap& classes,
-                           const Params& params, Reporter& reporter,
-                           const InitialWeights* initial, const std::vector<std::uint8_t>* held_out);
+                           const Params& params, Reporter& reporter, const InitialWeights* initial,
+                           const std::vector<std::uint8_t>* held_out);
 
 // Whether a classification run reads nothing but the rows: its row
 // needs_rows and its selection rule (--select or the row's) reads no dual

@@ -46,8 +46,7 @@ LinearModel train_regression(const DataMatrix& x, const std::vector<double>& tar
   }
   std::optional<CsrMatrix> rows;
   if (row.needs_rows && x.rows == nullptr) rows = to_csr(*x.columns);
-  Problem problem =
-      regression_problem(x.columns, targets, params.C, rows ? &*rows : x.rows);
+  Problem problem = regression_problem(x.columns, targets, params.C, rows ? &*rows : x.rows);
   problem.held_out = held_out;
   problem.weights = weights;
   problem.share = x.share;
@@ -103,7 +102,7 @@ RegressionValidation cross_validate_regression(const CscMatrix& x,
       fold_of, folds, params, reporter, fold_lines,
       [&](std::size_t f, const std::vector<std::uint8_t>& held_out, const Params& fold_params,
           Reporter& log) {
-        const std::vector<double>* start = warm != nullptr      ? &(*warm)[f]
+        const std::vector<double>* start = warm != nullptr ? &(*warm)[f]
                                            : lead && f > 0 ? &lead_w
                                                            : nullptr;
         LinearModel model =
@@ -150,8 +149,7 @@ std::string regression_fold_text(const RegressionScore& score, std::size_t held)
   return line;
 }
 
-double regression_search_start_C(const CscMatrix& x, const std::vector<double>& targets,
-                                 double p) {
+double regression_search_start_C(const CscMatrix& x, const std::vector<double>& targets, double p) {
   return regression_search_start_C(targets, largest_row_norm2(DataMatrix{&x, nullptr}), p);
 }
 
@@ -178,8 +176,7 @@ void search_C_at(const RegressionStep& cv_at, const Params& params, double start
   const double p = params.svr_epsilon.value_or(-1);
   std::vector<std::vector<double>> warm;
   int unchanged = 0;  // consecutive values of C at which no fold's model moved
-  for (double C = std::min(start, kMaxRegressionSearchC); C <= kLargestRegressionSearchC;
-       C *= 2) {
+  for (double C = std::min(start, kMaxRegressionSearchC); C <= kLargestRegressionSearchC; C *= 2) {
     Params step = params;
     step.C = C;
     RegressionValidation cv = cv_at(step, log.step(), warm.empty() ? nullptr : &warm);

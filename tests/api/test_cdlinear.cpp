@@ -263,12 +263,12 @@ TEST(Library, OptionsThatCannotTrainAreConfigErrors) {
   EXPECT_NE(config_error(weights).find("class weight of label 1"), std::string::npos);
   weights = options("cdper");
   weights.instance_weights = {1.0, 2.0};
-  EXPECT_EQ(config_error(weights),
-            "instance_weights: 2 weights for the 270 instances of " +
-                test::data_path("heart_scale"));
+  EXPECT_EQ(config_error(weights), "instance_weights: 2 weights for the 270 instances of " +
+                                       test::data_path("heart_scale"));
   weights.instance_weights.assign(270, 1.0);
   weights.instance_weights[4] = -1;
-  EXPECT_EQ(config_error(weights), "instance_weights: weight 5: expected a finite number >= 0, got -1");
+  EXPECT_EQ(config_error(weights),
+            "instance_weights: weight 5: expected a finite number >= 0, got -1");
   weights.instance_weights.assign(270, 0.0);
   EXPECT_EQ(config_error(weights), "instance_weights: every weight is 0");
   cdlinear::TrainOptions regularizer = options("cdper");

@@ -9,8 +9,8 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
-#include <sstream>
 #include <ostream>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <utility>
@@ -222,9 +222,9 @@ TEST(LibsvmReader, ByteRangesReadEachLineOnce) {
   const std::string path = dir.write("data.txt", good);
   const LabeledRows whole = read_libsvm_rows(path);
   ASSERT_EQ(whole.labels.size(), 5u);
-  for (const std::uint64_t ranges : {std::uint64_t{1}, std::uint64_t{2}, std::uint64_t{3},
-                                     std::uint64_t{5}, std::uint64_t{8}, std::uint64_t{13},
-                                     std::uint64_t{good.size()}, std::uint64_t{good.size() + 2}}) {
+  for (const std::uint64_t ranges :
+       {std::uint64_t{1}, std::uint64_t{2}, std::uint64_t{3}, std::uint64_t{5}, std::uint64_t{8},
+        std::uint64_t{13}, std::uint64_t{good.size()}, std::uint64_t{good.size() + 2}}) {
     SCOPED_TRACE(std::to_string(ranges) + " ranges");
     std::vector<double> labels;
     std::vector<Index> indices;
@@ -240,8 +240,8 @@ TEST(LibsvmReader, ByteRangesReadEachLineOnce) {
       lines += part.line_count;
     }
     EXPECT_EQ(labels, whole.labels);
-    EXPECT_EQ(indices, std::vector<Index>(whole.features.col_idx.begin(),
-                                          whole.features.col_idx.end()));
+    EXPECT_EQ(indices,
+              std::vector<Index>(whole.features.col_idx.begin(), whole.features.col_idx.end()));
     EXPECT_EQ(lines, 7);
   }
   // The blank line (line 4 of the file) in the second half: line 2 of it.

@@ -42,8 +42,7 @@ TEST(PolishInterceptDual, FromZeroAndFromAnIterateReachesLibsvmSolution) {
   for (const char* name : {"heart_scale", "breast-cancer_scale"}) {
     SCOPED_TRACE(name);
     const test::Data& data = test::load(name);
-    const Problem problem =
-        one_vs_rest(data.file.features, data.classes, 0, 1.0, 1.0, &data.rows);
+    const Problem problem = one_vs_rest(data.file.features, data.classes, 0, 1.0, 1.0, &data.rows);
     const test::LibsvmFigures libsvm = test::libsvm_figures(name);
     // A pdcd iterate after 20 epochs (relative gap of a few 1e-2) and alpha = 0.
     PrimalDualCd state(problem, default_pd_sigma(problem), 0.95);
@@ -67,7 +66,8 @@ TEST(PolishInterceptDual, FromZeroAndFromAnIterateReachesLibsvmSolution) {
       EXPECT_NEAR(point.primal, libsvm.objective, 1e-6 * libsvm.objective);
       EXPECT_NEAR(point.w.back(), libsvm.intercept, 1e-4);
       // The violation recomputed from the point's own scores.
-      const std::vector<double> scores = decision_values(problem, weights_of(problem, polished.alpha));
+      const std::vector<double> scores =
+          decision_values(problem, weights_of(problem, polished.alpha));
       EXPECT_DOUBLE_EQ(kkt_violation(problem, polished.alpha, scores), polished.violation);
     }
   }

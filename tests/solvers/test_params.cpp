@@ -85,8 +85,7 @@ TEST(SolverByShape, PrimalSvrRunsDualCdOnWideDataWithItsOwnEps) {
   EXPECT_EQ(tall.solver, SolverKind("tron"));
   EXPECT_EQ(tall.eps, 0.0001);
   EXPECT_EQ(tall.solver_reason, "for 100000 features <= 200000 instances");
-  EXPECT_EQ(choose_solver_by_shape(given, {10, 11, kShapeNonzeros - 1}).solver,
-            SolverKind("tron"));
+  EXPECT_EQ(choose_solver_by_shape(given, {10, 11, kShapeNonzeros - 1}).solver, SolverKind("tron"));
 }
 
 // -s 2 likewise: dcd on wide data to -s 2's rule and eps (newton's 0.01),
@@ -116,7 +115,8 @@ TEST(SolverByShape, PrimalNumbersKeepTheirSolverWithFreeBiasAndCrossValidation) 
     kept[1].cv_folds = 5;
     for (const Params& given : kept) {
       EXPECT_FALSE(solver_by_shape(given));
-      EXPECT_EQ(choose_solver_by_shape(given, wide).solver, n == 2 ? SolverKind("newton") : SolverKind("tron"));
+      EXPECT_EQ(choose_solver_by_shape(given, wide).solver,
+                n == 2 ? SolverKind("newton") : SolverKind("tron"));
     }
   }
   // The numbers that name a dual, or LR's primal (-s 0), are never chosen

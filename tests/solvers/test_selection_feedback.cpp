@@ -199,7 +199,7 @@ TEST(SelectFlag, ChoosesTheRuleOfTheCdAlgorithms) {
   const auto tron = run("-s tron --select perm", "bad.model");
   EXPECT_EQ(tron.status, 2);
   EXPECT_NE(tron.err.find("--select picks the coordinates of a CD algorithm; solver tron does not "
-                           "use it (use -s cdper, "),
+                          "use it (use -s cdper, "),
             std::string::npos)
       << tron.err;
   EXPECT_FALSE(std::filesystem::exists(dir.file("bad.model")));

@@ -280,7 +280,8 @@ TEST(PartitionedDcd, MinusS2StopsByThePrimalGradient) {
       SCOPED_TRACE(testing::Message() << parts << " parts, eps " << eps);
       Params params = dcd_params(LossKind::kL2Svm, eps, parts);
       params.liblinear_number = 2;
-      const SolveResult result = parts == 1 ? serial(problem, params) : partitioned(problem, params);
+      const SolveResult result =
+          parts == 1 ? serial(problem, params) : partitioned(problem, params);
       EXPECT_EQ(result.status, Status::kConverged);
       EXPECT_LE(l2svm_gradient_norm(problem, result.w), eps * zero * (1 + 1e-9));
       EXPECT_GT(result.iterations, epochs);

@@ -77,12 +77,11 @@ TEST(LrDual, DualityGapCloses) {
 TEST(LrDual, MatchesTron) {
   for (double C : {0.5, 4.0}) {
     const test::Data& data = test::load("heart_scale");
-    const Problem problem =
-        one_vs_rest(data.file.features, data.classes, 0, 2 * C, C, &data.rows);
+    const Problem problem = one_vs_rest(data.file.features, data.classes, 0, 2 * C, C, &data.rows);
     const SolveResult dual = solve_dual(problem, 1e-9);
     test::RecordingReporter reporter;
-    const SolveResult tron = solve_tron(
-        {problem, lr_params(SolverKind::kTron, 1e-10), 1, reporter, nullptr});
+    const SolveResult tron =
+        solve_tron({problem, lr_params(SolverKind::kTron, 1e-10), 1, reporter, nullptr});
     EXPECT_NEAR(dual.objective, tron.objective, 1e-9 * tron.objective) << "C " << C;
   }
 }
@@ -94,7 +93,8 @@ TEST(LrDual, MatchesLiblinear250Optimum) {
   const double kLiblinearPrintedDual = -98.226800;  // "Objective value = -98.226800"
   const Problem problem = test::problem_of("heart_scale");
   const SolveResult result = solve_dual(problem, 1e-8);
-  const LinearModel theirs = load_model(test::fixture_path("heart_scale_s7_opt.liblinear250.model"));
+  const LinearModel theirs =
+      load_model(test::fixture_path("heart_scale_s7_opt.liblinear250.model"));
   ASSERT_EQ(theirs.solver_type, "L2R_LR_DUAL");
   const double f_theirs = evaluate(problem, LossKind::kLogistic, theirs.w).objective;
   EXPECT_NEAR(result.objective, f_theirs, 1e-9 * f_theirs);

@@ -139,7 +139,7 @@ TEST_P(InterceptVsLibsvm, ObjectiveInterceptAndAccuracyMatch) {
       one_vs_rest(data.file.features, data.classes, 0, 1.0, c.weight, &data.rows);
   const double primal = intercept_primal(problem, model.w);
   EXPECT_NEAR(primal, libsvm.objective, 0.01 * libsvm.objective);
-  EXPECT_GE(primal, libsvm.objective * (1 - 1e-6));  // LIBSVM's is the optimum
+  EXPECT_GE(primal, libsvm.objective * (1 - 1e-6));     // LIBSVM's is the optimum
   EXPECT_NEAR(model.w.back(), libsvm.intercept, 1e-3);  // the polish: 1e-5 here
   EXPECT_NEAR(training_accuracy(model, data), libsvm.accuracy, 0.3);
   // The reported gap bounds the model's suboptimality.

@@ -112,9 +112,9 @@ TEST(SvrDual, MatchesLiblinear250Optima) {
     const char* model;
     double printed;  // LIBLINEAR's "Objective value"
   };
-  for (const Case& c : {Case{LossKind::kSvrL2, "heart_scale_s12_opt.liblinear250.model", -99.496548},
-                        Case{LossKind::kSvrL1, "heart_scale_s13_opt.liblinear250.model",
-                             -109.714025}}) {
+  for (const Case& c :
+       {Case{LossKind::kSvrL2, "heart_scale_s12_opt.liblinear250.model", -99.496548},
+        Case{LossKind::kSvrL1, "heart_scale_s13_opt.liblinear250.model", -109.714025}}) {
     SCOPED_TRACE(c.model);
     const Problem problem = heart_regression(1.0);
     const SolveResult result = solve(problem, svr_params(c.loss, 1.0, 0.1, 1e-8));
@@ -147,7 +147,8 @@ TEST(SvrDual, HeldOutRowsAreLeftOut) {
   part.held_out = &held;
   const SolveResult result = solve(part, svr_params(LossKind::kSvrL2, 1.0, 0.1, 1e-8));
   for (std::size_t j = 0; j < held.size(); j += 3) EXPECT_EQ(result.alpha[j], 0.0);
-  EXPECT_LE(primal(part, LossKind::kSvrL2, 0.1, result.w) - dual_value(part, LossKind::kSvrL2, 0.1, result.alpha),
+  EXPECT_LE(primal(part, LossKind::kSvrL2, 0.1, result.w) -
+                dual_value(part, LossKind::kSvrL2, 0.1, result.alpha),
             1e-6 * result.objective);
 }
 
@@ -169,7 +170,8 @@ TEST(SvrDual, MinusS11StopsByThePrimalGradient) {
   const test::Data& data = test::load("rcv1_small");
   const Problem problem = regression_problem(data.file.features, data.file.labels, 1.0, &data.rows);
   ASSERT_GT(problem.num_features(), problem.num_rows());
-  const double zero = primal_gradient_norm(problem, 0.1, std::vector<double>(problem.num_features()));
+  const double zero =
+      primal_gradient_norm(problem, 0.1, std::vector<double>(problem.num_features()));
   Params tron = svr_params(LossKind::kSvrL2, 1.0, 0.1, 1e-9);
   tron.solver = SolverKind("tron");
   test::RecordingReporter tron_reporter;

@@ -317,9 +317,10 @@ TEST(Pegasos, DefaultUpdatesArePassesOverTheData) {
 
 TEST(SolverLossPairs, InvalidPairsThrowConfigErrorListingTheValidPairs) {
   const std::string pairs = valid_pairs();
-  for (const char* expected : {"-s cdper/cd/cdperone/online: l2svm lr sq svr2",
-                               "-s cmls/cmlsper: l2svm", "-s tron/newton: l2svm lr svr2", "-s pegasos: l1svm",
-                               "-s dcd: l2svm l1svm", "-s pdcd/rcd-pair: l1svm"}) {
+  for (const char* expected :
+       {"-s cdper/cd/cdperone/online: l2svm lr sq svr2", "-s cmls/cmlsper: l2svm",
+        "-s tron/newton: l2svm lr svr2", "-s pegasos: l1svm", "-s dcd: l2svm l1svm",
+        "-s pdcd/rcd-pair: l1svm"}) {
     EXPECT_NE(pairs.find(expected), std::string::npos) << pairs;
   }
   int invalid = 0;

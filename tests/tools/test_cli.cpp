@@ -143,10 +143,10 @@ TEST(TrainArgs, EveryLiblinearNumberResolvesOrIsRefusedByName) {
       const Params p = train(args).params;
       // What each number means here, written out apart from the rows.
       static const std::map<int, std::string> expected = {
-          {0, "tron lr l2"},     {1, "dcd l2svm l2"},   {2, "newton l2svm l2"},
-          {3, "dcd l1svm l2"},   {5, "cdper l2svm l1"}, {6, "cdper lr l1"},
-          {11, "tron svr2 l2"}, {12, "dcd-svr svr2 l2"}, {13, "dcd-svr svr1 l2"}, {7, "dcd-lr lr l2"},
-          {21, "oneclass oneclass l2"}, {4, "cs mchinge l2"}};
+          {0, "tron lr l2"},    {1, "dcd l2svm l2"},          {2, "newton l2svm l2"},
+          {3, "dcd l1svm l2"},  {5, "cdper l2svm l1"},        {6, "cdper lr l1"},
+          {11, "tron svr2 l2"}, {12, "dcd-svr svr2 l2"},      {13, "dcd-svr svr1 l2"},
+          {7, "dcd-lr lr l2"},  {21, "oneclass oneclass l2"}, {4, "cs mchinge l2"}};
       ASSERT_EQ(expected.count(entry.number), 1u);
       EXPECT_EQ(std::string(solver_info(p.solver).name) + " " + loss_info(*p.loss).name + " " +
                     regularizer_info(p.regularizer).name,
@@ -238,11 +238,13 @@ TEST(TrainArgs, RejectsUnknownSolverAndLoss) {
   const std::string solvers =
       "a LIBLINEAR number (0-7, 11-13, 21) or one of cdper, cd, cdperone, online, cmls, cmlsper, "
       "tron, newton, pegasos, dcd, pdcd, rcd-pair, dcd-svr, dcd-lr, oneclass, cs";
-  EXPECT_EQ(train_error("-s 9 f"),
-            "-s 9: LIBLINEAR has no solver 9 (its numbers are 0-7, 11-13, 21); cdtrain's own solvers "
-            "go by name (cdtrain -h)");
+  EXPECT_EQ(
+      train_error("-s 9 f"),
+      "-s 9: LIBLINEAR has no solver 9 (its numbers are 0-7, 11-13, 21); cdtrain's own solvers "
+      "go by name (cdtrain -h)");
   EXPECT_EQ(train_error("-s foo f"), "-s: expected " + solvers + ", got 'foo'");
-  EXPECT_EQ(train_error("-l foo f"), "-l: expected one of l2svm, l1svm, lr, sq, svr2, svr1, oneclass, mchinge, got 'foo'");
+  EXPECT_EQ(train_error("-l foo f"),
+            "-l: expected one of l2svm, l1svm, lr, sq, svr2, svr1, oneclass, mchinge, got 'foo'");
 }
 
 TEST(TrainArgs, RejectsUnknownFlag) {
@@ -343,7 +345,8 @@ TEST(Validate, AcceptsEveryValidSolverLossPair) {
 TEST(Validate, RejectsInvalidPairsListingTheValidOnes) {
   const std::string pairs =
       "valid pairs: -s cdper/cd/cdperone/online: l2svm lr sq svr2; -s cmls/cmlsper: l2svm; -s "
-      "tron/newton: l2svm lr svr2; -s pegasos: l1svm; -s dcd: l2svm l1svm; -s pdcd/rcd-pair: l1svm; "
+      "tron/newton: l2svm lr svr2; -s pegasos: l1svm; -s dcd: l2svm l1svm; -s pdcd/rcd-pair: "
+      "l1svm; "
       "-s dcd-svr: svr2 svr1; -s dcd-lr: lr; -s oneclass: oneclass; -s cs: mchinge";
   EXPECT_EQ(validate_error(train("-l l1svm f").params),
             "solver cdper does not train loss l1svm; " + pairs);
@@ -394,9 +397,12 @@ TEST(TrainHelp, MentionsEveryFlagSolverAndDefault) {
     EXPECT_NE(help.find(loss), std::string::npos) << loss;
   }
   for (const char* default_text :
-       {"Default: for the L2-SVM, dcd on data with more features than instances and at least 100000 nonzeros, else cdper", "(default: the solver's first: l2svm; l1svm for pegasos", "(default 1)",
-        "(default -e 0.001)", "(default -e 0.01)", "(default -e 0.1)", "(default -1: none)", "(default 0.01)", "(default 0.5)",
-        "(default 1000)", "(default 500 passes over the data)"}) {
+       {"Default: for the L2-SVM, dcd on data with more features than instances and at least "
+        "100000 nonzeros, else cdper",
+        "(default: the solver's first: l2svm; l1svm for pegasos", "(default 1)",
+        "(default -e 0.001)", "(default -e 0.01)", "(default -e 0.1)", "(default -1: none)",
+        "(default 0.01)", "(default 0.5)", "(default 1000)",
+        "(default 500 passes over the data)"}) {
     EXPECT_NE(help.find(default_text), std::string::npos) << default_text;
   }
   EXPECT_NE(help.find("tron "), std::string::npos);

@@ -211,9 +211,10 @@ TEST(LossesEndToEnd, InvalidSolverLossPairsAreUsageErrors) {
     EXPECT_EQ(r.err.rfind("cdtrain: error: ", 0), 0u) << r.err;
     EXPECT_NE(r.err.find("valid pairs"), std::string::npos) << r.err;
     // The message lists every valid pair.
-    for (const char* pair : {"-s cdper/cd/cdperone/online: l2svm lr sq svr2",
-                             "-s cmls/cmlsper: l2svm", "-s tron/newton: l2svm lr svr2", "-s pegasos: l1svm",
-                             "-s dcd: l2svm l1svm", "-s pdcd/rcd-pair: l1svm"}) {
+    for (const char* pair :
+         {"-s cdper/cd/cdperone/online: l2svm lr sq svr2", "-s cmls/cmlsper: l2svm",
+          "-s tron/newton: l2svm lr svr2", "-s pegasos: l1svm", "-s dcd: l2svm l1svm",
+          "-s pdcd/rcd-pair: l1svm"}) {
       EXPECT_NE(r.err.find(pair), std::string::npos) << r.err;
     }
     EXPECT_NE(r.err.find(kTrainUsage), std::string::npos) << r.err;

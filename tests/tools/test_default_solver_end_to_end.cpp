@@ -107,8 +107,8 @@ void expect_dual_on_wide_data(const PrimalOnWide& c) {
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.err.rfind("cdtrain: training, solver " + c.dual +
                             " (for 5000 features > 200 instances, 100000 nonzeros: dual CD to " +
-                            s + "'s rule on the primal gradient; -s " + c.primal + " -l " +
-                            c.loss + " for " + c.primal + "), loss " + c.loss,
+                            s + "'s rule on the primal gradient; -s " + c.primal + " -l " + c.loss +
+                            " for " + c.primal + "), loss " + c.loss,
                         0),
             0u)
       << r.err;

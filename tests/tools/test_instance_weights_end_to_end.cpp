@@ -5,8 +5,8 @@
 
 #include <filesystem>
 #include <sstream>
-#include <vector>
 #include <string>
+#include <vector>
 
 #include "test_util.h"
 
@@ -30,10 +30,12 @@ TEST(InstanceWeightsEndToEnd, BadWeightFilesExitOneWithPathAndLineAndNoModel) {
       {"nan\n1\n1\n1\n", "1: expected an instance weight (a finite number >= 0), got 'nan'"},
       {"1\ninf\n1\n1\n", "2: expected an instance weight (a finite number >= 0), got 'inf'"},
       {"1\n1\n1e999\n1\n", "3: expected an instance weight (a finite number >= 0), got '1e999'"},
-      {"1\n1\n1\n", "4: the file ends after 3 weights; the training data has 4 instances (one "
-                    "weight a line)"},
-      {"1\n1\n1\n1\n1\n", "5: more weights than the 4 instances of the training data (one weight "
-                          "a line)"},
+      {"1\n1\n1\n",
+       "4: the file ends after 3 weights; the training data has 4 instances (one "
+       "weight a line)"},
+      {"1\n1\n1\n1\n1\n",
+       "5: more weights than the 4 instances of the training data (one weight "
+       "a line)"},
       {"1\n\n1\n1\n", "2: expected an instance weight (a number >= 0), got an empty line"},
       {"0\n0\n0\n0\n", "4: every instance weight is 0: there is nothing to train on"},
       {"1 2\n1\n1\n1\n", "1: expected an instance weight (a finite number >= 0), got '1 2'"},
@@ -45,16 +47,15 @@ TEST(InstanceWeightsEndToEnd, BadWeightFilesExitOneWithPathAndLineAndNoModel) {
       SCOPED_TRACE(solver + " " + bad.text);
       const std::string weights = dir.write("w.txt", bad.text);
       const std::string model = dir.file("out.model");
-      const test::CommandResult r =
-          test::run_tool("cdtrain", "-q -s " + solver + " -W " + weights + " " + data + " " + model);
+      const test::CommandResult r = test::run_tool(
+          "cdtrain", "-q -s " + solver + " -W " + weights + " " + data + " " + model);
       EXPECT_EQ(r.status, 1);
       EXPECT_EQ(r.err, "cdtrain: error: " + weights + ":" + bad.message + "\n");
       EXPECT_FALSE(fs::exists(model));
     }
   }
-  const test::CommandResult missing =
-      test::run_tool("cdtrain", "-q -W " + dir.file("none.txt") + " " + data + " " +
-                                    dir.file("out.model"));
+  const test::CommandResult missing = test::run_tool(
+      "cdtrain", "-q -W " + dir.file("none.txt") + " " + data + " " + dir.file("out.model"));
   EXPECT_EQ(missing.status, 1);
   EXPECT_NE(missing.err.find(dir.file("none.txt")), std::string::npos) << missing.err;
   EXPECT_FALSE(fs::exists(dir.file("out.model")));
@@ -85,8 +86,8 @@ TEST(InstanceWeightsEndToEnd, WeightsWithCacheAndDuplicatedLines) {
   const std::string ones = dir.write("ones.txt", "1\n1\n1\n1\n");
   const std::string weights = dir.write("w.txt", "1\n2\n1\n1\n");
   const auto train = [&](const std::string& args, const std::string& model) {
-    const test::CommandResult r = test::run_tool("cdtrain", "-q -s tron -e 1e-8 " + args + " " +
-                                                                dir.file(model));
+    const test::CommandResult r =
+        test::run_tool("cdtrain", "-q -s tron -e 1e-8 " + args + " " + dir.file(model));
     EXPECT_EQ(r.status, 0) << r.err;
     return test::read_file(dir.file(model));
   };

@@ -106,8 +106,8 @@ TEST(OneClassEndToEnd, PredictRefusesABrokenModel) {
   test::ScratchDir dir;
   const auto refused = [&](const std::string& text, const std::string& message) {
     const std::string model = dir.write("bad.model", text);
-    const auto r = test::run_tool(
-        "cdpredict", data("heart_scale") + " " + model + " " + dir.file("out"));
+    const auto r =
+        test::run_tool("cdpredict", data("heart_scale") + " " + model + " " + dir.file("out"));
     EXPECT_EQ(r.status, 1);
     EXPECT_NE(r.err.find(model + message), std::string::npos) << r.err;
     EXPECT_FALSE(std::filesystem::exists(dir.file("out")));
@@ -127,8 +127,8 @@ TEST(CrammerSingerEndToEnd, ModelPredictsAsLiblinear250PredictReadsIt) {
 // also for two classes.
 TEST(CrammerSingerEndToEnd, WritesOneWeightPerClass) {
   test::ScratchDir dir;
-  ASSERT_EQ(test::run_tool("cdtrain", "-q -s 4 " + data("heart_scale") + " " + dir.file("a")).status,
-            0);
+  ASSERT_EQ(
+      test::run_tool("cdtrain", "-q -s 4 " + data("heart_scale") + " " + dir.file("a")).status, 0);
   ASSERT_EQ(
       test::run_tool("cdtrain", "-q -s cs " + data("heart_scale") + " " + dir.file("b")).status, 0);
   const std::string model = test::read_file(dir.file("a"));
@@ -136,9 +136,9 @@ TEST(CrammerSingerEndToEnd, WritesOneWeightPerClass) {
   EXPECT_EQ(model.substr(0, model.find("w\n") + 2),
             "solver_type MCSVM_CS\nnr_class 2\nlabel 1 -1\nnr_feature 13\nbias -1\nw\n");
   const std::string first = model.substr(model.find("w\n") + 2);
-  EXPECT_EQ(std::count(first.begin(), first.begin() + static_cast<std::ptrdiff_t>(first.find('\n')),
-                       ' '),
-            2);
+  EXPECT_EQ(
+      std::count(first.begin(), first.begin() + static_cast<std::ptrdiff_t>(first.find('\n')), ' '),
+      2);
 }
 
 // -s 0 still writes TRON's model type.
@@ -151,8 +151,8 @@ TEST(LrDualEndToEnd, NumberZeroKeepsItsModelType) {
 
 TEST(SvrDualEndToEnd, TakesPAndRefusesItsPairs) {
   test::ScratchDir dir;
-  const auto with_p = test::run_tool(
-      "cdtrain", "-q -s 13 -p 0.5 " + data("heart_scale") + " " + dir.file("m"));
+  const auto with_p =
+      test::run_tool("cdtrain", "-q -s 13 -p 0.5 " + data("heart_scale") + " " + dir.file("m"));
   EXPECT_EQ(with_p.status, 0) << with_p.err;
   const auto by_name = test::run_tool(
       "cdtrain", "-q -s dcd-svr -l svr1 -p 0.5 " + data("heart_scale") + " " + dir.file("n"));

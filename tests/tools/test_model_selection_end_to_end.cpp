@@ -292,8 +292,8 @@ TEST(ModelSelectionEndToEnd, CrossValidationPrintsOneLinePerFold) {
                 100.0 * static_cast<double>(right) / 270.0);
   EXPECT_EQ(r.out, line);
   EXPECT_EQ(r.err.rfind("cdtrain: 5-fold cross validation, solver cdper (default for 13 features "
-                       "<= 270 instances), loss l2svm",
-                       0),
+                        "<= 270 instances), loss l2svm",
+                        0),
             0u)
       << r.err;
 }

@@ -596,8 +596,9 @@ TEST(SearchRegression, WalksTheGridOfPAndDoublesCFromEachStart) {
   std::vector<RegressionStep> steps;
   CountingReporter reporter;
   const RegressionSearch best =
-      search_regression(x, y, params, std::nullopt, reporter,
-                        [&](double C, double p, double mse) { steps.push_back({C, p, mse}); });
+      search_regression(x, y, params, std::nullopt, reporter, [&](double C, double p, double mse) {
+        steps.push_back({C, p, mse});
+      });
   ASSERT_FALSE(steps.empty());
   // p = 19/20, 18/20, ..., 0, each from its own start C, doubling.
   std::vector<double> ps;
@@ -619,9 +620,8 @@ TEST(SearchRegression, WalksTheGridOfPAndDoublesCFromEachStart) {
   ASSERT_EQ(ps.size(), 20u);
   for (std::size_t i = 0; i < 20; ++i) EXPECT_EQ(ps[i], static_cast<double>(19 - i) / 20);
   // The best is the first step with the lowest error.
-  const auto lowest = std::min_element(steps.begin(), steps.end(), [](const auto& a, const auto& b) {
-    return a.mse < b.mse;
-  });
+  const auto lowest = std::min_element(steps.begin(), steps.end(),
+                                       [](const auto& a, const auto& b) { return a.mse < b.mse; });
   EXPECT_EQ(best.best_C, lowest->C);
   EXPECT_EQ(best.best_p, lowest->p);
   EXPECT_EQ(best.best_mean_squared_error, lowest->mse);
@@ -645,18 +645,17 @@ TEST(SearchRegression, StartsAtTheGridPointBelowPAndTheSquaredLossHasNoP) {
   params.svr_epsilon = 0.33;  // the grid point at or below: 6/20
   std::set<double> ps;
   CountingReporter reporter;
-  search_regression(x, y, params, 0.5, reporter,
-                    [&](double C, double p, double) {
-                      ps.insert(p);
-                      EXPECT_GE(C, 0.5);
-                    });
+  search_regression(x, y, params, 0.5, reporter, [&](double C, double p, double) {
+    ps.insert(p);
+    EXPECT_GE(C, 0.5);
+  });
   EXPECT_EQ(ps, (std::set<double>{0.0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3}));
 
   params.loss = LossKind::kSquared;
   params.svr_epsilon.reset();
   ps.clear();
-  const RegressionSearch best = search_regression(
-      x, y, params, std::nullopt, reporter, [&](double, double p, double) { ps.insert(p); });
+  const RegressionSearch best = search_regression(x, y, params, std::nullopt, reporter,
+                                                  [&](double, double p, double) { ps.insert(p); });
   EXPECT_EQ(ps, std::set<double>{-1.0});
   EXPECT_EQ(best.best_p, -1.0);
 }

@@ -54,8 +54,7 @@ const CscMatrix& heart_scale_with_bias() {
 }
 
 // Our model of heart_scale -B 1 with `params`, and LIBLINEAR 2.50's fixture.
-std::pair<LinearModel, LinearModel> ours_and_liblinears(const Params& params,
-                                                        const char* fixture) {
+std::pair<LinearModel, LinearModel> ours_and_liblinears(const Params& params, const char* fixture) {
   test::RecordingReporter reporter;
   std::pair<LinearModel, LinearModel> out{
       train(heart_scale_with_bias(), test::load("heart_scale").classes, params, reporter),
@@ -223,18 +222,21 @@ TEST(FreeBias, RowsThatDoNotServeItAndAMissingBiasAreRefused) {
   const std::string lasso = message("cdper", LossKind::kSquared, 1.0, RegularizerKind::kL1);
   EXPECT_NE(lasso.find("-R: solver cdper with -l sq -r l1"), std::string::npos) << lasso;
   EXPECT_NE(lasso.find("and with -r l1 by cdper -l l2svm/lr, "), std::string::npos) << lasso;
-  EXPECT_NE(message("pdcd", LossKind::kL1Svm, -1.0).find("fits an unregularized intercept "
-                                                           "already: drop -R"),
+  EXPECT_NE(message("pdcd", LossKind::kL1Svm, -1.0)
+                .find("fits an unregularized intercept "
+                      "already: drop -R"),
             std::string::npos);
 }
 
 TEST(FreeBias, CdtrainExitsTwoForAnUnservedRun) {
   const std::string data = test::absolute_data_path("heart_scale");
-  const test::CommandResult no_bias = test::run_tool("cdtrain", "-q -R -s 0 " + data + " /dev/null");
+  const test::CommandResult no_bias =
+      test::run_tool("cdtrain", "-q -R -s 0 " + data + " /dev/null");
   EXPECT_EQ(no_bias.status, 2);
   EXPECT_EQ(no_bias.err.rfind("cdtrain: error: -R leaves the bias weight unregularized", 0), 0u)
       << no_bias.err;
-  const test::CommandResult dual = test::run_tool("cdtrain", "-q -R -B 1 -s 3 " + data + " /dev/null");
+  const test::CommandResult dual =
+      test::run_tool("cdtrain", "-q -R -B 1 -s 3 " + data + " /dev/null");
   EXPECT_EQ(dual.status, 2);
   EXPECT_NE(dual.err.find("use -s pdcd or rcd-pair"), std::string::npos) << dual.err;
 }

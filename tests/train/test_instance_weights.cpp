@@ -53,7 +53,7 @@ struct Case {
   std::string solver;
   LossKind loss;
   RegularizerKind regularizer;
-  std::string select;          // --select, or "" for the row's rule
+  std::string select;           // --select, or "" for the row's rule
   std::int64_t partitions = 0;  // --partitions, or 0 for the default
 };
 

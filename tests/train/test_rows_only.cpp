@@ -105,7 +105,8 @@ TEST(RowsOnly, CrossValidationIsTheSame) {
         cross_validate(DataMatrix{nullptr, &data.rows}, data.classes, params, b);
     EXPECT_EQ(rows.accuracy, columns.accuracy);
     ASSERT_EQ(rows.models.size(), columns.models.size());
-    for (std::size_t f = 0; f < rows.models.size(); ++f) EXPECT_EQ(rows.models[f].w, columns.models[f].w);
+    for (std::size_t f = 0; f < rows.models.size(); ++f)
+      EXPECT_EQ(rows.models[f].w, columns.models[f].w);
     EXPECT_EQ(search_start_C(DataMatrix{nullptr, &data.rows}, LossKind::kLogistic),
               search_start_C(data.file.features, LossKind::kLogistic));
   }

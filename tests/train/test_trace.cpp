@@ -460,9 +460,9 @@ TEST(TraceEndToEnd, TronLastRowMatchesTheSavedModelAndCdpredict) {
 TEST(TraceEndToEnd, RefusedWithoutOne) {
   for (const char* number : {"21", "4"}) {
     test::ScratchDir dir;
-    const auto r = test::run_tool("cdtrain", std::string("-s ") + number + " --trace " +
-                                                 dir.file("t.tsv") + " " + data("heart_scale") +
-                                                 " " + dir.file("m"));
+    const auto r =
+        test::run_tool("cdtrain", std::string("-s ") + number + " --trace " + dir.file("t.tsv") +
+                                      " " + data("heart_scale") + " " + dir.file("m"));
     EXPECT_EQ(r.status, 2) << number;
     EXPECT_NE(r.err.find("has no trace"), std::string::npos) << r.err;
     EXPECT_FALSE(std::filesystem::exists(dir.file("t.tsv")));
@@ -502,10 +502,10 @@ TEST(TraceEndToEnd, EverySolverWritesAtLeastOneRow) {
     const std::string extra = info.kind == SolverKind::kPegasos ? "-l l1svm --max-iter 540 " : "";
     // A regression has no test accuracy column (-t is refused).
     const bool regression = is_regression(info.losses.front());
-    const auto r = test::run_tool(
-        "cdtrain", "-q -s " + std::string(info.name) + " " + extra + "--trace " +
-                       dir.file("t.tsv") + (regression ? "" : " -t " + data("heart_scale")) + " " +
-                       data("heart_scale") + " " + dir.file("m"));
+    const auto r = test::run_tool("cdtrain", "-q -s " + std::string(info.name) + " " + extra +
+                                                 "--trace " + dir.file("t.tsv") +
+                                                 (regression ? "" : " -t " + data("heart_scale")) +
+                                                 " " + data("heart_scale") + " " + dir.file("m"));
     ASSERT_EQ(r.status, 0) << info.name << ": " << r.err;
     const Trace trace = parse_trace(test::read_file(dir.file("t.tsv")));
     EXPECT_EQ(trace.header, std::string(kHeader) + (regression ? "" : "\ttest_accuracy"))
