@@ -9,7 +9,8 @@
 // Algorithm: Gauss-Seidel inside a block, Jacobi across blocks, with a line
 //   search on the combined direction: the scheme of PCDN (Bian, Li, Cao, Li
 //   & Yin, "Parallel Coordinate Descent Newton Method for Efficient
-//   L1-Regularized Minimization", Algorithm 1: P bundles of coordinates,
+//   L1-Regularized Minimization", Algorithm 1, a number not checked
+//   against the paper's text: P bundles of coordinates,
 //   one Newton direction each, an Armijo search on their sum), with today's
 //   serial CD steps inside each block instead of one Newton step per
 //   coordinate. Shotgun (Bradley, Kyrola, Bickson & Guestrin 2011) adds P

@@ -10,8 +10,9 @@
 //     xi_i = max_m (w_m'x_i + e_i^m) - w_{y_i}'x_i,  e_i^m = [m != y_i],
 //   and its dual in one vector alpha_i (M values) per row (Keerthi,
 //   Sundararajan, Chang, Hsieh & Lin, "A sequential dual method for large
-//   scale multi-class linear SVMs", KDD 2008, Section 2; its equation
-//   numbers are not given here, as the paper is not in shared/papers):
+//   scale multi-class linear SVMs", KDD 2008, Section 2; the formulas are
+//   written out in full, and the section numbers here are not checked
+//   against the paper's text):
 //     min_alpha D(alpha) = 1/2 sum_m ||w_m||^2 + sum_i sum_m e_i^m alpha_i^m,
 //     sum_m alpha_i^m = 0,  alpha_i^m <= C_i [m = y_i],
 //   with w_m = sum_i alpha_i^m x_i and min P = -min D. A row held out by

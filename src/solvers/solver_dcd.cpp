@@ -7,7 +7,9 @@
 //   with U_j = C_j, D_jj = 0 for L1-SVM and U_j = inf, D_jj = 1/(2 C_j) for
 //   L2-SVM (Hsieh, Chang, Lin, Keerthi & Sundararajan, "A Dual Coordinate
 //   Descent Method for Large-scale Linear SVM", ICML 2008, the dual of its
-//   primal problem; the primer of Shi, Tu, Xu & Yin, example (40)). C_j is Problem::cost(j): C
+//   primal problem; the primer of Shi, Tu, Xu & Yin, Section 4.4, problem
+//   (39); the Hsieh et al. algorithm and section numbers below are not
+//   checked against that paper's text). C_j is Problem::cost(j): C
 //   times the -wi weight of its class; a row held out by cross-validation has C_j = 0, alpha_j = 0
 //   and is never visited.
 //

@@ -14,7 +14,8 @@
 //
 // Stopping rule: after each epoch, from margins recomputed exactly, the
 //   projected-gradient violation max_i PG_i - min_i PG_i <= eps (Hsieh et
-//   al., Section 3.2; as -s dcd), or the duality gap P(w) + D(alpha) <=
+//   al., Section 3.2, not checked against that paper's text; as -s dcd),
+//   or the duality gap P(w) + D(alpha) <=
 //   gap_tol, or max_iter epochs.
 //
 // Cost per epoch: n steps of O(nnz of the row) plus, for rules that read all

@@ -12,7 +12,8 @@
 // Algorithm: CoCoA+ (Ma, Smith, Jaggi, Jordan, Richtarik & Takac, "Adding vs.
 //   Averaging in Distributed Primal-Dual Optimization", ICML 2015, and
 //   "Distributed optimization with arbitrary local solvers", 2017, Algorithm
-//   1 and its local subproblem with the parameter sigma') with dual CD as
+//   1, a number not checked against the paper's text, and its local
+//   subproblem with the parameter sigma') with dual CD as
 //   the local solver, and an exact line search along the combined direction;
 //   the synchronous parallel CD of the primer of Shi, Tu, Xu & Yin, section
 //   5.1.2 ("Synchrony and Asynchrony": partial updates by each core, then a

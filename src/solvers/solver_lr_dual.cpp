@@ -4,9 +4,10 @@
 // Problem: the primal min_w 1/2 w'w + sum_j C_j log(1 + exp(-y_j w'x_j)),
 //   solved through its dual (Yu, Huang & Lin, "Dual coordinate descent
 //   methods for logistic regression and maximum entropy models", Machine
-//   Learning 85, 2011, its dual of logistic regression; the section,
-//   equation and algorithm numbers here are from memory, as the paper is
-//   not in shared/papers, and the formulas are written out in full):
+//   Learning 85, 2011, its dual of logistic regression; the formulas are
+//   written out in full; the algorithm numbers below are not checked
+//   against the paper's text, and LIBLINEAR 2.50's source cites the
+//   method as the paper's Algorithm 5):
 //     min_alpha D(alpha) = 1/2 alpha' Q alpha
 //                          + sum_j [alpha_j log alpha_j
 //                                   + (C_j - alpha_j) log(C_j - alpha_j)

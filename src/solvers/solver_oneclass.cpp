@@ -31,9 +31,9 @@
 //   alpha_j = 0 with -G_j below the second min),
 //   and pairs the k = max(active/10, 1) most violating rows of each side:
 //   the k largest -G_j with alpha_j < s_j with the k smallest with alpha_j > 0,
-//   in order (the two-level CD of Chou, Lin, Yu & Lin, SDM 2020, its
-//   supplement's Algorithm 7, from memory: the paper is not in
-//   shared/papers). Each pair (u, d) that still violates with fresh
+//   in order (the two-level CD of Chou et al., SDM 2020, its supplement's
+//   Algorithm 7, the number LIBLINEAR 2.50's source gives; not checked
+//   against the paper's text). Each pair (u, d) that still violates with fresh
 //   gradients moves t from alpha_d to alpha_u, which keeps the sum: the
 //   sub-problem min_t t (G_u - G_d) + t^2/2 (Q_uu + Q_dd - 2 Q_ud) gives
 //   t = (G_d - G_u) / (Q_uu + Q_dd - 2 Q_ud), clipped to

@@ -14,8 +14,9 @@
 //   D_jj = 1/(2 C_j) for the L2 loss; w = sum_j beta_j x_j.
 //
 // Algorithm: dual CD (the paper's Section 4, its dual CD with shrinking;
-//   the section and algorithm numbers are from memory, as the paper is not
-//   in shared/papers, and the formulas below are written out in full). w is kept up to date, so the
+//   LIBLINEAR 2.50's source cites it as the paper's Algorithm 4; the
+//   formulas below are written out in full, and neither number is checked
+//   against the paper's text). w is kept up to date, so the
 //   smooth part's partial gradient is g = w'x_j - y_j + D_jj beta_j, and the one-variable
 //   sub-problem
 //     min_d g d + 1/2 Qbar_jj d^2 + epsilon |beta_j + d|

@@ -2,12 +2,13 @@
 // regression and L2-loss support vector regression.
 //
 // Problem: min_w f(w) = 1/2 w'w + sum_j C_j loss(y_j w'x_j), loss the squared
-//   hinge (paper, equation 3; generalized Hessian of Mangasarian 2002) or the
-//   logistic loss (4); or, for the L2-loss SVR (LIBLINEAR's -s 11; Ho & Lin
-//   2012, "Large-scale linear support vector regression", JMLR 13, equation
-//   (5)), f(w) = 1/2 w'w + sum_j C_j max(0, |w'x_j - t_j| - p)^2, whose
-//   generalized Hessian I + 2 C X_A' X_A has A the rows outside the tube,
-//   |w'x_j - t_j| > p.
+//   hinge (Chang, Hsieh & Lin 2008, equation (3); generalized Hessian of
+//   Mangasarian 2002) or the logistic loss (its (4)); or, for the L2-loss
+//   SVR (LIBLINEAR's -s 11; Ho & Lin 2012, "Large-scale linear support
+//   vector regression", JMLR 13, equation (5), a number not checked against
+//   that paper's text), f(w) = 1/2 w'w + sum_j C_j max(0, |w'x_j - t_j| -
+//   p)^2, whose generalized Hessian I + 2 C X_A' X_A has A the rows outside
+//   the tube, |w'x_j - t_j| > p.
 //
 // Algorithm: Lin, Weng & Keerthi (2008), "Trust region Newton method for
 //   large-scale logistic regression", JMLR 9, as summarized in Chang, Hsieh &
