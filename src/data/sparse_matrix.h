@@ -224,10 +224,10 @@ CscMatrix select_rows(const CscMatrix& matrix, const std::vector<std::size_t>& r
 //
 // The readers do not ask it for the matrix. Its columns are read in order,
 // where 2 MiB pages changed no CDPER epoch beyond the noise, and on a VM whose
-// host takes back free memory they cost more than they save: 400 MiB first
-// written a few idle seconds after the last run took 1.06-1.67 s in 2 MiB
-// pages against 0.23-0.42 s in 4 KiB ones, and a 500 MB `cdtrain -e 1000`
-// took 1.69-1.72 s against 1.07-1.25 s (on a 2-core VM).
+// host takes back free memory they cost more than they save: a buffer first
+// written a few idle seconds after the last run, and a whole `cdtrain -e
+// 1000` on a 500 MB file, were slower in 2 MiB pages than in 4 KiB ones
+// (measured at bd8d517; docs/checks.md).
 void advise_huge_pages(void* data, std::size_t bytes);
 
 // Appends a column whose every entry is `value` (LIBLINEAR's bias feature).

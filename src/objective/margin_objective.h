@@ -29,9 +29,9 @@ namespace cdl {
 // nonzero visited, and the label (1 byte a row) from a separate small array
 // that stays in cache. The Problem itself is never written. (A 16-byte
 // {margin, y_j C_j} pair per row, which saves the label's access, was no
-// faster per CDPER epoch on the wide text shape (89-100 ms against 82-86) and
-// 1.7-2x slower on the rcv1-like file, whose long columns sweep the rows and
-// then touch twice the cache lines; bench_cd sweep --order cdper.) The class is
+// faster per CDPER epoch on the wide text shape and slower on the rcv1-like
+// file, whose long columns sweep the rows and then touch twice the cache
+// lines; bench_cd sweep --order cdper, at c424f83, docs/checks.md.) The class is
 // final and its hot functions are inline, so a solver templated on it makes
 // no virtual call per coordinate, and the prefetch_*() hints let it fetch a
 // few coordinates ahead along a permutation.

@@ -19,8 +19,8 @@ namespace cdl {
 namespace {
 
 // A pass over fewer nonzeros than this runs on the calling thread alone: a
-// wake-up of the team (some microseconds) would cost more than the pass
-// (heart_scale's 3,500 nonzeros take about 3 us). The same bits either way.
+// wake-up of the team would cost more than the pass (heart_scale's 3,500
+// nonzeros, say). The same bits either way.
 constexpr std::size_t kParallelNonzeros = std::size_t{1} << 16;
 // A pass's tasks are blocks of consecutive rows (columns) of about this much
 // work, counting a nonzero 1 and a row (column) kLineCost (the loss and its

@@ -12,9 +12,9 @@
 // own while the solver works through this one (a copy of this epoch's
 // order, shuffled by the same generator): the same permutations, epoch by
 // epoch, as shuffling in place at each epoch's start, whatever the threads.
-// It costs one more array of n indices, and takes the shuffle's time out of
-// each epoch (on 350,000 columns about 5 ms of a 70 ms epoch: the generator
-// and a random swap for every index).
+// It costs one more array of n indices, and takes the shuffle's time (the
+// generator and a random swap for every index) out of each epoch (measured
+// on 350,000 columns at cfd0feb; docs/checks.md).
 #ifndef CDL_SELECT_PERMUTATION_ORDER_H_
 #define CDL_SELECT_PERMUTATION_ORDER_H_
 

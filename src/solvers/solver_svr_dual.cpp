@@ -131,9 +131,9 @@ SolveResult solve_svr_dual(const SolverInput& input) {
     for (std::size_t s = 0; s < active;) {
       // The rows ahead in the epoch's order: their offsets and per-row values
       // at twice kPrefetchDistance, their nonzeros at kPrefetchDistance (as
-      // dcd's prefetch_ahead()). On a 10^5 x 10^6 text-like file, a whole
-      // -s 11 run at -m 2 took 1.35 s with them and 1.64 s without (medians
-      // of 5 alternating runs, docs/checks.md).
+      // dcd's prefetch_ahead()). On a 10^5 x 10^6 text-like file, whole
+      // -s 11 runs at -m 2 were faster with them (measured at 6a89846;
+      // docs/checks.md).
       if (s + 2 * kPrefetchDistance < active) {
         const std::size_t ahead = index[s + 2 * kPrefetchDistance];
         __builtin_prefetch(&x.row_ptr[ahead]);

@@ -50,9 +50,9 @@ void* map_file_pages(int fd, std::uint64_t offset, std::size_t bytes) {
   // reads every page at once on its threads (the loader's checksum). Filling
   // the page table in mmap() is one thread's work, and MAP_POPULATE on a
   // writable private mapping would copy every page, so it had to be mapped
-  // read-only and then made writable: for the 260 MB of the rcv1-like
-  // values, 20-26 ms before an 8-15 ms pass over them on two threads, where
-  // the mapping unfilled and the same pass take 19-28 ms together.
+  // read-only and then made writable, which with the pass after it took
+  // longer than the mapping unfilled and the same pass (measured at
+  // 98631db; docs/checks.md).
   void* p =
       ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, static_cast<off_t>(offset));
   if (p == MAP_FAILED) return nullptr;

@@ -1,10 +1,10 @@
 // Maps a buffer's pages before they are written.
 //
-// The first write to each 4 KiB page of new memory traps into the kernel.
-// On the 2-core VM the benchmarks run on, a trap costs about 10 us, so 128
-// MiB written page by page took 0.50 s, and 0.18 s when its pages were
-// mapped first in one call (`bench_cd pages`; docs/checks.md, "Pages mapped
-// before they are written"). The readers' matrices and streams and the
+// The first write to each 4 KiB page of new memory traps into the kernel,
+// and a buffer whose pages are mapped first in one call is written about
+// three times as fast as one written page by page (`bench_cd pages`; the
+// figures, at 59489f5, are in docs/checks.md). The readers' matrices and
+// streams and the
 // solvers' n- and l-vectors are such memory: written whole, soon after they
 // are allocated.
 #ifndef CDL_UTIL_POPULATE_H_
