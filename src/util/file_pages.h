@@ -5,7 +5,7 @@
 // (copy on write), so a cache that the page cache already holds becomes a
 // matrix with no copy and no new memory. On a VM the new memory is the
 // dear part: its first writes cost page faults, where mapping the same
-// bytes costs a hundredth of that (measured at 761d8ad; docs/checks.md).
+// bytes costs a small fraction of that (measured at 761d8ad; docs/checks.md).
 //
 // A std::vector cannot be given memory, but its allocator can: after
 // lend_to_next_allocation(p, bytes), the next allocation of exactly `bytes`

@@ -51,12 +51,12 @@ void run_in_blocks_or_throw(std::size_t count, unsigned threads, Body body) {
 // that a pass costs no thread start. TRON runs two passes per CG step,
 // hundreds per solve, and CDPER's partitions three per merge. Between passes
 // a helper checks for the next one for up to 1 ms (yielding its core), and
-// only then sleeps: a pass that wakes a sleeping helper costs many times
-// what one that a checking helper takes costs (`bench_cd team` measures
-// both; the figures, at 2474177, are in docs/checks.md). The caller waits
-// for the pass's end the same way. Only a
-// team with no more threads than the hardware has checks; a larger one
-// sleeps at once, as its threads would take each other's cores.
+// only then sleeps: a pass that wakes a sleeping helper costs many times a
+// pass that a checking helper takes (`bench_cd team` measures both; the
+// figures, at 2474177, are in docs/checks.md). The caller waits for the
+// pass's end the same way. Only a team with no more threads than the
+// hardware has checks; a larger one sleeps at once, as its threads would
+// take each other's cores.
 //
 // Contract: run() is called by one thread at a time (the owner's); the team
 // is not reentrant (a task must not call run()). Which thread runs which task
