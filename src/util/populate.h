@@ -2,11 +2,10 @@
 //
 // The first write to each 4 KiB page of new memory traps into the kernel,
 // and a buffer whose pages are mapped first in one call is written much
-// faster than one written page by page (`bench_cd pages`; the
-// figures, at 59489f5, are in docs/checks.md). The readers' matrices and
-// streams and the
-// solvers' n- and l-vectors are such memory: written whole, soon after they
-// are allocated.
+// faster than one written page by page (`bench_cd pages`; the figures, at
+// 59489f5, are in docs/checks.md). The readers' matrices and streams and
+// the solvers' n- and l-vectors are such memory: written whole, soon after
+// they are allocated.
 #ifndef CDL_UTIL_POPULATE_H_
 #define CDL_UTIL_POPULATE_H_
 
