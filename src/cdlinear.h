@@ -255,8 +255,26 @@ class Model {
   std::vector<double> decision_values(const Instance& x) const;
   // The predicted label (as a double) or, for a regression, the value.
   double predict(const Instance& x) const;
-  // predict() of every instance of `data`, in order.
-  std::vector<double> predict(const Data& data) const;
+
+  // Whether the model is a logistic regression (solver_type L2R_LR,
+  // L2R_LR_DUAL or L1R_LR), whose decision values give probabilities.
+  bool has_probabilities() const;
+  // The class probabilities of one instance, as LIBLINEAR's predict -b 1
+  // computes them: nr_class() values in labels() order, 1 / (1 +
+  // exp(-decision)) per class (for two classes p and 1 - p), normalized to
+  // sum to 1 for more than two. Throws ConfigError for a model without
+  // probabilities.
+  std::vector<double> probabilities(const Instance& x) const;
+
+  // The same for every instance of `data`, in order, on `threads` threads
+  // (0: one per core); the numbers never depend on the threads. Rows of
+  // values are laid out row-major: instance j's nr_w() decision values
+  // start at j * nr_w(), its nr_class() probabilities at j * nr_class().
+  // cdpredict's labels, values and -b 1 probabilities, for the data of
+  // its test file.
+  std::vector<double> predict(const Data& data, unsigned threads = 0) const;
+  std::vector<double> decision_values(const Data& data, unsigned threads = 0) const;
+  std::vector<double> probabilities(const Data& data, unsigned threads = 0) const;
 
   struct Impl;  // the library's own; opaque here
 

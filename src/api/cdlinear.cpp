@@ -25,6 +25,7 @@
 #include "train/train.h"
 #include "train/train_regression.h"
 #include "util/error.h"
+#include "util/parallel.h"
 
 namespace cdlinear {
 
@@ -211,6 +212,36 @@ double prediction(const cdl::LinearModel& model, const std::vector<double>& deci
   return model.label_for(decision);
 }
 
+// Calls each(row, decision, scratch) with the decision values of every row
+// of `rows`, on `threads` threads (0: one per core), in blocks of rows;
+// `scratch` is the block's to use. O(nnz + rows * nr_w).
+template <class Each>
+void for_each_decision(const cdl::LinearModel& model, const cdl::CsrMatrix& rows, unsigned threads,
+                       Each each) {
+  constexpr std::size_t kBlock = 1024;
+  const std::size_t blocks = (rows.num_rows + kBlock - 1) / kBlock;
+  cdl::run_tasks_or_throw(
+      blocks, threads == 0 ? cdl::hardware_threads() : threads, [&](std::size_t block) {
+        std::vector<double> decision;
+        std::vector<double> scratch;
+        const std::size_t stop = std::min(rows.num_rows, (block + 1) * kBlock);
+        for (std::size_t row = block * kBlock; row < stop; ++row) {
+          const auto begin = static_cast<std::size_t>(rows.row_ptr[row]);
+          const auto count = static_cast<std::size_t>(rows.row_ptr[row + 1]) - begin;
+          model.decision_values(rows.col_idx.data() + begin, rows.values.data() + begin, count,
+                                decision);
+          each(row, decision, scratch);
+        }
+      });
+}
+
+void require_probabilities(const cdl::LinearModel& model) {
+  if (!model.has_probabilities()) {
+    throw ConfigError("probabilities need a logistic regression model (loss lr); this one is " +
+                      model.solver_type);
+  }
+}
+
 }  // namespace
 
 void throw_at_row(const Data::Impl& data, std::size_t row, const std::string& reason) {
@@ -300,17 +331,46 @@ double Model::predict(const Instance& x) const {
   return prediction(impl_->model, decision_values(x));
 }
 
-std::vector<double> Model::predict(const Data& data) const {
-  const cdl::CsrMatrix& rows = Access::of(data).rows();
-  std::vector<double> out(rows.num_rows);
-  std::vector<double> decision;
-  for (std::size_t row = 0; row < rows.num_rows; ++row) {
-    const auto begin = static_cast<std::size_t>(rows.row_ptr[row]);
-    const auto count = static_cast<std::size_t>(rows.row_ptr[row + 1]) - begin;
-    impl_->model.decision_values(rows.col_idx.data() + begin, rows.values.data() + begin, count,
-                                 decision);
-    out[row] = prediction(impl_->model, decision);
-  }
+bool Model::has_probabilities() const { return impl_->model.has_probabilities(); }
+
+std::vector<double> Model::probabilities(const Instance& x) const {
+  require_probabilities(impl_->model);
+  std::vector<double> out;
+  impl_->model.probabilities(decision_values(x), out);
+  return out;
+}
+
+std::vector<double> Model::predict(const Data& data, unsigned threads) const {
+  const cdl::LinearModel& model = impl_->model;
+  std::vector<double> out(data.size());
+  for_each_decision(model, Access::of(data).rows(), threads,
+                    [&](std::size_t row, const std::vector<double>& decision,
+                        std::vector<double>&) { out[row] = prediction(model, decision); });
+  return out;
+}
+
+std::vector<double> Model::decision_values(const Data& data, unsigned threads) const {
+  const std::size_t nr_w = impl_->model.nr_w();
+  std::vector<double> out(data.size() * nr_w);
+  for_each_decision(
+      impl_->model, Access::of(data).rows(), threads,
+      [&](std::size_t row, const std::vector<double>& decision, std::vector<double>&) {
+        std::copy(decision.begin(), decision.end(), out.begin() + row * nr_w);
+      });
+  return out;
+}
+
+std::vector<double> Model::probabilities(const Data& data, unsigned threads) const {
+  const cdl::LinearModel& model = impl_->model;
+  require_probabilities(model);
+  const std::size_t nr_class = model.nr_class();
+  std::vector<double> out(data.size() * nr_class);
+  for_each_decision(
+      model, Access::of(data).rows(), threads,
+      [&](std::size_t row, const std::vector<double>& decision, std::vector<double>& scratch) {
+        model.probabilities(decision, scratch);
+        std::copy(scratch.begin(), scratch.end(), out.begin() + row * nr_class);
+      });
   return out;
 }
 
