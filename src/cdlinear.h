@@ -193,6 +193,34 @@ struct TrainOptions {
   // leaves it out). Empty: every weight is 1, or the Data's own
   // (Data::instance_weights()); giving both is a ConfigError.
   std::vector<double> instance_weights;
+  // -n: the one-class SVM's nu, in (0, 1] (solver "oneclass" or "21"
+  // only). Empty: 0.5, as LIBLINEAR.
+  std::optional<double> nu;
+  // -R: do not regularize the bias weight (needs bias > 0; the solvers and
+  // losses of cdtrain -R, LIBLINEAR's -R).
+  bool free_bias = false;
+  // --select: the coordinate selection rule of the CD solvers by name
+  // (cdtrain -h lists them). Empty: the solver's own.
+  std::string select;
+  // --partitions: the fixed blocks of one parallel solve, 1 to 4096 (cdper:
+  // of the features; dcd, tron, newton: of the rows); the model depends on
+  // them, never on threads. Empty: the solver's default for the data.
+  std::optional<std::int64_t> partitions;
+  bool fixed_parts = false;          // --fixed-parts: dcd's parts keep the first cut
+  std::optional<bool> shrink;        // --shrink (true) / --no-shrink (false): dual solvers
+  bool exact_gaps = false;           // --exact-gaps: dcd with a rule that reads the margins
+  std::optional<double> gap_tol;     // --gap-tol: dual solvers, pdcd, rcd-pair; > 0
+  std::optional<double> sigma;       // --sigma: CD's sufficient decrease, in (0, 0.5)
+  std::optional<double> beta;        // --beta: CD's line search shrink factor, in (0, 1)
+  std::optional<double> pd_sigma;    // --pd-sigma: pdcd's dual step, > 0
+  std::optional<double> tau_factor;  // --tau-factor: pdcd, in (0, 1)
+  std::optional<std::int64_t> pegasos_batch;  // -k: pegasos's instances per update, >= 1
+  // --stratified: cross validation and the searches keep each class's
+  // share in every fold (train() ignores it).
+  bool stratified = false;
+  // Each option left empty takes cdtrain's default. Options a solver does
+  // not take are a ConfigError, as cdtrain's usage errors are.
+
   // Where the solver's progress lines and warnings go (cdtrain writes them
   // to stderr); null: nowhere.
   std::ostream* progress = nullptr;

@@ -95,6 +95,25 @@ cdl::Params params_of(const TrainOptions& options, const cdl::DataShape& shape) 
   params.max_iter = options.max_iter;
   params.svr_epsilon = options.svr_epsilon;
   params.quiet = options.progress == nullptr;
+  params.nu = options.nu;
+  params.free_bias = options.free_bias;
+  if (!options.select.empty()) params.select = options.select;
+  params.partitions = options.partitions;
+  params.fixed_parts = options.fixed_parts;
+  params.shrink = options.shrink;
+  params.exact_gaps = options.exact_gaps;
+  params.gap_tol = options.gap_tol;
+  params.sigma = options.sigma.value_or(params.sigma);
+  params.beta = options.beta.value_or(params.beta);
+  params.pd_sigma = options.pd_sigma;
+  params.tau_factor = options.tau_factor.value_or(params.tau_factor);
+  params.pegasos_batch = options.pegasos_batch.value_or(params.pegasos_batch);
+  params.stratified = options.stratified;
+  if (options.threads > cdl::kMaxThreads) {
+    throw cdl::ConfigError("threads: expected 0 (one per core) to " +
+                           std::to_string(cdl::kMaxThreads) + ", got " +
+                           std::to_string(options.threads));
+  }
   params = cdl::resolve_defaults(cdl::choose_solver_by_shape(params, shape));
   cdl::validate(params);
   if (!cdl::has_classes(params.loss.value()) && !params.class_weights.empty()) {
