@@ -318,6 +318,54 @@ class Model {
 // integers in a classification or values too large to train on.
 Model train(const Data& data, const TrainOptions& options = {});
 
+// What cross validation found (cdtrain -v).
+struct CrossValidation {
+  // A classification's share of instances predicted right, in [0, 1]
+  // (NaN for a regression).
+  double accuracy = 0;
+  // A regression's mean squared error and squared correlation coefficient
+  // of the predictions (NaN for a classification), as cdtrain -v prints them.
+  double mean_squared_error = 0;
+  double squared_correlation = 0;
+  // Each instance's prediction (label or value) by the model trained
+  // without its fold.
+  std::vector<double> predictions;
+};
+
+// cdtrain -v `folds` on `data` with `options`: the folds, their seeds and
+// the solver are cdtrain's, so the numbers are the ones it prints for the
+// same options; the folds train on options.threads threads at once and the
+// result never depends on the threads. More folds than instances: one per
+// instance. Throws ConfigError for folds < 2 and for the one-class SVM;
+// otherwise as train().
+CrossValidation cross_validate(const Data& data, int folds, const TrainOptions& options = {});
+
+// What a search for C found (cdtrain -C).
+struct Search {
+  // One cross validation of the search: its C, its p (an SVR's; -1
+  // otherwise), and its accuracy (classification) or mean squared error
+  // (regression).
+  struct Step {
+    double C = 0;
+    double p = -1;
+    double score = 0;
+  };
+  std::vector<Step> steps;  // in the order searched: cdtrain's log2c lines
+  double best_C = 0;
+  double best_p = -1;     // an SVR's best p; -1 otherwise
+  double best_score = 0;  // the best accuracy, or the lowest mean squared error
+};
+
+// cdtrain -C -v `folds` (5 if 0): for a classification, cross validation at
+// C = start, 2 start, ... up to 1024, each fold warm-started from the
+// previous C and stopping early as LIBLINEAR's search does; for a
+// regression C up to 2^20 by mean squared error, and with loss svr2 or
+// svr1 also p over 20 steps of max |y| (from options.svr_epsilon down, if
+// given). The start is `start_C` if given (cdtrain's -c), else LIBLINEAR's
+// choice from the data. options.C is not read. Throws as cross_validate().
+Search search_C(const Data& data, int folds, const TrainOptions& options = {},
+                std::optional<double> start_C = std::nullopt);
+
 // The share of `predicted` equal to `labels` (both of one size), in [0, 1].
 double accuracy(const std::vector<double>& predicted, const std::vector<double>& labels);
 
