@@ -5,10 +5,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <mutex>
 #include <ostream>
 
+#include "api/internal.h"
+#include "api/run_reporter.h"
 #include "data/input_file.h"
 #include "data/libsvm_reader.h"
 #include "data/parse_number.h"
@@ -21,68 +21,15 @@
 #include "solvers/params.h"
 #include "solvers/report.h"
 #include "solvers/solver_table.h"
+#include "train/cross_validation.h"
 #include "train/train.h"
 #include "train/train_regression.h"
 #include "util/error.h"
+#include "util/parallel.h"
 
 namespace cdlinear {
 
-struct Data::Impl {
-  std::string name;     // for messages: the path, or "(standard input)"
-  cdl::LabeledCsc csc;  // as cdtrain reads it, without a bias column
-
-  // The same matrix in row order, for instance() and prediction; made on
-  // first use (at most once, also with several threads asking).
-  const cdl::CsrMatrix& rows() const {
-    std::call_once(rows_made_, [this] { rows_ = cdl::to_csr(csc.features); });
-    return rows_;
-  }
-
- private:
-  mutable std::once_flag rows_made_;
-  mutable cdl::CsrMatrix rows_;
-};
-
-struct Model::Impl {
-  cdl::LinearModel model;
-};
-
-// The one way into Data's and Model's storage.
-struct Access {
-  static Data make_data(std::shared_ptr<const Data::Impl> impl) { return Data(std::move(impl)); }
-  static Model make_model(cdl::LinearModel model) {
-    auto impl = std::make_shared<Model::Impl>();
-    impl->model = std::move(model);
-    return Model(std::move(impl));
-  }
-  static const Data::Impl& of(const Data& data) { return *data.impl_; }
-  static const cdl::LinearModel& of(const Model& model) { return model.impl_->model; }
-};
-
 namespace {
-
-// Runs `body`; the core library's errors leave as this interface's, with the
-// same message.
-template <class Body>
-auto translating_errors(Body body) -> decltype(body()) {
-  try {
-    return body();
-  } catch (const cdl::ParseError& e) {
-    throw ParseError(e.path(), e.line(), e.reason());
-  } catch (const cdl::ConfigError& e) {
-    throw ConfigError(e.what());
-  } catch (const cdl::IoError& e) {
-    throw IoError(e.what());
-  } catch (const cdl::Error& e) {
-    throw Error(e.what());
-  }
-}
-
-std::string show(double value) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.17g", value);
-  return buffer;
-}
 
 // TrainOptions::solver: a LIBLINEAR number, or a solver's name; empty: the
 // default, which the data's shape chooses (cdl::choose_solver_by_shape).
@@ -109,8 +56,9 @@ void set_solver(const std::string& solver, cdl::Params& params) {
 // The Params that cdtrain's flags of the same values give, resolved and
 // validated, with the solver chosen by `shape` when the options leave it to
 // the data.
-cdl::Params params_of(const TrainOptions& options, const cdl::DataShape& shape) {
+cdl::Params params_of(const TrainOptions& options, const cdl::DataShape& shape, int cv_folds) {
   cdl::Params params;
+  params.cv_folds = cv_folds;
   set_solver(options.solver, params);
   if (!options.loss.empty()) {
     const cdl::LossInfo* loss = cdl::find_loss(options.loss);
@@ -142,12 +90,42 @@ cdl::Params params_of(const TrainOptions& options, const cdl::DataShape& shape) 
   params.max_iter = options.max_iter;
   params.svr_epsilon = options.svr_epsilon;
   params.quiet = options.progress == nullptr;
-  params = cdl::resolve_defaults(cdl::choose_solver_by_shape(params, shape));
+  params.nu = options.nu;
+  params.free_bias = options.free_bias;
+  if (!options.select.empty()) params.select = options.select;
+  params.partitions = options.partitions;
+  params.fixed_parts = options.fixed_parts;
+  params.shrink = options.shrink;
+  params.exact_gaps = options.exact_gaps;
+  params.gap_tol = options.gap_tol;
+  params.sigma = options.sigma.value_or(params.sigma);
+  params.beta = options.beta.value_or(params.beta);
+  params.pd_sigma = options.pd_sigma;
+  params.tau_factor = options.tau_factor.value_or(params.tau_factor);
+  params.pegasos_batch = options.pegasos_batch.value_or(params.pegasos_batch);
+  params.stratified = options.stratified;
+  if (options.threads > cdl::kMaxThreads) {
+    throw cdl::ConfigError("threads: expected 0 (one per core) to " +
+                           std::to_string(cdl::kMaxThreads) + ", got " +
+                           std::to_string(options.threads));
+  }
+  // A start from a model keeps the solver asked for, as cdtrain -i does.
+  params = cdl::resolve_defaults(
+      options.initial_model != nullptr ? params : cdl::choose_solver_by_shape(params, shape));
   cdl::validate(params);
-  if (cdl::is_regression(params.loss.value()) && !params.class_weights.empty()) {
-    throw cdl::ConfigError("class weights weigh classes; loss " +
-                           std::string(cdl::loss_info(*params.loss).name) +
-                           " is a regression, with none");
+  if (options.initial_model != nullptr) {
+    const cdl::SolverInfo& row = cdl::solver_info(params.solver);
+    if (cv_folds > 0) throw cdl::ConfigError("initial_model: not with cross validation");
+    if (row.dual) {
+      throw cdl::ConfigError(std::string("initial_model: ") + row.name +
+                             " solves the dual, where a start from a model's w is not defined");
+    }
+  }
+  if (!cdl::has_classes(params.loss.value()) && !params.class_weights.empty()) {
+    throw cdl::ConfigError(
+        "class weights weigh classes; loss " + std::string(cdl::loss_info(*params.loss).name) +
+        (cdl::is_one_class(*params.loss) ? " is the one-class SVM" : " is a regression") +
+        ", with none");
   }
   return params;
 }
@@ -158,8 +136,7 @@ void check_integer_labels(const Data::Impl& data) {
   const std::vector<double>& labels = data.csc.labels;
   for (std::size_t row = 0; row < labels.size(); ++row) {
     if (labels[row] != std::floor(labels[row]) || std::fabs(labels[row]) > 2147483647.0) {
-      throw cdl::ParseError(data.name, data.csc.lines.line_of(row),
-                            "label " + show(labels[row]) + " is not an integer class label");
+      throw_at_row(data, row, "label " + show(labels[row]) + " is not an integer class label");
     }
   }
 }
@@ -172,15 +149,20 @@ void check_magnitudes(const Data::Impl& data, const cdl::CscMatrix& x, const cdl
   try {
     cdl::check_magnitudes(x, classes, params, largest, weights);
   } catch (const cdl::InstanceError& e) {
-    throw cdl::ParseError(data.name, data.csc.lines.line_of(e.row()), e.reason());
+    throw_at_row(data, e.row(), e.reason());
   }
 }
 
 // TrainOptions::instance_weights, checked as cdtrain checks -W's file, or
-// null when empty.
+// the Data's own, or null when neither has any.
 const std::vector<double>* instance_weights_of(const Data::Impl& data,
                                                const TrainOptions& options) {
-  const std::vector<double>& weights = options.instance_weights;
+  if (!data.weights.empty() && !options.instance_weights.empty()) {
+    throw cdl::ConfigError("instance_weights: " + data.name +
+                           " has instance weights of its own; give one set");
+  }
+  const std::vector<double>& weights =
+      data.weights.empty() ? options.instance_weights : data.weights;
   if (weights.empty()) return nullptr;
   if (weights.size() != data.csc.labels.size()) {
     throw cdl::ConfigError("instance_weights: " + std::to_string(weights.size()) +
@@ -199,42 +181,89 @@ const std::vector<double>* instance_weights_of(const Data::Impl& data,
   return &weights;
 }
 
-cdl::LinearModel train_model(const Data::Impl& data, const TrainOptions& options) {
+}  // namespace
+
+PreparedRun prepare_run(const Data::Impl& data, const TrainOptions& options, int cv_folds,
+                        bool search, cdl::Reporter& reporter) {
   const cdl::CscMatrix& read = data.csc.features;
-  cdl::Params params = params_of(
-      options, {read.num_rows, read.num_cols + (options.bias >= 0 ? 1 : 0),
-                static_cast<std::uint64_t>(read.nnz()) + (options.bias >= 0 ? read.num_rows : 0)});
-  const std::vector<double>* weights = instance_weights_of(data, options);
-  std::ostream discard(nullptr);
-  cdl::Reporter reporter(
-      options.progress != nullptr ? *options.progress : discard,
-      options.progress != nullptr ? cdl::Reporter::Level::kNormal : cdl::Reporter::Level::kQuiet);
+  PreparedRun run;
+  run.data = &data;
+  run.params =
+      params_of(options,
+                {read.num_rows, read.num_cols + (options.bias >= 0 ? 1 : 0),
+                 static_cast<std::uint64_t>(read.nnz()) + (options.bias >= 0 ? read.num_rows : 0)},
+                cv_folds);
+  const cdl::Params& params = run.params;
+  run.weights = instance_weights_of(data, options);
   // The training matrix: with the bias column, as the reader appends it.
-  cdl::CscMatrix with_bias;
   if (params.bias >= 0) {
-    with_bias = data.csc.features;
-    cdl::append_constant_column(with_bias, params.bias);
+    run.with_bias = data.csc.features;
+    cdl::append_constant_column(run.with_bias, params.bias);
   }
-  const cdl::CscMatrix& x = params.bias >= 0 ? with_bias : data.csc.features;
-  if (cdl::is_regression(params.loss.value())) {
-    // Checked here to name the line; train_regression() checks again (a
-    // pass over the values) unless x is the copy with the bias column,
-    // which records the check.
-    check_magnitudes(data, x, cdl::ClassMap{}, params, weights);
-    if (params.bias >= 0) with_bias.checked_cost = cdl::largest_cost({}, params, weights);
-    return cdl::train_regression(x, data.csc.labels, params, reporter, nullptr, nullptr, weights);
+  if (run.has_classes()) {
+    check_integer_labels(data);
+    run.classes = cdl::map_classes(data.csc.labels);
   }
-  check_integer_labels(data);
-  const cdl::ClassMap classes = cdl::map_classes(data.csc.labels);
-  check_magnitudes(data, x, classes, params, weights);
-  if (params.bias >= 0) with_bias.checked_cost = cdl::largest_cost(classes, params, weights);
+  // Checked here to name the row; training checks again (a pass over the
+  // values) unless x is the copy with the bias column, which records the
+  // check.
+  cdl::Params at = params;
+  if (search) {
+    at.C = std::max(params.C,
+                    run.has_classes() ? cdl::kLargestSearchC : cdl::kLargestRegressionSearchC);
+  }
+  check_magnitudes(data, run.x(), run.classes, at, run.weights);
+  if (params.bias >= 0)
+    run.with_bias.checked_cost = cdl::largest_cost(run.classes, at, run.weights);
   for (const auto& [label, weight] : params.class_weights) {
-    if (std::find(classes.labels.begin(), classes.labels.end(), label) == classes.labels.end()) {
+    const std::vector<int>& labels = run.classes.labels;
+    if (std::find(labels.begin(), labels.end(), label) == labels.end()) {
       reporter.warning("class weight of label " + std::to_string(label) + ": no instance of " +
                        data.name + " has that label; the weight is unused");
     }
   }
-  return cdl::train(cdl::DataMatrix{&x, nullptr, weights}, classes, params, reporter);
+  return run;
+}
+
+namespace {
+
+// TrainOptions::initial_model's weights for each problem of a
+// classification `run`, whose labels and bias the model must share (as
+// cdtrain -i checks them).
+cdl::InitialWeights initial_classes(const cdl::LinearModel& start, const PreparedRun& run) {
+  std::vector<int> theirs = start.labels;
+  std::vector<int> ours = run.classes.labels;
+  std::sort(theirs.begin(), theirs.end());
+  std::sort(ours.begin(), ours.end());
+  if (start.task() != cdl::Task::kClassification || theirs != ours) {
+    throw cdl::ConfigError(
+        "initial_model: a " + start.solver_type + " model of " + std::to_string(theirs.size()) +
+        " labels cannot start a classifier of these " + std::to_string(ours.size()) + " labels");
+  }
+  if ((start.bias >= 0 || run.params.bias >= 0) && start.bias != run.params.bias) {
+    throw cdl::ConfigError("initial_model: the model has bias " + show(start.bias) + ", this run " +
+                           show(run.params.bias));
+  }
+  return cdl::initial_weights(start, run.classes, run.x().num_cols, run.params.bias);
+}
+
+cdl::LinearModel train_model(const Data::Impl& data, const TrainOptions& options,
+                             RunReporter& reporter) {
+  const PreparedRun run = prepare_run(data, options, 0, false, reporter);
+  const cdl::LinearModel* start =
+      options.initial_model != nullptr ? &Access::of(*options.initial_model) : nullptr;
+  if (!run.has_classes()) {  // a regression or the one-class SVM
+    std::vector<double> w0;
+    if (start != nullptr) {
+      w0 = cdl::initial_regression_weights(*start, run.x().num_cols, run.params.bias);
+    }
+    return cdl::train_regression(run.x(), data.csc.labels, run.params, reporter,
+                                 start != nullptr ? &w0 : nullptr, nullptr, run.weights);
+  }
+  cdl::InitialWeights initial;
+  if (start != nullptr) initial = initial_classes(*start, run);
+  return cdl::train(cdl::DataMatrix{&run.x(), nullptr, run.weights}, run.classes, run.params,
+                    reporter, start != nullptr ? &initial : nullptr);
 }
 
 // The 0-based indices of an instance, for LinearModel::decision_values.
@@ -257,7 +286,42 @@ double prediction(const cdl::LinearModel& model, const std::vector<double>& deci
   return model.label_for(decision);
 }
 
+// Calls each(row, decision, scratch) with the decision values of every row
+// of `rows`, on `threads` threads (0: one per core), in blocks of rows;
+// `scratch` is the block's to use. O(nnz + rows * nr_w).
+template <class Each>
+void for_each_decision(const cdl::LinearModel& model, const cdl::CsrMatrix& rows, unsigned threads,
+                       Each each) {
+  constexpr std::size_t kBlock = 1024;
+  const std::size_t blocks = (rows.num_rows + kBlock - 1) / kBlock;
+  cdl::run_tasks_or_throw(
+      blocks, threads == 0 ? cdl::hardware_threads() : threads, [&](std::size_t block) {
+        std::vector<double> decision;
+        std::vector<double> scratch;
+        const std::size_t stop = std::min(rows.num_rows, (block + 1) * kBlock);
+        for (std::size_t row = block * kBlock; row < stop; ++row) {
+          const auto begin = static_cast<std::size_t>(rows.row_ptr[row]);
+          const auto count = static_cast<std::size_t>(rows.row_ptr[row + 1]) - begin;
+          model.decision_values(rows.col_idx.data() + begin, rows.values.data() + begin, count,
+                                decision);
+          each(row, decision, scratch);
+        }
+      });
+}
+
+void require_probabilities(const cdl::LinearModel& model) {
+  if (!model.has_probabilities()) {
+    throw ConfigError("probabilities need a logistic regression model (loss lr); this one is " +
+                      model.solver_type);
+  }
+}
+
 }  // namespace
+
+void throw_at_row(const Data::Impl& data, std::size_t row, const std::string& reason) {
+  if (data.from_file) throw cdl::ParseError(data.name, data.csc.lines.line_of(row), reason);
+  throw ArrayError("array row " + std::to_string(row) + ": " + reason);
+}
 
 Data Data::read(const std::string& path) {
   return translating_errors([&] {
@@ -273,6 +337,7 @@ std::size_t Data::size() const { return impl_->csc.features.num_rows; }
 std::size_t Data::num_features() const { return impl_->csc.features.num_cols; }
 const std::vector<double>& Data::labels() const { return impl_->csc.labels; }
 const std::string& Data::name() const { return impl_->name; }
+const std::vector<double>& Data::instance_weights() const { return impl_->weights; }
 
 Instance Data::instance(std::size_t row) const {
   const cdl::CsrMatrix& rows = impl_->rows();
@@ -306,6 +371,24 @@ const std::string& Model::solver_type() const { return impl_->model.solver_type;
 const std::vector<int>& Model::labels() const { return impl_->model.labels; }
 std::size_t Model::num_features() const { return impl_->model.num_features; }
 double Model::bias() const { return impl_->model.bias; }
+std::size_t Model::nr_class() const { return impl_->model.nr_class(); }
+std::size_t Model::nr_w() const { return impl_->model.nr_w(); }
+const std::vector<double>& Model::weights() const { return impl_->model.w; }
+double Model::rho() const { return impl_->model.rho; }
+const std::vector<std::int64_t>& Model::iterations() const { return impl_->iterations; }
+const std::vector<double>& Model::objectives() const { return impl_->objectives; }
+
+std::vector<double> Model::weights_of(std::size_t k) const {
+  const cdl::LinearModel& model = impl_->model;
+  const std::size_t nr_w = model.nr_w();
+  if (k >= nr_w) {
+    throw ConfigError("weights_of(" + std::to_string(k) + "): the model has " +
+                      std::to_string(nr_w) + " decision values");
+  }
+  std::vector<double> out(model.weight_rows());
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = model.w[i * nr_w + k];
+  return out;
+}
 
 std::vector<double> Model::decision_values(const Instance& x) const {
   return translating_errors([&] {
@@ -322,23 +405,55 @@ double Model::predict(const Instance& x) const {
   return prediction(impl_->model, decision_values(x));
 }
 
-std::vector<double> Model::predict(const Data& data) const {
-  const cdl::CsrMatrix& rows = Access::of(data).rows();
-  std::vector<double> out(rows.num_rows);
-  std::vector<double> decision;
-  for (std::size_t row = 0; row < rows.num_rows; ++row) {
-    const auto begin = static_cast<std::size_t>(rows.row_ptr[row]);
-    const auto count = static_cast<std::size_t>(rows.row_ptr[row + 1]) - begin;
-    impl_->model.decision_values(rows.col_idx.data() + begin, rows.values.data() + begin, count,
-                                 decision);
-    out[row] = prediction(impl_->model, decision);
-  }
+bool Model::has_probabilities() const { return impl_->model.has_probabilities(); }
+
+std::vector<double> Model::probabilities(const Instance& x) const {
+  require_probabilities(impl_->model);
+  std::vector<double> out;
+  impl_->model.probabilities(decision_values(x), out);
+  return out;
+}
+
+std::vector<double> Model::predict(const Data& data, unsigned threads) const {
+  const cdl::LinearModel& model = impl_->model;
+  std::vector<double> out(data.size());
+  for_each_decision(model, Access::of(data).rows(), threads,
+                    [&](std::size_t row, const std::vector<double>& decision,
+                        std::vector<double>&) { out[row] = prediction(model, decision); });
+  return out;
+}
+
+std::vector<double> Model::decision_values(const Data& data, unsigned threads) const {
+  const std::size_t nr_w = impl_->model.nr_w();
+  std::vector<double> out(data.size() * nr_w);
+  for_each_decision(
+      impl_->model, Access::of(data).rows(), threads,
+      [&](std::size_t row, const std::vector<double>& decision, std::vector<double>&) {
+        std::copy(decision.begin(), decision.end(), out.begin() + row * nr_w);
+      });
+  return out;
+}
+
+std::vector<double> Model::probabilities(const Data& data, unsigned threads) const {
+  const cdl::LinearModel& model = impl_->model;
+  require_probabilities(model);
+  const std::size_t nr_class = model.nr_class();
+  std::vector<double> out(data.size() * nr_class);
+  for_each_decision(
+      model, Access::of(data).rows(), threads,
+      [&](std::size_t row, const std::vector<double>& decision, std::vector<double>& scratch) {
+        model.probabilities(decision, scratch);
+        std::copy(scratch.begin(), scratch.end(), out.begin() + row * nr_class);
+      });
   return out;
 }
 
 Model train(const Data& data, const TrainOptions& options) {
-  return translating_errors(
-      [&] { return Access::make_model(train_model(Access::of(data), options)); });
+  return translating_errors([&] {
+    RunReporter reporter(options);
+    cdl::LinearModel model = train_model(Access::of(data), options, reporter);
+    return Access::make_model(std::move(model), reporter.iterations(), reporter.objectives());
+  });
 }
 
 double accuracy(const std::vector<double>& predicted, const std::vector<double>& labels) {
