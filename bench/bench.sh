@@ -29,9 +29,10 @@
 #                                    and tall file, every 40th line of the
 #                                    glosses and their first 5000 features; the
 #                                    huge file's stand-in with
-#                                    CDL_BENCH_HUGE=1) and one round, written to
+#                                    CDL_BENCH_HUGE=1) and one round (or
+#                                    CDL_CORES_ROUNDS), written to
 #                                    CDL_BENCH_OUT, never to docs/benchmarks.md
-#                                    (about a minute).
+#                                    (two minutes on a loaded machine).
 #   bash bench/bench.sh SECTION      one section, printed to standard output:
 #   bash bench/bench.sh small        the data/ sets only (about a minute)
 #   bash bench/bench.sh large        the 500 MB rcv1-like file only
@@ -839,7 +840,7 @@ test_score() {  # test_file model
 # column is each model's test accuracy, else the objectives against 2.50's.
 # Appends the medians to $tmp/records for the summary table.
 cores_row() {
-  local file=$1 number=$2 rounds=$3 test=${4:-} k name t m
+  local file=$1 number=$2 rounds=$3 test=${4:-} k name t m same=yes
   local -a names=(cd2 cd1 mc l50 l23) ours=() peer=()
   [ "$number" = default ] || ours=(-s "$number")
   if [ "$number" = default ]; then peer=(-s 1); else peer=(-s "$number"); fi
@@ -862,9 +863,10 @@ cores_row() {
       echo "$t" >>"$tmp/t_$name"
       echo "$m" >>"$tmp/m_$name"
     done
+    cmp -s "$tmp/cd1.model" "$tmp/cd2.model" || same="**NO**"
   done
   local -A med lo hi mem score
-  local objective_args=() same last
+  local objective_args=() last
   [ "$number" != 11 ] || objective_args=(1 0.1)
   for name in "${names[@]}"; do
     read -r med[$name] lo[$name] hi[$name] <<<"$(median_range <"$tmp/t_$name")"
@@ -877,7 +879,6 @@ cores_row() {
     fi
     need_number "score of ${cmd[$name]} $file" "${score[$name]#MSE }"
   done
-  cmp -s "$tmp/cd1.model" "$tmp/cd2.model" && same=yes || same="**NO**"
   if [ -n "$test" ]; then
     last="${score[cd2]} / ${score[mc]} / ${score[l50]} / ${score[l23]}"
   else
@@ -927,8 +928,8 @@ cores_legend() {  # rounds
   echo "runs \`cdtrain -m 2\`, \`cdtrain -m 1\`, multi-core LIBLINEAR 2.21 \`train -n 2\`, LIBLINEAR"
   echo "2.50 \`train\` and Debian's \`liblinear-train\` 2.3 in turn, all with -q and their defaults"
   echo "(C = 1; \"default\" is cdtrain's default solver against the peers' default, -s 1). The"
-  echo "ratios are medians over medians; \"same bytes\": the -m 1 and -m 2 model files are equal"
-  echo "byte for byte in the last round. Memory: median peak RSS (GNU time)."
+  echo "ratios are medians over medians; \"same bytes\": the -m 1 and -m 2 model files were equal"
+  echo "byte for byte in every round. Memory: median peak RSS (GNU time)."
   echo
 }
 
@@ -939,7 +940,7 @@ cores() {
   make_cores
   build_peers
   local rounds=${CDL_CORES_ROUNDS:-5} name synthetic=() gloss=0 huge=0
-  [ "$smoke" != 1 ] || rounds=1
+  [ "$smoke" != 1 ] || rounds=${CDL_CORES_ROUNDS:-1}
   for name in ${CDL_CORES_FILES:-wide tall gloss}; do
     case $name in
       wide) synthetic+=("$cores_wide") ;;
