@@ -1076,13 +1076,14 @@ header() {
 other_sections() {
   echo "## Not in this file"
   echo
-  echo "These sections compare cdtrain with Debian's LIBLINEAR 2.3 alone, or measure parts of a"
-  echo "run; \`make bench\` leaves them out to keep its time. Each prints its table to standard"
+  echo "\`make bench\` leaves these out to keep its time: most compare with Debian's LIBLINEAR 2.3"
+  echo "alone or measure parts of a run; the last needs Open MPI. Each prints its table to standard"
   echo "output; the header of bench/bench.sh says what each measures and how long it takes."
   echo
   echo "| what | command |"
   echo "|---|---|"
-  echo "| the 200M-nonzero file against the peers (about four hours) | \`CDL_BENCH_HUGE=1 make bench\` |"
+  [[ ${CDL_BENCH_HUGE:-0} == 1 || " ${CDL_CORES_FILES:-} " == *" huge "* ]] ||
+    echo "| the 200M-nonzero file against the peers (about four hours) | \`CDL_BENCH_HUGE=1 make bench\` |"
   echo "| data/ sets, objective and accuracy | \`bash bench/bench.sh small\` |"
   echo "| the 500 MB rcv1-like file: reading and a default run | \`bash bench/bench.sh large\` |"
   echo "| TRON and CD for logistic regression | \`bash bench/bench.sh solvers\` |"
