@@ -1,13 +1,38 @@
 #!/usr/bin/env bash
-# Benchmarks cdlinear against Debian's LIBLINEAR (liblinear-tools 2.3.0) on the
-# same files in the same run, as Markdown tables.
+# Benchmarks cdlinear against LIBLINEAR 2.50, multi-core LIBLINEAR 2.21 (-n 2),
+# both built from ../shared/peers by its build.sh, and Debian's LIBLINEAR 2.3
+# (liblinear-tools), on the same files in the same run, as Markdown tables.
 #
-#   bash bench/bench.sh              all sections (run by `make bench`; hours):
-#                                    writes docs/benchmarks.md, a header (machine,
-#                                    date, commit, the peers' versions) and the
-#                                    sections. The file is written to a temporary
-#                                    file and renamed at the end, so a failed
-#                                    run leaves the old docs/benchmarks.md.
+#   make bench                       (= bash bench/bench.sh) writes
+#                                    docs/benchmarks.md: a header (machine, date,
+#                                    commit, the peers and how they were built),
+#                                    a summary table for the README, and the
+#                                    cores section's tables on the wide and tall
+#                                    synthetic files and WordNet's glosses (45
+#                                    classes, ../shared/data): every LIBLINEAR
+#                                    number and the default, CDL_CORES_ROUNDS
+#                                    (default 5) rounds. The tables are made
+#                                    first and the file is renamed into place at
+#                                    the end: a failed run (a tool that fails, a
+#                                    value that does not parse) leaves the old
+#                                    file. On a quiet 2-core machine the wide
+#                                    and tall tables take about 40 minutes (the
+#                                    "Every core" runs in docs/checks.md); the
+#                                    glosses' table is not yet timed (200 runs
+#                                    of 45 one-vs-rest models on 2.1M nonzeros;
+#                                    expect most of another hour).
+#   CDL_BENCH_HUGE=1 make bench      adds the 200M-nonzero file's table (made on
+#                                    first use, 3.2 GB; ~4 more hours: its
+#                                    default row took ~25 minutes in 5 rounds).
+#   CDL_BENCH_SMOKE=1 CDL_BENCH_OUT=/tmp/b.md bash bench/bench.sh
+#                                    the same tables on tiny files (a small wide
+#                                    and tall file, every 40th line of the
+#                                    glosses and their first 5000 features; the
+#                                    huge file's stand-in with
+#                                    CDL_BENCH_HUGE=1) and one round (or
+#                                    CDL_CORES_ROUNDS), written to
+#                                    CDL_BENCH_OUT, never to docs/benchmarks.md
+#                                    (two minutes on a loaded machine).
 #   bash bench/bench.sh SECTION      one section, printed to standard output:
 #   bash bench/bench.sh small        the data/ sets only (about a minute)
 #   bash bench/bench.sh large        the 500 MB rcv1-like file only
@@ -46,19 +71,16 @@
 #                                    runs, on the wide and rcv1-like files,
 #                                    rounds interleaved (CDL_PIPE_ROUNDS, default
 #                                    9; ~10 minutes on a loaded machine)
-#   bash bench/bench.sh cores        every LIBLINEAR number (0 1 2 3 5 6 11) and
-#                                    the default, cdtrain -m 2 and -m 1 against
-#                                    multi-core LIBLINEAR -n 2, LIBLINEAR 2.50 and
-#                                    2.3 on a wide and a tall file: medians and
-#                                    ranges of CDL_CORES_ROUNDS (default 5) rounds
-#                                    that alternate the tools, peak memory, f;
-#                                    CDL_BENCH_HUGE=1 adds the 200M-nonzero file;
+#   bash bench/bench.sh cores        the tables of `make bench` without the
+#                                    header and summary: cdtrain -m 2 and -m 1
+#                                    against multi-core LIBLINEAR -n 2, 2.50 and
+#                                    2.3, medians [ranges] of rounds that
+#                                    alternate the tools, peak memory, f or test
+#                                    accuracy, same model bytes at -m 1 and -m 2;
 #                                    CDL_CORES_NUMBERS="default 1" runs only
-#                                    those, CDL_CORES_FILES="tall" one file
-#                                    ("huge" the 200M-nonzero file alone).
-#                                    The peers are built from ../shared/peers by
-#                                    its build.sh into $CDL_BENCH_DIR/peers.
-#                                    (~40 minutes; hours with the huge file)
+#                                    those, CDL_CORES_FILES="tall gloss" those
+#                                    files (wide, tall, gloss, huge). The peers
+#                                    are built into $CDL_BENCH_DIR/peers.
 #   bash bench/bench.sh mpi          cdtrain-mpi (make mpi) -s 0 on the 200M-
 #                                    nonzero file, made if missing: 1 rank of
 #                                    -m 2 threads, 2 and 4 ranks of one, against
@@ -82,7 +104,20 @@ cd "$(dirname "$0")/.."
 
 section=${1:-all}
 bench_dir=${CDL_BENCH_DIR:-build/bench}
+peers_dir=$bench_dir/peers
 mkdir -p "$bench_dir"
+smoke=${CDL_BENCH_SMOKE:-0}
+out=docs/benchmarks.md
+if [ "$smoke" = 1 ]; then
+  # Tiny files and one round, written where CDL_BENCH_OUT says and never over
+  # docs/benchmarks.md.
+  out=${CDL_BENCH_OUT:-}
+  [ -n "$out" ] || { echo "bench: CDL_BENCH_SMOKE=1 needs CDL_BENCH_OUT=FILE" >&2; exit 2; }
+  [ "$(realpath -m "$out")" != "$(realpath -m docs/benchmarks.md)" ] ||
+    { echo "bench: a smoke run never writes docs/benchmarks.md" >&2; exit 2; }
+elif [ -n "${CDL_BENCH_OUT:-}" ]; then
+  echo "bench: CDL_BENCH_OUT is for smoke runs (CDL_BENCH_SMOKE=1)" >&2; exit 2
+fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -510,7 +545,7 @@ make_huge() {
       echo "bench: the 200M-nonzero file needs about 3.2 GB and the run ~3 GB of memory; only $((free_kb / 1024)) MB free in $bench_dir" >&2
       exit 1
     fi
-    build/gen_rcv1like --seed 1 --rows 2700000 --features 200000 --avg-terms 74 "$huge_file"
+    build/gen_rcv1like "${huge_gen[@]}" "$huge_file"
   fi
 }
 
@@ -713,17 +748,48 @@ l1() {
   echo
 }
 
-# The files of the cores section: a wide short-column text shape (ten times
+# The files of the peer tables: a wide short-column text shape (ten times
 # more features than documents, about 11 nonzeros per column) and a tall
 # long-column one (twice as many documents as features, 120 per column),
-# both over 10M nonzeros.
-cores_wide=$bench_dir/cores_wide.svm
-cores_tall=$bench_dir/cores_tall.svm
+# both over 10M nonzeros; WordNet's glosses (45 classes, a real text set with
+# its own test part); the 200M-nonzero file. A smoke run (CDL_BENCH_SMOKE=1)
+# puts small files of the same kinds in $bench_dir/smoke instead.
+if [ "$smoke" = 1 ]; then
+  cores_dir=$bench_dir/smoke
+  wide_gen=(--seed 1 --rows 2000 --features 20000 --avg-terms 40)
+  tall_gen=(--seed 1 --rows 4000 --features 2000 --avg-terms 30)
+  huge_gen=(--seed 1 --rows 6000 --features 3000 --avg-terms 30)
+  gloss_every=40 gloss_features=5000  # every 40th line, the first 5000 features
+else
+  cores_dir=$bench_dir
+  wide_gen=(--seed 1 --rows 100000 --features 1000000 --avg-terms 110)
+  tall_gen=(--seed 1 --rows 200000 --features 100000 --avg-terms 60)
+  huge_gen=(--seed 1 --rows 2700000 --features 200000 --avg-terms 74)
+  gloss_every=1 gloss_features=0
+fi
+mkdir -p "$cores_dir"
+huge_file=$cores_dir/huge_200m.svm
+cores_wide=$cores_dir/cores_wide.svm
+cores_tall=$cores_dir/cores_tall.svm
+gloss_data=../shared/data
+gloss_train=$cores_dir/wordnet-gloss.svm
+gloss_test=$cores_dir/wordnet-gloss.t.svm
 make_cores() {
-  [ -f "$cores_wide" ] ||
-    build/gen_rcv1like --seed 1 --rows 100000 --features 1000000 --avg-terms 110 "$cores_wide"
-  [ -f "$cores_tall" ] ||
-    build/gen_rcv1like --seed 1 --rows 200000 --features 100000 --avg-terms 60 "$cores_tall"
+  [ -f "$cores_wide" ] || build/gen_rcv1like "${wide_gen[@]}" "$cores_wide"
+  [ -f "$cores_tall" ] || build/gen_rcv1like "${tall_gen[@]}" "$cores_tall"
+}
+# WordNet's glosses, decompressed once (the smoke run keeps a slice).
+make_gloss() {
+  local part
+  for part in wordnet-gloss wordnet-gloss.t; do
+    [ -f "$gloss_data/$part.xz" ] || { echo "bench: $gloss_data/$part.xz is missing" >&2; exit 1; }
+    [ -f "$cores_dir/$part.svm" ] && continue
+    xz -dc "$gloss_data/$part.xz" | awk -v k="$gloss_every" -v n="$gloss_features" '
+      k == 1 { print; next }
+      NR % k == 1 { line = $1; for (i = 2; i <= NF; i++) if ($i + 0 <= n) line = line " " $i; print line }' \
+      >"$cores_dir/$part.svm.part"
+    mv "$cores_dir/$part.svm.part" "$cores_dir/$part.svm"
+  done
 }
 
 # The peers' train programs, built by ../shared/peers/build.sh on first use:
@@ -731,9 +797,11 @@ make_cores() {
 build_peers() {
   local script=../shared/peers/build.sh paths
   [ -f "$script" ] || { echo "bench: $script is missing (the peers' sources)" >&2; exit 1; }
-  mapfile -t paths < <(bash "$script" "$(realpath "$bench_dir")/peers" | grep '/train$')
+  mapfile -t paths < <(bash "$script" "$(realpath "$peers_dir")" | grep '/train$')
   liblinear250_train=$(printf '%s\n' "${paths[@]}" | grep 'liblinear-2.50/')
   multicore_train=$(printf '%s\n' "${paths[@]}" | grep 'multicore')
+  [ -x "$liblinear250_train" ] && [ -x "$multicore_train" ] ||
+    { echo "bench: $script did not build both peers" >&2; exit 1; }
 }
 
 # median and range of the numbers on standard input: "median min max".
@@ -742,11 +810,37 @@ median_range() {
     print m, v[1], v[NR]}'
 }
 
+# Fails the run unless each value is a number: a tool that printed nothing,
+# or printed something else, must never become an empty cell or a 0.
+need_number() {  # what value...
+  local what=$1 v; shift
+  for v in "$@"; do
+    [[ $v =~ ^[-+]?[0-9]+(\.[0-9]*)?([eE][-+]?[0-9]+)?$ ]] ||
+      { echo "bench: $what: '$v' is not a number" >&2; exit 1; }
+  done
+}
+
+# Test accuracy (or mean squared error, for -s 11) of a model on a test
+# file, by cdpredict for every tool's model: "84.44" or "MSE 0.4646".
+test_score() {  # test_file model
+  local out v
+  out=$(./cdpredict "$1" "$2" "$tmp/pred") || { echo "bench: cdpredict $1 $2 failed" >&2; exit 1; }
+  if [[ $out =~ Accuracy\ =\ ([0-9.]+)% ]]; then
+    v=${BASH_REMATCH[1]}; need_number "accuracy of $2" "$v"; echo "$v"
+  elif [[ $out =~ Mean\ squared\ error\ =\ ([0-9.eE+-]+) ]]; then
+    v=${BASH_REMATCH[1]}; need_number "MSE of $2" "$v"; echo "MSE $v"
+  else
+    echo "bench: no accuracy in cdpredict's output for $2: $out" >&2; exit 1
+  fi
+}
+
 # One file, one LIBLINEAR number ("default" for cdtrain's default solver,
 # against the peers' default -s 1): each round runs the five commands in
-# turn; then a table row of medians [ranges].
+# turn; then a table row of medians [ranges]. With a test file the last
+# column is each model's test accuracy, else the objectives against 2.50's.
+# Appends the medians to $tmp/records for the summary table.
 cores_row() {
-  local file=$1 number=$2 rounds=$3 k name
+  local file=$1 number=$2 rounds=$3 test=${4:-} k name t m same=yes
   local -a names=(cd2 cd1 mc l50 l23) ours=() peer=()
   [ "$number" = default ] || ours=(-s "$number")
   if [ "$number" = default ]; then peer=(-s 1); else peer=(-s "$number"); fi
@@ -759,91 +853,246 @@ cores_row() {
   for name in "${names[@]}"; do : >"$tmp/t_$name"; : >"$tmp/m_$name"; done
   for k in $(seq "$rounds"); do
     for name in "${names[@]}"; do
+      rm -f "$tmp/$name.model"
       # shellcheck disable=SC2086  # the commands are words
       /usr/bin/time -f "%e %M" -o "$tmp/time" ${cmd[$name]} "$file" "$tmp/$name.model" >/dev/null 2>&1 ||
         { echo "bench: ${cmd[$name]} $file failed" >&2; exit 1; }
+      [ -s "$tmp/$name.model" ] || { echo "bench: ${cmd[$name]} $file wrote no model" >&2; exit 1; }
       read -r t m <"$tmp/time"
+      need_number "time of ${cmd[$name]} $file" "$t" "$m"
       echo "$t" >>"$tmp/t_$name"
       echo "$m" >>"$tmp/m_$name"
     done
+    cmp -s "$tmp/cd1.model" "$tmp/cd2.model" || same="**NO**"
   done
-  local -A med lo hi mem f
-  local objective_args=()
+  local -A med lo hi mem score
+  local objective_args=() last
   [ "$number" != 11 ] || objective_args=(1 0.1)
   for name in "${names[@]}"; do
     read -r med[$name] lo[$name] hi[$name] <<<"$(median_range <"$tmp/t_$name")"
     read -r mem[$name] _ _ <<<"$(median_range <"$tmp/m_$name")"
-    f[$name]=$(build/bench_cd objective "$file" "$tmp/$name.model" "${objective_args[@]}")
+    need_number "median of ${cmd[$name]} $file" "${med[$name]}" "${lo[$name]}" "${hi[$name]}" "${mem[$name]}"
+    if [ -n "$test" ]; then
+      score[$name]=$(test_score "$test" "$tmp/$name.model")
+    else
+      score[$name]=$(build/bench_cd objective "$file" "$tmp/$name.model" "${objective_args[@]}")
+    fi
+    need_number "score of ${cmd[$name]} $file" "${score[$name]#MSE }"
   done
-  cmp -s "$tmp/cd1.model" "$tmp/cd2.model" && same=yes || same=NO
-  awk -v d="$(basename "$file" .svm)" -v s="$number" -v same="$same" \
+  if [ -n "$test" ]; then
+    last="${score[cd2]} / ${score[mc]} / ${score[l50]} / ${score[l23]}"
+  else
+    last=$(awk -v fc="${score[cd2]}" -v fm="${score[mc]}" -v f50="${score[l50]}" \
+      'BEGIN{printf "%+.2e / %+.2e", (fc-f50)/f50, (fm-f50)/f50}')
+  fi
+  local label; label=$(basename "$file" .svm)
+  echo "$label $number ${med[cd2]} ${med[mc]} ${med[l50]} ${med[l23]} ${mem[cd2]} ${mem[mc]} ${mem[l50]} $same" \
+    >>"$tmp/records"
+  awk -v d="$label" -v s="$number" -v same="$same" -v last="$last" \
     -v c2="${med[cd2]}" -v c2l="${lo[cd2]}" -v c2h="${hi[cd2]}" \
     -v c1="${med[cd1]}" -v mc="${med[mc]}" -v mcl="${lo[mc]}" -v mch="${hi[mc]}" \
     -v l50="${med[l50]}" -v l50l="${lo[l50]}" -v l50h="${hi[l50]}" -v l23="${med[l23]}" \
-    -v mcd="${mem[cd2]}" -v m23="${mem[l23]}" -v m50="${mem[l50]}" \
-    -v fc="${f[cd2]}" -v f50="${f[l50]}" \
-    'BEGIN{printf "| %s | %s | %.2f [%.2f-%.2f] | %.2f | %.2f [%.2f-%.2f] | %.2f [%.2f-%.2f] | %.2f | **%.2f** | **%.2f** | %.2f | %s | %.0f / %.0f / %.0f | %+.2e |\n",
+    -v mcd="${mem[cd2]}" -v mmc="${mem[mc]}" -v m50="${mem[l50]}" -v m23="${mem[l23]}" \
+    'BEGIN{printf "| %s | %s | %.2f [%.2f-%.2f] | %.2f | %.2f [%.2f-%.2f] | %.2f [%.2f-%.2f] | %.2f | **%.2f** | **%.2f** | %.2f | %s | %.0f / %.0f / %.0f / %.0f | %s |\n",
       d, s, c2, c2l, c2h, c1, mc, mcl, mch, l50, l50l, l50h, l23, c2/mc, c2/l50, c1/c2, same,
-      mcd/1024, m50/1024, m23/1024, (fc-f50)/f50}'
+      mcd/1024, mmc/1024, m50/1024, m23/1024, last}'
 }
 
+# Rows, nonzeros and bytes of a LIBSVM file, for the tables' captions.
+shape() {
+  local rows nnz
+  rows=$(wc -l <"$1")
+  nnz=$(tr -cd ':' <"$1" | wc -c)
+  awk -v r="$rows" -v z="$nnz" -v b="$(stat -L -c %s "$1")" \
+    'BEGIN{printf "%d rows, %d nonzeros, %.1f MB", r, z, b / 1e6}'
+}
+
+# The table of one or more files, every number in CDL_CORES_NUMBERS. The
+# last column is given by $1: "f" (objectives) or "accuracy" (test file $2).
+cores_table() {  # kind test_file rounds file...
+  local kind=$1 test=$2 rounds=$3 file number; shift 3
+  local last="(f - f_2.50)/f_2.50: ours / multi-core"
+  [ "$kind" = f ] || last="test accuracy % (MSE for -s 11): ours / multi-core / 2.50 / 2.3"
+  echo "| file | -s | cdtrain -m 2 | -m 1 | multi-core -n 2 | 2.50 | 2.3 | / multi-core | / 2.50 | -m 1 / -m 2 | same bytes | peak MB: ours / multi-core / 2.50 / 2.3 | $last |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+  for file in "$@"; do
+    for number in ${CDL_CORES_NUMBERS:-default 0 1 2 3 5 6 11}; do
+      cores_row "$file" "$number" "$rounds" "$test"
+    done
+  done
+  echo
+}
+
+cores_legend() {  # rounds
+  echo "Whole-process wall seconds (reading included), median [min-max] of $1 rounds; each round"
+  echo "runs \`cdtrain -m 2\`, \`cdtrain -m 1\`, multi-core LIBLINEAR 2.21 \`train -n 2\`, LIBLINEAR"
+  echo "2.50 \`train\` and Debian's \`liblinear-train\` 2.3 in turn, all with -q and their defaults"
+  echo "(C = 1; \"default\" is cdtrain's default solver against the peers' default, -s 1). The"
+  echo "ratios are medians over medians; \"same bytes\": the -m 1 and -m 2 model files were equal"
+  echo "byte for byte in every round. Memory: median peak RSS (GNU time)."
+  echo
+}
+
+# The peer tables: synthetic wide and tall files, WordNet's glosses and, with
+# CDL_BENCH_HUGE=1, the 200M-nonzero file. CDL_CORES_FILES picks among wide,
+# tall, gloss and huge (default: all but huge).
 cores() {
   make_cores
   build_peers
-  local rounds=${CDL_CORES_ROUNDS:-5} files=() file number name
-  for name in ${CDL_CORES_FILES:-wide tall}; do
+  local rounds=${CDL_CORES_ROUNDS:-5} name synthetic=() gloss=0 huge=0
+  [ "$smoke" != 1 ] || rounds=${CDL_CORES_ROUNDS:-1}
+  for name in ${CDL_CORES_FILES:-wide tall gloss}; do
     case $name in
-      wide) files+=("$cores_wide") ;;
-      tall) files+=("$cores_tall") ;;
-      huge) make_huge; files+=("$huge_file") ;;
-      *) echo "bench: CDL_CORES_FILES: wide, tall or huge, not $name" >&2; exit 2 ;;
+      wide) synthetic+=("$cores_wide") ;;
+      tall) synthetic+=("$cores_tall") ;;
+      gloss) gloss=1 ;;
+      huge) huge=1 ;;
+      *) echo "bench: CDL_CORES_FILES: wide, tall, gloss or huge, not $name" >&2; exit 2 ;;
     esac
   done
-  if [ "${CDL_BENCH_HUGE:-0}" = 1 ]; then make_huge; files+=("$huge_file"); fi
-  echo "### Every core: cdtrain -m 2 against multi-core LIBLINEAR and LIBLINEAR 2.50 (\`bash bench/bench.sh cores\`)"
+  [ "${CDL_BENCH_HUGE:-0}" != 1 ] || huge=1
+  if [ ${#synthetic[@]} -gt 0 ]; then
+    echo "### Synthetic text shapes: every solver against multi-core LIBLINEAR and LIBLINEAR 2.50"
+    echo
+    cores_legend "$rounds"
+    echo "Files: \`cores_wide\` ($(shape "$cores_wide")) by \`build/gen_rcv1like ${wide_gen[*]}\`;"
+    echo "\`cores_tall\` ($(shape "$cores_tall")) by \`build/gen_rcv1like ${tall_gen[*]}\`. The last"
+    echo "column compares each model's primal objective with LIBLINEAR 2.50's (\`bench_cd objective\`;"
+    echo "C = 1, and p = 0.1 for -s 11)."
+    echo
+    cores_table f "" "$rounds" "${synthetic[@]}"
+  fi
+  if [ "$gloss" = 1 ]; then
+    make_gloss
+    echo "### Many classes, real text: WordNet glosses, 45 classes"
+    echo
+    cores_legend "$rounds"
+    echo "Files: \`wordnet-gloss\` ($(shape "$gloss_train")) and its test part \`wordnet-gloss.t\`"
+    echo "($(shape "$gloss_test")), decompressed from ../shared/data (SOURCES.md there says how they"
+    echo "were made)$([ "$smoke" != 1 ] || echo ", every ${gloss_every}th line of each part, features up to $gloss_features"). Every tool"
+    echo "trains 45 one-vs-rest models (-s 11: one regression on the class numbers). The"
+    echo "last column is each model's test accuracy, every model predicted by \`cdpredict\`; the"
+    echo "objective is not given, as it is a sum over 45 models."
+    echo
+    cores_table accuracy "$gloss_test" "$rounds" "$gloss_train"
+  fi
+  echo "### The 200M-nonzero file"
   echo
-  echo "Whole-process wall seconds (reading included), median [min-max] of $rounds rounds; each"
-  echo "round runs \`cdtrain -m 2\`, \`cdtrain -m 1\`, multi-core LIBLINEAR 2.21 \`train -n 2\`,"
-  echo "LIBLINEAR 2.50 \`train\` and Debian's \`liblinear-train\` 2.3 in turn, all with -q and"
-  echo "their defaults (C = 1; the peers' default solver is -s 1). Files: \`cores_wide\` by"
-  echo "\`build/gen_rcv1like --seed 1 --rows 100000 --features 1000000 --avg-terms 110\`,"
-  echo "\`cores_tall\` by \`build/gen_rcv1like --seed 1 --rows 200000 --features 100000 --avg-terms 60\`."
-  echo "\"same\": the -m 1 and -m 2 model files are equal byte for byte. Memory: median peak RSS."
-  echo "f: the primal objective of cdtrain's model against LIBLINEAR 2.50's (\`bench_cd objective\`)."
+  if [ "$huge" = 1 ]; then
+    make_huge
+    cores_legend "$rounds"
+    echo "File: \`huge_200m\` ($(shape "$huge_file")) by \`build/gen_rcv1like ${huge_gen[*]}\`."
+    echo "The last column compares objectives as in the synthetic table."
+    echo
+    cores_table f "" "$rounds" "$huge_file"
+  else
+    echo "Not run by this \`make bench\`: the file is 3.2 GB and its table takes about four hours."
+    echo "\`CDL_BENCH_HUGE=1 make bench\` runs everything above and it; \`CDL_CORES_FILES=huge bash"
+    echo "bench/bench.sh cores\` prints its table alone."
+    echo
+  fi
+}
+
+# The short table at the top of docs/benchmarks.md, from $tmp/records: the
+# default and a few numbers on each file, time and memory against LIBLINEAR
+# 2.50 and multi-core LIBLINEAR. Fails if a row it names was not measured.
+summary() {
+  local rows="wide:cores_wide:default wide:cores_wide:0 wide:cores_wide:2 tall:cores_tall:default
+    tall:cores_tall:0 tall:cores_tall:2 gloss:wordnet-gloss:default huge:huge_200m:default
+    huge:huge_200m:0"
+  local asked_files=" ${CDL_CORES_FILES:-wide tall gloss} " asked_numbers=" ${CDL_CORES_NUMBERS:-default 0 1 2 3 5 6 11} "
+  [ "${CDL_BENCH_HUGE:-0}" != 1 ] || asked_files="$asked_files huge "
+  echo "## Summary"
   echo
-  echo "| file | -s | cdtrain -m 2 | -m 1 | multi-core -n 2 | 2.50 | 2.3 | / multi-core | / 2.50 | -m 1 / -m 2 | same | MB: ours / 2.50 / 2.3 | (f - f_2.50)/f_2.50 |"
-  echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-  for file in "${files[@]}"; do
-    for number in ${CDL_CORES_NUMBERS:-default 0 1 2 3 5 6 11}; do
-      cores_row "$file" "$number" "$rounds"
-    done
+  echo "Median wall seconds of whole runs (reading included) and median peak memory; the tables"
+  echo "below give the ranges, the other numbers and the peers' objectives or accuracy."
+  echo
+  echo "| data | -s | cdtrain -m 2 | multi-core LIBLINEAR -n 2 | LIBLINEAR 2.50 | peak MB: cdtrain / multi-core / 2.50 |"
+  echo "|---|---|---|---|---|---|"
+  local row label number
+  for row in $rows; do
+    label=${row#*:}; label=${label%%:*}; number=${row##*:}
+    # Only the files and numbers that the run was asked for.
+    [[ $asked_files == *" ${row%%:*} "* && $asked_numbers == *" $number "* ]] || continue
+    awk -v l="$label" -v n="$number" '
+      $1 == l && $2 == n {
+        name = "200M nonzeros"
+        if (l == "cores_wide") name = "wide synthetic text"
+        if (l == "cores_tall") name = "tall synthetic text"
+        if (l == "wordnet-gloss") name = "WordNet glosses, 45 classes"
+        printf "| %s | %s | %.2f s | %.2f s (%.2fx) | %.2f s (%.2fx) | %.0f / %.0f / %.0f |\n",
+          name, n, $3, $4, $3 / $4, $5, $3 / $5, $7 / 1024, $8 / 1024, $9 / 1024
+        found = 1
+      }
+      END { exit !found }' "$tmp/records" ||
+      { echo "bench: summary: no measured row for $label -s $number" >&2; exit 1; }
   done
+  echo
+  echo "(Nx): cdtrain's time over the peer's. Commit $(commit), $(date -u '+%Y-%m-%d'); the"
+  echo "machine is in the table above."
+  [[ $asked_files == *" huge "* ]] ||
+    echo "The 200M-nonzero file was not run (\`CDL_BENCH_HUGE=1 make bench\` runs it)."
   echo
 }
 
 # A single section prints the machine first, as a reminder of where it ran.
 if [ "$section" != all ]; then echo "Machine: $(machine); $(peers)"; echo; fi
 
-# The header of docs/benchmarks.md.
+commit() {
+  echo "$(git rev-parse --short HEAD 2>/dev/null || echo '?')$(git diff --quiet HEAD -- 2>/dev/null ||
+    echo ' (with local changes)')"
+}
+
+# The header of docs/benchmarks.md: where, when and against what it ran.
 header() {
   echo "# Benchmarks"
   echo
-  echo "Written by \`make bench\` (\`bash bench/bench.sh\`); the next run replaces this file. One"
-  echo "section alone: \`bash bench/bench.sh SECTION\` prints it to standard output (the header of"
-  echo "bench/bench.sh lists the sections). Checks of the models against the peers, and measurements"
-  echo "made by hand, are in [checks.md](checks.md)."
+  echo "Written by \`make bench\` (\`bash bench/bench.sh\`); its next run replaces this file. Checks of"
+  echo "the models against the peers are in [checks.md](checks.md)."
   echo
+  if [ "$smoke" = 1 ]; then
+    echo "**A smoke run** (\`CDL_BENCH_SMOKE=1\`): tiny files and one round. It shows that every"
+    echo "table fills; its times measure nothing."
+    echo
+  fi
   echo "| | |"
   echo "|---|---|"
   echo "| machine | $(machine) |"
   echo "| date | $(date -u '+%Y-%m-%d %H:%M UTC') |"
-  echo "| commit | $(git rev-parse --short HEAD 2>/dev/null || echo '?')$(git diff --quiet HEAD -- 2>/dev/null || echo ' (with local changes)') |"
-  echo "| peers | $(peers) (Debian) |"
+  echo "| commit | $(commit) |"
+  echo "| LIBLINEAR 2.50 | \`$(realpath --relative-to=. "$liblinear250_train")\` |"
+  echo "| multi-core LIBLINEAR 2.21 | \`$(realpath --relative-to=. "$multicore_train")\` |"
+  echo "| LIBLINEAR 2.3 | $(peers), Debian's build (\`liblinear-train\`) |"
+  echo "| load average | $load_before before the runs, $(cut -d' ' -f1-3 /proc/loadavg) after |"
   echo
-  echo "Every comparison runs both tools on the same files in the same run. Times are wall seconds"
-  echo "of the whole process unless a table says otherwise; on a shared machine they move by"
-  echo "10-20% between runs, so most rows are the best of several runs. The large files are"
-  echo "synthetic, made by \`build/gen_rcv1like\` (gen/gen_rcv1like.cpp; \`-h\` lists its options)."
+  echo "The two newer peers are built from their release tarballs in ../shared/peers by its"
+  echo "\`build.sh\` (their own Makefiles, \`make train predict\`, $(g++ --version | head -1)); the"
+  echo "paths above are relative to the repository. Every table runs all tools on the same files"
+  echo "in the same run, alternating them round by round, so that a change of load hits all."
+  echo
+}
+
+# The sections that make bench leaves out, with the command of each.
+other_sections() {
+  echo "## Not in this file"
+  echo
+  echo "\`make bench\` leaves these out to keep its time: most compare with Debian's LIBLINEAR 2.3"
+  echo "alone or measure parts of a run; the last needs Open MPI. Each prints its table to standard"
+  echo "output; the header of bench/bench.sh says what each measures and how long it takes."
+  echo
+  echo "| what | command |"
+  echo "|---|---|"
+  [[ ${CDL_BENCH_HUGE:-0} == 1 || " ${CDL_CORES_FILES:-} " == *" huge "* ]] ||
+    echo "| the 200M-nonzero file against the peers (about four hours) | \`CDL_BENCH_HUGE=1 make bench\` |"
+  echo "| data/ sets, objective and accuracy | \`bash bench/bench.sh small\` |"
+  echo "| the 500 MB rcv1-like file: reading and a default run | \`bash bench/bench.sh large\` |"
+  echo "| TRON and CD for logistic regression | \`bash bench/bench.sh solvers\` |"
+  echo "| malformed files and extreme C | \`bash bench/bench.sh robust\` |"
+  echo "| the floor of a CD epoch | \`bash bench/bench.sh sweep\` |"
+  echo "| the wide shape: 20 classes and cross-validation | \`bash bench/bench.sh wide\` |"
+  echo "| reading, a pipe and the cache | \`bash bench/bench.sh reading\`, \`bash bench/bench.sh pipe\` |"
+  echo "| dual CD and -r l1 | \`bash bench/bench.sh dual\`, \`bash bench/bench.sh l1\` |"
+  echo "| cdtrain-mpi on the 200M-nonzero file | \`make mpi && bash bench/bench.sh mpi\` |"
   echo
 }
 
@@ -905,18 +1154,18 @@ mpi() {
   echo
 }
 
-all_sections() {
-  small; large; solvers; robust; load before; sweep; wide; reading; pipe; dual; l1; cores; load after
-}
-
 case $section in
   all)
-    new=$(mktemp docs/.benchmarks.md.XXXXXX)
+    # The tables first (the summary is made from them), then the file, which
+    # is renamed into place only when every table is complete.
+    load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+    cores >"$tmp/body"
+    new=$(mktemp "$(dirname "$out")/.$(basename "$out").XXXXXX")
     trap 'rm -rf "$tmp"; rm -f "$new"' EXIT
-    { header; all_sections; } >"$new"
+    { header; summary; cat "$tmp/body"; other_sections; } >"$new"
     chmod 644 "$new"
-    mv "$new" docs/benchmarks.md
-    echo "bench: wrote docs/benchmarks.md" >&2
+    mv "$new" "$out"
+    echo "bench: wrote $out" >&2
     ;;
   small) small ;;
   l1) load before; l1; load after ;;
