@@ -164,9 +164,13 @@ TEST_P(IntegerWeights, SameOptimumAsRepeatedRows) {
   // Pegasos stops after its updates, not at a tolerance.
   const double tolerance = pegasos ? 2e-2 : 1e-3;
   EXPECT_NEAR(f_weighted, f_copied, tolerance * f_copied);
-  // A solver with a stopping rule ends near the optimum: the weighted
-  // problem's model is not better than the copy's by more than the same.
-  EXPECT_GT(f_weighted, 0.0);
+  // No model goes below the optimum, and a solver with a stopping rule ends
+  // just above it (at eps 1e-7, the copy's f is within about 1e-8 of the
+  // weighted f on every row): so the weighted model is not better than the
+  // copy's by more than 1e-5 of f, far less than the tolerance above. A
+  // weighted objective that drops rows or scales them wrongly lands below.
+  const double below = pegasos ? tolerance : 1e-5;
+  EXPECT_GE(f_weighted, f_copied - below * f_copied);
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryRow, IntegerWeights, testing::ValuesIn(all_cases()), case_name);
