@@ -1,7 +1,7 @@
 // dcd-lr, dual CD for logistic regression (LIBLINEAR's -s 7): its primal
 // optimum against TRON (-s 0) on the same problem, its duality gap computed
-// here from alpha alone, the sub-problem's Newton method against bisection,
-// and LIBLINEAR 2.50's optimum (tests/fixtures/README.md has the command).
+// here from alpha alone, and LIBLINEAR 2.50's optimum
+// (tests/fixtures/README.md has the command).
 #include <gtest/gtest.h>
 
 #include <cmath>
