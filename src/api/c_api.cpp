@@ -1,0 +1,297 @@
+// The C interface of cdlinear_c.h over the C++ one of cdlinear.h: each
+// handle holds the C++ value, each call runs inside guarded(), which turns
+// every exception into a status and the thread's last-error message.
+#include <cstring>
+#include <exception>
+#include <new>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cdlinear.h"
+#include "cdlinear_c.h"
+
+struct cdl_data {
+  cdlinear::Data data;
+};
+
+struct cdl_model {
+  cdlinear::Model model;
+};
+
+struct cdl_options {
+  cdlinear::TrainOptions options;
+};
+
+namespace {
+
+// A caller's mistake that the C++ interface cannot see: a NULL handle or
+// pointer, a buffer too small.
+class InvalidArgument : public std::exception {
+ public:
+  explicit InvalidArgument(std::string message) : message_(std::move(message)) {}
+  const char* what() const noexcept override { return message_.c_str(); }
+
+ private:
+  std::string message_;
+};
+
+thread_local std::string last_error;
+// False when the last message could not be stored (no memory for it).
+thread_local bool last_error_stored = true;
+
+int fail(int status, const char* message) noexcept {
+  try {
+    last_error = message;
+    last_error_stored = true;
+  } catch (...) {
+    last_error_stored = false;
+  }
+  return status;
+}
+
+// Runs `body`; every exception becomes its status and message.
+template <class Body>
+int guarded(Body body) noexcept {
+  try {
+    body();
+    return CDL_OK;
+  } catch (const InvalidArgument& e) {
+    return fail(CDL_ERR_INVALID_ARGUMENT, e.what());
+  } catch (const cdlinear::ParseError& e) {
+    return fail(CDL_ERR_DATA, e.what());
+  } catch (const cdlinear::ConfigError& e) {
+    return fail(CDL_ERR_CONFIG, e.what());
+  } catch (const cdlinear::IoError& e) {
+    return fail(CDL_ERR_IO, e.what());
+  } catch (const std::bad_alloc&) {
+    return fail(CDL_ERR_NO_MEMORY, "out of memory");
+  } catch (const std::exception& e) {
+    return fail(CDL_ERR_OTHER, e.what());
+  } catch (...) {
+    return fail(CDL_ERR_OTHER, "unknown error");
+  }
+}
+
+// Throws InvalidArgument "call: name is NULL" for a null pointer.
+template <class T>
+T& need(T* pointer, const char* call, const char* name) {
+  if (pointer == nullptr) throw InvalidArgument(std::string(call) + ": " + name + " is NULL");
+  return *pointer;
+}
+
+// Copies `values` into the caller's buffer of `capacity` elements.
+template <class T>
+void copy_out(const std::vector<T>& values, T* out, std::size_t capacity, const char* call) {
+  if (values.empty()) return;
+  need(out, call, "out");
+  if (capacity < values.size()) {
+    throw InvalidArgument(std::string(call) + ": the buffer holds " + std::to_string(capacity) +
+                          " values, " + std::to_string(values.size()) + " needed");
+  }
+  std::memcpy(out, values.data(), values.size() * sizeof(T));
+}
+
+// Makes a handle for `value` into *out (NULL first, so that a failure leaves
+// NULL there).
+template <class Handle, class Make>
+int make_handle(Handle** out, const char* call, Make make) {
+  if (out != nullptr) *out = nullptr;
+  return guarded([&] {
+    Handle** target = &need(out, call, "out");
+    *target = new Handle{make()};
+  });
+}
+
+template <class Handle>
+int free_handle(Handle* handle) {
+  delete handle;
+  return CDL_OK;
+}
+
+// Runs `set` on the options of a non-NULL handle.
+template <class Set>
+int set_option(cdl_options* options, const char* call, Set set) {
+  return guarded([&] { set(need(options, call, "options").options); });
+}
+
+std::string text_or_empty(const char* text) { return text != nullptr ? text : ""; }
+
+// A path that must not be NULL.
+std::string path_of(const char* path, const char* call) { return &need(path, call, "path"); }
+
+}  // namespace
+
+extern "C" {
+
+const char* cdl_last_error(void) {
+  return last_error_stored ? last_error.c_str() : "out of memory (the message was lost)";
+}
+
+int cdl_data_read(const char* path, cdl_data** out) {
+  return make_handle(out, "cdl_data_read",
+                     [&] { return cdlinear::Data::read(path_of(path, "cdl_data_read")); });
+}
+
+int cdl_data_free(cdl_data* data) { return free_handle(data); }
+
+int cdl_data_num_rows(const cdl_data* data, size_t* out) {
+  return guarded([&] {
+    need(out, "cdl_data_num_rows", "out") = need(data, "cdl_data_num_rows", "data").data.size();
+  });
+}
+
+int cdl_data_num_features(const cdl_data* data, size_t* out) {
+  return guarded([&] {
+    need(out, "cdl_data_num_features", "out") =
+        need(data, "cdl_data_num_features", "data").data.num_features();
+  });
+}
+
+int cdl_data_labels(const cdl_data* data, double* out, size_t capacity) {
+  return guarded([&] {
+    copy_out(need(data, "cdl_data_labels", "data").data.labels(), out, capacity, "cdl_data_labels");
+  });
+}
+
+int cdl_options_create(cdl_options** out) {
+  return make_handle(out, "cdl_options_create", [] { return cdlinear::TrainOptions{}; });
+}
+
+int cdl_options_free(cdl_options* options) { return free_handle(options); }
+
+int cdl_options_set_solver(cdl_options* options, const char* solver) {
+  return set_option(options, "cdl_options_set_solver",
+                    [&](cdlinear::TrainOptions& o) { o.solver = text_or_empty(solver); });
+}
+
+int cdl_options_set_loss(cdl_options* options, const char* loss) {
+  return set_option(options, "cdl_options_set_loss",
+                    [&](cdlinear::TrainOptions& o) { o.loss = text_or_empty(loss); });
+}
+
+int cdl_options_set_regularizer(cdl_options* options, const char* regularizer) {
+  return set_option(options, "cdl_options_set_regularizer",
+                    [&](cdlinear::TrainOptions& o) { o.regularizer = text_or_empty(regularizer); });
+}
+
+int cdl_options_set_c(cdl_options* options, double c) {
+  return set_option(options, "cdl_options_set_c", [&](cdlinear::TrainOptions& o) { o.C = c; });
+}
+
+int cdl_options_set_eps(cdl_options* options, double eps) {
+  return set_option(options, "cdl_options_set_eps",
+                    [&](cdlinear::TrainOptions& o) { o.eps = eps; });
+}
+
+int cdl_options_set_bias(cdl_options* options, double bias) {
+  return set_option(options, "cdl_options_set_bias",
+                    [&](cdlinear::TrainOptions& o) { o.bias = bias; });
+}
+
+int cdl_options_set_class_weight(cdl_options* options, int label, double weight) {
+  return set_option(options, "cdl_options_set_class_weight",
+                    [&](cdlinear::TrainOptions& o) { o.class_weights[label] = weight; });
+}
+
+int cdl_options_set_instance_weights(cdl_options* options, const double* weights, size_t count) {
+  return set_option(options, "cdl_options_set_instance_weights", [&](cdlinear::TrainOptions& o) {
+    if (count == 0) {
+      o.instance_weights.clear();
+      return;
+    }
+    const double* first = &need(weights, "cdl_options_set_instance_weights", "weights");
+    o.instance_weights.assign(first, first + count);
+  });
+}
+
+int cdl_options_set_threads(cdl_options* options, unsigned threads) {
+  return set_option(options, "cdl_options_set_threads",
+                    [&](cdlinear::TrainOptions& o) { o.threads = threads; });
+}
+
+int cdl_options_set_seed(cdl_options* options, uint64_t seed) {
+  return set_option(options, "cdl_options_set_seed",
+                    [&](cdlinear::TrainOptions& o) { o.seed = seed; });
+}
+
+int cdl_options_set_max_iter(cdl_options* options, int64_t max_iter) {
+  return set_option(options, "cdl_options_set_max_iter",
+                    [&](cdlinear::TrainOptions& o) { o.max_iter = max_iter; });
+}
+
+int cdl_options_set_svr_epsilon(cdl_options* options, double p) {
+  return set_option(options, "cdl_options_set_svr_epsilon",
+                    [&](cdlinear::TrainOptions& o) { o.svr_epsilon = p; });
+}
+
+int cdl_train(const cdl_data* data, const cdl_options* options, cdl_model** out) {
+  return make_handle(out, "cdl_train", [&] {
+    const cdlinear::Data& d = need(data, "cdl_train", "data").data;
+    return options != nullptr ? cdlinear::train(d, options->options) : cdlinear::train(d);
+  });
+}
+
+int cdl_model_load(const char* path, cdl_model** out) {
+  return make_handle(out, "cdl_model_load",
+                     [&] { return cdlinear::Model::load(path_of(path, "cdl_model_load")); });
+}
+
+int cdl_model_save(const cdl_model* model, const char* path) {
+  return guarded(
+      [&] { need(model, "cdl_model_save", "model").model.save(path_of(path, "cdl_model_save")); });
+}
+
+int cdl_model_free(cdl_model* model) { return free_handle(model); }
+
+int cdl_model_is_regression(const cdl_model* model, int* out) {
+  return guarded([&] {
+    need(out, "cdl_model_is_regression", "out") =
+        need(model, "cdl_model_is_regression", "model").model.is_regression() ? 1 : 0;
+  });
+}
+
+int cdl_model_num_classes(const cdl_model* model, size_t* out) {
+  return guarded([&] {
+    need(out, "cdl_model_num_classes", "out") =
+        need(model, "cdl_model_num_classes", "model").model.labels().size();
+  });
+}
+
+int cdl_model_labels(const cdl_model* model, int* out, size_t capacity) {
+  return guarded([&] {
+    copy_out(need(model, "cdl_model_labels", "model").model.labels(), out, capacity,
+             "cdl_model_labels");
+  });
+}
+
+int cdl_model_num_features(const cdl_model* model, size_t* out) {
+  return guarded([&] {
+    need(out, "cdl_model_num_features", "out") =
+        need(model, "cdl_model_num_features", "model").model.num_features();
+  });
+}
+
+int cdl_model_bias(const cdl_model* model, double* out) {
+  return guarded([&] {
+    need(out, "cdl_model_bias", "out") = need(model, "cdl_model_bias", "model").model.bias();
+  });
+}
+
+int cdl_model_solver_type(const cdl_model* model, const char** out) {
+  if (out != nullptr) *out = nullptr;
+  return guarded([&] {
+    need(out, "cdl_model_solver_type", "out") =
+        need(model, "cdl_model_solver_type", "model").model.solver_type().c_str();
+  });
+}
+
+int cdl_model_predict(const cdl_model* model, const cdl_data* data, double* out, size_t capacity) {
+  return guarded([&] {
+    const cdlinear::Model& m = need(model, "cdl_model_predict", "model").model;
+    const cdlinear::Data& d = need(data, "cdl_model_predict", "data").data;
+    copy_out(m.predict(d), out, capacity, "cdl_model_predict");
+  });
+}
+
+}  // extern "C"

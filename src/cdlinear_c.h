@@ -1,0 +1,180 @@
+/* cdlinear's C interface: the library of cdlinear.h behind opaque handles,
+ * for C programs and for any language's foreign-function interface (ctypes,
+ * cffi, R's .Call, Julia's ccall, Rust, Go). It includes only <stddef.h> and
+ * <stdint.h>, compiles as C89, C99 and C++, and is the only part of
+ * libcdlinear.so that the shared library exports:
+ *
+ *   cc prog.c $(pkg-config --cflags --libs cdlinear)
+ *
+ * Models are cdtrain's: cdl_train() with the options of a cdtrain run writes,
+ * through cdl_model_save(), the model file that run writes, byte for byte.
+ *
+ * Status. Every call returns an int: CDL_OK (0), or one of the codes below.
+ * The message of the last call that failed on the calling thread is
+ * cdl_last_error(); a call that succeeds leaves it as it was. A call that
+ * fails sets its output handle (if any) to NULL and writes nothing else: no
+ * partial output array, no partial file. No C++ exception leaves a call.
+ *
+ * Handles. cdl_data, cdl_model and cdl_options are opaque; each is made by a
+ * call that gives it through an out-parameter and released by its _free call
+ * (which takes NULL as a no-op, as free() does). A NULL handle or a NULL
+ * out-pointer where one is needed is CDL_ERR_INVALID_ARGUMENT, not a crash.
+ * Data and models never change once made, so several threads may read one
+ * handle at once (predict with one model, train several models on one data
+ * set). Undefined, and forbidden: using a handle after its _free call;
+ * freeing a handle, or changing an options handle, while another thread is
+ * still in a call that uses it (a cdl_train() on that data or with those
+ * options, say); freeing a handle twice. A pointer that a call gives into a
+ * handle (a solver_type string) lives as long as the handle.
+ *
+ * Options. Training options are an opaque cdl_options handle with one setter
+ * per option rather than a struct with a size or version field: a language
+ * binding declares no struct layout (ctypes and cffi would have to repeat
+ * it), a new option is a new function that old programs never see, and a
+ * setter can reject what it is given at once. A NULL options handle means
+ * every default, which are cdtrain's.
+ *
+ * Arrays. A call that gives an array copies it into the caller's buffer of
+ * `capacity` elements; a buffer too small is CDL_ERR_INVALID_ARGUMENT, and
+ * the size a call needs is given by the matching count call (cdl_data_num_rows,
+ * cdl_model_num_classes, ...). Feature indices are 1-based, as in the data
+ * and model files.
+ */
+#ifndef CDLINEAR_C_H_
+#define CDLINEAR_C_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__GNUC__) && !defined(_WIN32)
+#define CDL_API __attribute__((visibility("default")))
+#else
+#define CDL_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The statuses every call returns. */
+enum cdl_status {
+  CDL_OK = 0,
+  /* A NULL handle or pointer, a buffer too small, an argument out of range. */
+  CDL_ERR_INVALID_ARGUMENT = 1,
+  /* Malformed data or model ("path:line: reason"), or data that cannot be
+   * trained on (a label that is not an integer, a value too large). */
+  CDL_ERR_DATA = 2,
+  /* Options that cannot be trained with: an unknown solver, a loss the
+   * solver lacks, C <= 0, ... (cdtrain's usage errors). */
+  CDL_ERR_CONFIG = 3,
+  /* A file that cannot be opened, read or written. */
+  CDL_ERR_IO = 4,
+  /* Out of memory. */
+  CDL_ERR_NO_MEMORY = 5,
+  /* Training stopped by its cancel flag. */
+  CDL_ERR_CANCELLED = 6,
+  /* Any other failure of the library; the message tells what. */
+  CDL_ERR_OTHER = 7
+};
+
+typedef struct cdl_data cdl_data;
+typedef struct cdl_model cdl_model;
+typedef struct cdl_options cdl_options;
+
+/* The message of the last call that failed on this thread ("" if none). The
+ * text stays valid until the next failing call on this thread. */
+CDL_API const char* cdl_last_error(void);
+
+/* ---- Data ---- */
+
+/* Reads a LIBSVM-format file ("-": standard input) with cdtrain's strict
+ * reader. CDL_ERR_DATA "path:line: reason" for a malformed line or a file
+ * with no instance, CDL_ERR_IO for a file that cannot be read. */
+CDL_API int cdl_data_read(const char* path, cdl_data** out);
+CDL_API int cdl_data_free(cdl_data* data);
+
+/* The number of instances, and the largest feature index. */
+CDL_API int cdl_data_num_rows(const cdl_data* data, size_t* out);
+CDL_API int cdl_data_num_features(const cdl_data* data, size_t* out);
+/* The label (or regression target) of each instance: num_rows values. */
+CDL_API int cdl_data_labels(const cdl_data* data, double* out, size_t capacity);
+
+/* ---- Training options ---- */
+
+/* A new options handle holding cdtrain's defaults. */
+CDL_API int cdl_options_create(cdl_options** out);
+CDL_API int cdl_options_free(cdl_options* options);
+
+/* -s: a solver's name ("cdper", "cd", "tron", "dcd", ...) or LIBLINEAR's
+ * number as text ("2"), which picks that problem's solver, loss and
+ * regularizer. NULL or "": the default, chosen by the data's shape. */
+CDL_API int cdl_options_set_solver(cdl_options* options, const char* solver);
+/* -l: "l2svm", "l1svm", "lr", or "sq", "svr2", "svr1" for a regression.
+ * NULL or "": the solver's default. */
+CDL_API int cdl_options_set_loss(cdl_options* options, const char* loss);
+/* -r: "l2" or "l1". NULL or "": l2 (or the number's regularizer). */
+CDL_API int cdl_options_set_regularizer(cdl_options* options, const char* regularizer);
+/* -c: the cost C, > 0 (checked by cdl_train). */
+CDL_API int cdl_options_set_c(cdl_options* options, double c);
+/* -e: the stopping tolerance; the solver's default until set. */
+CDL_API int cdl_options_set_eps(cdl_options* options, double eps);
+/* -B: >= 0 appends a constant feature of this value; < 0 none (default -1). */
+CDL_API int cdl_options_set_bias(cdl_options* options, double bias);
+/* -wi: class `label`'s C is C * weight (> 0); a second call for one label
+ * replaces its weight. */
+CDL_API int cdl_options_set_class_weight(cdl_options* options, int label, double weight);
+/* -W: one weight >= 0 per instance of the data that will be trained on,
+ * multiplying its C (0 leaves it out); copied. count 0: every weight 1. */
+CDL_API int cdl_options_set_instance_weights(cdl_options* options, const double* weights,
+                                             size_t count);
+/* -m: threads; 0 (default) one per core. Never changes the model. */
+CDL_API int cdl_options_set_threads(cdl_options* options, unsigned threads);
+/* --seed (default 1). */
+CDL_API int cdl_options_set_seed(cdl_options* options, uint64_t seed);
+/* --max-iter; the solver's default until set. */
+CDL_API int cdl_options_set_max_iter(cdl_options* options, int64_t max_iter);
+/* -p: the epsilon of the SVR losses (with loss "svr2" or "svr1" only). */
+CDL_API int cdl_options_set_svr_epsilon(cdl_options* options, double p);
+
+/* ---- Training ---- */
+
+/* Trains on `data` as cdtrain does with the same options (NULL: the
+ * defaults); one-vs-rest for more than two classes. CDL_ERR_CONFIG for
+ * options that cannot be trained with, CDL_ERR_DATA for data that cannot
+ * be trained on. */
+CDL_API int cdl_train(const cdl_data* data, const cdl_options* options, cdl_model** out);
+
+/* ---- Models ---- */
+
+/* Loads a LIBLINEAR-format model file: CDL_ERR_DATA "path:line: reason" for
+ * a malformed one, CDL_ERR_IO for one that cannot be read. */
+CDL_API int cdl_model_load(const char* path, cdl_model** out);
+/* Writes the model file whole or not at all (a temporary file renamed into
+ * place): CDL_ERR_IO if it cannot be written. */
+CDL_API int cdl_model_save(const cdl_model* model, const char* path);
+CDL_API int cdl_model_free(cdl_model* model);
+
+/* 1 for a regression model, 0 for a classifier. */
+CDL_API int cdl_model_is_regression(const cdl_model* model, int* out);
+/* The number of classes (0 for a regression model) and their labels, in the
+ * order of the decision values. */
+CDL_API int cdl_model_num_classes(const cdl_model* model, size_t* out);
+CDL_API int cdl_model_labels(const cdl_model* model, int* out, size_t capacity);
+/* The number of features, not counting the bias. */
+CDL_API int cdl_model_num_features(const cdl_model* model, size_t* out);
+/* The bias value; < 0: none. */
+CDL_API int cdl_model_bias(const cdl_model* model, double* out);
+/* LIBLINEAR's solver_type, e.g. "L2R_L2LOSS_SVC"; the text lives as long
+ * as the model. */
+CDL_API int cdl_model_solver_type(const cdl_model* model, const char** out);
+
+/* The predicted label (or, for a regression, value) of each instance of
+ * `data`, in order: num_rows values. */
+CDL_API int cdl_model_predict(const cdl_model* model, const cdl_data* data, double* out,
+                              size_t capacity);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CDLINEAR_C_H_ */
