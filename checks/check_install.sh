@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # Checks `make install` and `make uninstall` in scratch prefixes (make test
 # runs it, after the tools and the library are built):
-#   - install PREFIX=P puts exactly the tools, cdlinear.h, libcdlinear.a and
-#     the three man pages under P, and DESTDIR=D PREFIX=/usr under D/usr;
+#   - install PREFIX=P puts exactly the tools, cdlinear.h and cdlinear_c.h,
+#     libcdlinear.a, libcdlinear.so with its soname links, the pkg-config
+#     files and the three man pages under P, and DESTDIR=D PREFIX=/usr under
+#     D/usr;
+#   - the shared library exports the C interface's functions and no other;
 #   - each man page renders without a warning (groff -man -ww, and man -l);
-#   - docs/library-example.cpp compiles against the installed header and
-#     library alone, and runs;
+#   - docs/library-example.cpp compiles against the installed files alone
+#     (pkg-config cdlinear-cxx), and runs;
 #   - uninstall removes those files and nothing else.
-# Needs groff and man (CI's .ci/run installs groff-base and man-db).
+# Needs groff, man and pkg-config (CI's .ci/run installs groff-base, man-db
+# and pkgconf).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,8 +19,9 @@ fail() {
   echo "check_install.sh: $*" >&2
   exit 1
 }
-for tool in groff man g++; do
-  command -v "$tool" >/dev/null || fail "needs $tool (apt-get install groff-base man-db g++)"
+for tool in groff man g++ gcc nm pkg-config; do
+  command -v "$tool" >/dev/null ||
+    fail "needs $tool (apt-get install groff-base man-db g++ binutils pkgconf)"
 done
 
 make_quietly() { ${MAKE:-make} --no-print-directory -s "$@" >/dev/null; }
@@ -24,16 +29,31 @@ make_quietly() { ${MAKE:-make} --no-print-directory -s "$@" >/dev/null; }
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
+# The shared library's version is the tools' (tools/version.h).
+version=$(sed -n 's/.*kVersion = "\([0-9.]*\)".*/\1/p' tools/version.h)
+[ -n "$version" ] || fail "no version in tools/version.h"
+major=${version%%.*}
+
 expected="bin/cdpredict
 bin/cdscale
 bin/cdtrain
 include/cdlinear.h
+include/cdlinear_c.h
 lib/libcdlinear.a
+lib/libcdlinear.so -> libcdlinear.so.$major
+lib/libcdlinear.so.$major -> libcdlinear.so.$version
+lib/libcdlinear.so.$version
+lib/pkgconfig/cdlinear-cxx.pc
+lib/pkgconfig/cdlinear.pc
 share/man/man1/cdpredict.1
 share/man/man1/cdscale.1
 share/man/man1/cdtrain.1"
 
-files_under() { (cd "$1" && find . -type f | sed 's|^\./||' | sort); }
+# Files and symbolic links (with their targets) under a folder.
+files_under() {
+  (cd "$1" && find . -mindepth 1 \( -type f -printf '%P\n' -o -type l -printf '%P -> %l\n' \) |
+    LC_ALL=C sort)
+}
 
 # PREFIX alone.
 prefix="$scratch/prefix"
@@ -44,7 +64,26 @@ for tool in cdtrain cdpredict cdscale; do
   [ -x "$prefix/bin/$tool" ] || fail "$prefix/bin/$tool is not executable"
   cmp -s "$tool" "$prefix/bin/$tool" || fail "$prefix/bin/$tool differs from ./$tool"
 done
-cmp -s src/cdlinear.h "$prefix/include/cdlinear.h" || fail "the installed cdlinear.h differs"
+for header in cdlinear.h cdlinear_c.h; do
+  cmp -s "src/$header" "$prefix/include/$header" || fail "the installed $header differs"
+done
+so="$prefix/lib/libcdlinear.so.$version"
+soname=$(readelf -d "$so" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
+[ "$soname" = "libcdlinear.so.$major" ] || fail "$so has soname '$soname'"
+
+# The shared library exports exactly the functions cdlinear_c.h declares.
+declared=$(sed -n 's/^CDL_API [^(]*[ *]\(cdl_[a-z0-9_]*\)(.*/\1/p' src/cdlinear_c.h | LC_ALL=C sort)
+exported=$(nm -D --defined-only "$so" | awk '{print $3}' | LC_ALL=C sort)
+[ -n "$declared" ] || fail "no CDL_API function found in src/cdlinear_c.h"
+[ "$exported" = "$declared" ] ||
+  fail "$so exports:"$'\n'"$(diff <(echo "$declared") <(echo "$exported"))"
+
+# The pkg-config files name the installed folders and the version.
+export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
+[ "$(pkg-config --modversion cdlinear)" = "$version" ] || fail "cdlinear.pc's version"
+flags=$(pkg-config --cflags --libs cdlinear | sed 's/ *$//')
+[ "$flags" = "-I$prefix/include -L$prefix/lib -lcdlinear" ] ||
+  fail "pkg-config --cflags --libs cdlinear: $flags"
 
 # The man pages render without warnings, by groff and by man.
 for page in "$prefix"/share/man/man1/*.1; do
@@ -55,9 +94,10 @@ for page in "$prefix"/share/man/man1/*.1; do
   [ -z "$warnings" ] || fail "man --warnings warns about $page:"$'\n'"$warnings"
 done
 
-# The example against the installed header and library only.
+# The C++ example against the installed header and archive only.
+# shellcheck disable=SC2046 # pkg-config's flags are words
 g++ -std=c++17 -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror docs/library-example.cpp \
-  -I"$prefix/include" -L"$prefix/lib" -lcdlinear -pthread -o "$scratch/example" ||
+  $(pkg-config --cflags --libs cdlinear-cxx) -o "$scratch/example" ||
   fail "docs/library-example.cpp does not build against $prefix alone"
 mkdir "$scratch/run"
 output=$("$scratch/example" data/heart_scale "$scratch/run") ||
@@ -78,4 +118,4 @@ make_quietly install DESTDIR="$stage" PREFIX=/usr
 make_quietly uninstall DESTDIR="$stage" PREFIX=/usr
 [ -z "$(files_under "$stage")" ] || fail "uninstall DESTDIR=$stage left:"$'\n'"$(files_under "$stage")"
 
-echo "check_install.sh: install, man pages, library example and uninstall OK"
+echo "check_install.sh: install, exports, pkg-config, man pages, library example and uninstall OK"
