@@ -69,12 +69,45 @@ class IoError : public Error {
   using Error::Error;
 };
 
+// Arrays that do not make a data set (Data::from_csr, Data::from_csc), or
+// data made from arrays that cannot be trained on. The message names the
+// place, 0-based as in the arrays: "CSR row 3, entry 2: column index 9 not
+// greater than the previous index 9", "array row 7: label 1.5 is not an
+// integer class label".
+class ArrayError : public Error {
+ public:
+  using Error::Error;
+};
+
 // One nonzero of an instance: a 1-based feature index, as in the data file.
 struct Feature {
   int index;
   double value;
 };
 using Instance = std::vector<Feature>;
+
+// The element types Data::from_csr and from_csc read.
+enum class IndexType { kInt32, kInt64 };
+enum class ValueType { kFloat64, kFloat32 };
+
+// A compressed sparse matrix in the caller's memory, as scipy.sparse's
+// csr_matrix and csc_matrix hold it. Compressed by rows (CSR): row r's
+// nonzeros are entries indptr[r] to indptr[r + 1] - 1 of `indices` (their
+// 0-based columns) and `values`; by columns (CSC) the same with rows and
+// columns swapped. The pointers are the caller's: they must hold outer + 1
+// offsets (outer: rows for CSR, cols for CSC) and nnz indices and values
+// (which may be null when nnz is 0).
+struct SparseArrays {
+  std::size_t rows = 0;  // instances
+  std::size_t cols = 0;  // features: the model's nr_feature
+  std::size_t nnz = 0;   // the length of indices and values
+  const void* indptr = nullptr;
+  IndexType indptr_type = IndexType::kInt64;
+  const void* indices = nullptr;
+  IndexType indices_type = IndexType::kInt32;
+  const void* values = nullptr;
+  ValueType value_type = ValueType::kFloat64;
+};
 
 // The instances of a LIBSVM-format file: `label index:value ...` per line,
 // read by cdtrain's strict reader.
@@ -85,13 +118,45 @@ class Data {
   // IoError for a file that cannot be read.
   static Data read(const std::string& path);
 
+  // Data from a matrix in memory: instance j is row j of `x`, its label (or
+  // regression target) labels[j], and its weight instance_weights[j] (as
+  // TrainOptions::instance_weights; empty: every weight is 1). Feature i of
+  // a model trained on it is column i - 1 of `x`.
+  //
+  // Everything is checked before anything is kept, and a failure throws
+  // ArrayError naming the row (CSC: the column) and the entry:
+  // indptr[0] != 0, indptr decreasing or its last offset not nnz; an index
+  // negative or not below the other dimension, or not greater than the
+  // previous index of its row (column): indices are sorted and unique; a NaN
+  // or infinite value; rows or cols above 2147483647, rows 0; labels not
+  // one a row or not finite; instance weights not one a row, negative or
+  // not finite. Integer class labels are checked when a classification
+  // trains, as for a file.
+  //
+  // The arrays are copied, during the call, into the library's matrices (8
+  // bytes a nonzero for the value, 4 for the index, float32 values widened
+  // to double), so that the caller may free or change them afterwards. From
+  // CSR, both orders are kept (the rows for instance() and prediction, the
+  // columns, made by one transposition, for training): twice the memory of
+  // from_csc, which makes the rows only when instance() or prediction first
+  // needs them. The data trains to the same model bytes as Data::read() of
+  // a file holding the same numbers.
+  static Data from_csr(const SparseArrays& x, std::vector<double> labels,
+                       std::vector<double> instance_weights = {});
+  static Data from_csc(const SparseArrays& x, std::vector<double> labels,
+                       std::vector<double> instance_weights = {});
+
   std::size_t size() const;          // instances
   std::size_t num_features() const;  // the largest feature index
   // The label (or regression target) of each instance, in file order.
   const std::vector<double>& labels() const;
   // Instance `row` (0-based), features in increasing index order.
   Instance instance(std::size_t row) const;
-  // The name the messages use: the path, or "(standard input)".
+  // The weights given to from_csr() or from_csc(); empty otherwise.
+  const std::vector<double>& instance_weights() const;
+  // The name the messages use: the path, "(standard input)", or "(CSR
+  // arrays)" and "(CSC arrays)", whose messages name "array row N"
+  // (0-based) where a file's name path:line.
   const std::string& name() const;
 
   struct Impl;  // the library's own; opaque here
@@ -120,12 +185,13 @@ struct TrainOptions {
   std::optional<double> eps;             // -e; default per solver
   double bias = -1;                      // -B; >= 0 appends a constant feature
   std::map<int, double> class_weights;   // -wi: class i's C is C * weight
-  unsigned threads = 0;                  // -n; 0: one per core; never changes the model
+  unsigned threads = 0;                  // -m; 0: one per core; never changes the model
   std::uint64_t seed = 1;                // --seed
   std::optional<std::int64_t> max_iter;  // --max-iter; default per solver
   std::optional<double> svr_epsilon;     // -p, with loss "svr2" or "svr1" only
   // -W: one weight >= 0 per instance of the data, multiplying its C (0
-  // leaves it out). Empty: every weight is 1.
+  // leaves it out). Empty: every weight is 1, or the Data's own
+  // (Data::instance_weights()); giving both is a ConfigError.
   std::vector<double> instance_weights;
   // Where the solver's progress lines and warnings go (cdtrain writes them
   // to stderr); null: nowhere.

@@ -6,9 +6,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <mutex>
 #include <ostream>
 
+#include "api/internal.h"
 #include "data/input_file.h"
 #include "data/libsvm_reader.h"
 #include "data/parse_number.h"
@@ -27,56 +27,7 @@
 
 namespace cdlinear {
 
-struct Data::Impl {
-  std::string name;     // for messages: the path, or "(standard input)"
-  cdl::LabeledCsc csc;  // as cdtrain reads it, without a bias column
-
-  // The same matrix in row order, for instance() and prediction; made on
-  // first use (at most once, also with several threads asking).
-  const cdl::CsrMatrix& rows() const {
-    std::call_once(rows_made_, [this] { rows_ = cdl::to_csr(csc.features); });
-    return rows_;
-  }
-
- private:
-  mutable std::once_flag rows_made_;
-  mutable cdl::CsrMatrix rows_;
-};
-
-struct Model::Impl {
-  cdl::LinearModel model;
-};
-
-// The one way into Data's and Model's storage.
-struct Access {
-  static Data make_data(std::shared_ptr<const Data::Impl> impl) { return Data(std::move(impl)); }
-  static Model make_model(cdl::LinearModel model) {
-    auto impl = std::make_shared<Model::Impl>();
-    impl->model = std::move(model);
-    return Model(std::move(impl));
-  }
-  static const Data::Impl& of(const Data& data) { return *data.impl_; }
-  static const cdl::LinearModel& of(const Model& model) { return model.impl_->model; }
-};
-
 namespace {
-
-// Runs `body`; the core library's errors leave as this interface's, with the
-// same message.
-template <class Body>
-auto translating_errors(Body body) -> decltype(body()) {
-  try {
-    return body();
-  } catch (const cdl::ParseError& e) {
-    throw ParseError(e.path(), e.line(), e.reason());
-  } catch (const cdl::ConfigError& e) {
-    throw ConfigError(e.what());
-  } catch (const cdl::IoError& e) {
-    throw IoError(e.what());
-  } catch (const cdl::Error& e) {
-    throw Error(e.what());
-  }
-}
 
 std::string show(double value) {
   char buffer[32];
@@ -158,8 +109,7 @@ void check_integer_labels(const Data::Impl& data) {
   const std::vector<double>& labels = data.csc.labels;
   for (std::size_t row = 0; row < labels.size(); ++row) {
     if (labels[row] != std::floor(labels[row]) || std::fabs(labels[row]) > 2147483647.0) {
-      throw cdl::ParseError(data.name, data.csc.lines.line_of(row),
-                            "label " + show(labels[row]) + " is not an integer class label");
+      throw_at_row(data, row, "label " + show(labels[row]) + " is not an integer class label");
     }
   }
 }
@@ -172,15 +122,20 @@ void check_magnitudes(const Data::Impl& data, const cdl::CscMatrix& x, const cdl
   try {
     cdl::check_magnitudes(x, classes, params, largest, weights);
   } catch (const cdl::InstanceError& e) {
-    throw cdl::ParseError(data.name, data.csc.lines.line_of(e.row()), e.reason());
+    throw_at_row(data, e.row(), e.reason());
   }
 }
 
 // TrainOptions::instance_weights, checked as cdtrain checks -W's file, or
-// null when empty.
+// the Data's own, or null when neither has any.
 const std::vector<double>* instance_weights_of(const Data::Impl& data,
                                                const TrainOptions& options) {
-  const std::vector<double>& weights = options.instance_weights;
+  if (!data.weights.empty() && !options.instance_weights.empty()) {
+    throw cdl::ConfigError("instance_weights: " + data.name +
+                           " has instance weights of its own; give one set");
+  }
+  const std::vector<double>& weights =
+      data.weights.empty() ? options.instance_weights : data.weights;
   if (weights.empty()) return nullptr;
   if (weights.size() != data.csc.labels.size()) {
     throw cdl::ConfigError("instance_weights: " + std::to_string(weights.size()) +
@@ -259,6 +214,11 @@ double prediction(const cdl::LinearModel& model, const std::vector<double>& deci
 
 }  // namespace
 
+void throw_at_row(const Data::Impl& data, std::size_t row, const std::string& reason) {
+  if (data.from_file) throw cdl::ParseError(data.name, data.csc.lines.line_of(row), reason);
+  throw ArrayError("array row " + std::to_string(row) + ": " + reason);
+}
+
 Data Data::read(const std::string& path) {
   return translating_errors([&] {
     auto impl = std::make_shared<Impl>();
@@ -273,6 +233,7 @@ std::size_t Data::size() const { return impl_->csc.features.num_rows; }
 std::size_t Data::num_features() const { return impl_->csc.features.num_cols; }
 const std::vector<double>& Data::labels() const { return impl_->csc.labels; }
 const std::string& Data::name() const { return impl_->name; }
+const std::vector<double>& Data::instance_weights() const { return impl_->weights; }
 
 Instance Data::instance(std::size_t row) const {
   const cdl::CsrMatrix& rows = impl_->rows();

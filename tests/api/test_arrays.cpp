@@ -1,0 +1,319 @@
+// Data::from_csr and Data::from_csc: arrays built here from data files train
+// to the model bytes of Data::read() of the same file, in every index and
+// value width, and every malformed array is refused with the place named.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <limits>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cdlinear.h"
+#include "test_util.h"
+
+namespace cdl {
+namespace {
+
+// A file's instances as CSR arrays, parsed here from its text (0-based
+// columns), with their transposition as CSC arrays.
+struct Arrays {
+  std::size_t rows = 0;
+  std::size_t cols = 0;
+  std::vector<double> labels;
+  std::vector<std::int64_t> row_ptr{0};
+  std::vector<std::int64_t> col_idx;
+  std::vector<double> values;
+  std::vector<std::int64_t> col_ptr;
+  std::vector<std::int64_t> row_idx;
+  std::vector<double> col_values;
+};
+
+Arrays parse(const std::string& path) {
+  Arrays a;
+  std::istringstream lines(test::read_file(path));
+  std::string line;
+  while (std::getline(lines, line)) {
+    std::istringstream tokens(line);
+    std::string token;
+    tokens >> token;
+    a.labels.push_back(std::strtod(token.c_str(), nullptr));
+    while (tokens >> token) {
+      const std::size_t colon = token.find(':');
+      const long long index = std::stoll(token.substr(0, colon));
+      a.col_idx.push_back(index - 1);
+      a.values.push_back(std::strtod(token.c_str() + colon + 1, nullptr));
+      a.cols = std::max(a.cols, static_cast<std::size_t>(index));
+    }
+    a.row_ptr.push_back(static_cast<std::int64_t>(a.col_idx.size()));
+  }
+  a.rows = a.labels.size();
+  // Columns by a scan per column: slow, but independent of the library.
+  a.col_ptr.assign(1, 0);
+  std::vector<std::vector<std::int64_t>> rows_of(a.cols);
+  std::vector<std::vector<double>> values_of(a.cols);
+  for (std::size_t r = 0; r < a.rows; ++r) {
+    for (auto k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) {
+      const auto t = static_cast<std::size_t>(k);
+      rows_of[static_cast<std::size_t>(a.col_idx[t])].push_back(static_cast<std::int64_t>(r));
+      values_of[static_cast<std::size_t>(a.col_idx[t])].push_back(a.values[t]);
+    }
+  }
+  for (std::size_t c = 0; c < a.cols; ++c) {
+    a.row_idx.insert(a.row_idx.end(), rows_of[c].begin(), rows_of[c].end());
+    a.col_values.insert(a.col_values.end(), values_of[c].begin(), values_of[c].end());
+    a.col_ptr.push_back(static_cast<std::int64_t>(a.row_idx.size()));
+  }
+  return a;
+}
+
+template <class T>
+std::vector<T> narrow(const std::vector<std::int64_t>& v) {
+  return std::vector<T>(v.begin(), v.end());
+}
+
+cdlinear::SparseArrays view(std::size_t rows, std::size_t cols, const std::vector<double>& values,
+                            const void* indptr, cdlinear::IndexType indptr_type,
+                            const void* indices, cdlinear::IndexType indices_type) {
+  cdlinear::SparseArrays x;
+  x.rows = rows;
+  x.cols = cols;
+  x.nnz = values.size();
+  x.indptr = indptr;
+  x.indptr_type = indptr_type;
+  x.indices = indices;
+  x.indices_type = indices_type;
+  x.values = values.data();
+  return x;
+}
+
+constexpr auto k32 = cdlinear::IndexType::kInt32;
+constexpr auto k64 = cdlinear::IndexType::kInt64;
+
+struct Case {
+  const char* name;
+  std::string data;
+  cdlinear::TrainOptions options;
+};
+
+cdlinear::TrainOptions options(const std::string& solver, const std::string& loss, double bias) {
+  cdlinear::TrainOptions o;
+  o.solver = solver;
+  o.loss = loss;
+  o.bias = bias;
+  return o;
+}
+
+TEST(Arrays, TrainToTheModelBytesOfTheFile) {
+  const std::vector<Case> cases = {
+      {"heart_scale", test::data_path("heart_scale"), cdlinear::TrainOptions{}},
+      {"heart_scale_dcd_bias", test::data_path("heart_scale"), options("dcd", "l1svm", 1)},
+      {"a9a_s0", test::data_path("a9a"), options("0", "", 1)},
+      {"dna_multiclass", test::data_path("dna.scale"), options("2", "", 1)},
+      {"diabetes_ridge", test::fixture_path("diabetes.svm"), options("cdper", "sq", 1)},
+      {"diabetes_svr_tron", test::fixture_path("diabetes.svm"), options("tron", "svr2", -1)},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    const std::string expected =
+        cdlinear::train(cdlinear::Data::read(c.data), c.options).to_string();
+    const Arrays a = parse(c.data);
+    const std::vector<std::int32_t> row_ptr32 = narrow<std::int32_t>(a.row_ptr);
+    const std::vector<std::int32_t> col_idx32 = narrow<std::int32_t>(a.col_idx);
+    const std::vector<std::int32_t> row_idx32 = narrow<std::int32_t>(a.row_idx);
+    const cdlinear::Data csr64 = cdlinear::Data::from_csr(
+        view(a.rows, a.cols, a.values, a.row_ptr.data(), k64, a.col_idx.data(), k64), a.labels);
+    const cdlinear::Data csr32 = cdlinear::Data::from_csr(
+        view(a.rows, a.cols, a.values, row_ptr32.data(), k32, col_idx32.data(), k32), a.labels);
+    const cdlinear::Data csc = cdlinear::Data::from_csc(
+        view(a.rows, a.cols, a.col_values, a.col_ptr.data(), k64, row_idx32.data(), k32), a.labels);
+    for (const cdlinear::Data* data : {&csr64, &csr32, &csc}) {
+      EXPECT_EQ(data->size(), a.rows);
+      EXPECT_EQ(data->num_features(), a.cols);
+      EXPECT_EQ(cdlinear::train(*data, c.options).to_string(), expected);
+    }
+    // The instances are the file's.
+    const std::size_t row = a.rows / 2;
+    const cdlinear::Instance x = csc.instance(row);
+    ASSERT_EQ(x.size(), static_cast<std::size_t>(a.row_ptr[row + 1] - a.row_ptr[row]));
+    for (std::size_t k = 0; k < x.size(); ++k) {
+      const auto t = static_cast<std::size_t>(a.row_ptr[row]) + k;
+      EXPECT_EQ(x[k].index, a.col_idx[t] + 1);
+      EXPECT_EQ(x[k].value, a.values[t]);
+    }
+  }
+}
+
+TEST(Arrays, InstanceWeightsOfTheDataAreTrainOptionsWeights) {
+  const Arrays a = parse(test::data_path("heart_scale"));
+  std::vector<double> weights;
+  for (std::size_t j = 0; j < a.rows; ++j) weights.push_back(static_cast<double>(j % 3) * 0.5);
+  cdlinear::TrainOptions o = options("dcd", "l1svm", -1);
+  const auto x = view(a.rows, a.cols, a.values, a.row_ptr.data(), k64, a.col_idx.data(), k64);
+  const cdlinear::Data own = cdlinear::Data::from_csr(x, a.labels, weights);
+  EXPECT_EQ(own.instance_weights(), weights);
+  const std::string with_own = cdlinear::train(own, o).to_string();
+  o.instance_weights = weights;
+  EXPECT_EQ(cdlinear::train(cdlinear::Data::from_csr(x, a.labels), o).to_string(), with_own);
+  EXPECT_THROW(cdlinear::train(own, o), cdlinear::ConfigError);  // two sets
+  o.instance_weights.clear();
+  EXPECT_NE(cdlinear::train(cdlinear::Data::from_csr(x, a.labels), o).to_string(), with_own);
+}
+
+TEST(Arrays, Float32ValuesAreWidened) {
+  const Arrays a = parse(test::data_path("heart_scale"));
+  std::vector<float> narrow_values(a.values.begin(), a.values.end());
+  std::vector<double> widened(narrow_values.begin(), narrow_values.end());
+  cdlinear::SparseArrays x =
+      view(a.rows, a.cols, a.values, a.row_ptr.data(), k64, a.col_idx.data(), k64);
+  x.values = narrow_values.data();
+  x.value_type = cdlinear::ValueType::kFloat32;
+  cdlinear::SparseArrays wide = x;
+  wide.values = widened.data();
+  wide.value_type = cdlinear::ValueType::kFloat64;
+  const cdlinear::Model from_float = cdlinear::train(cdlinear::Data::from_csr(x, a.labels));
+  EXPECT_EQ(from_float.to_string(),
+            cdlinear::train(cdlinear::Data::from_csr(wide, a.labels)).to_string());
+  EXPECT_EQ(cdlinear::Data::from_csr(x, a.labels).instance(0)[0].value, widened[0]);
+}
+
+// A tiny 3 x 4 matrix, CSR:  row 0: (0, 1) (2, 2); row 1: none; row 2: (1, 3) (3, 4).
+struct Tiny {
+  std::vector<std::int64_t> indptr{0, 2, 2, 4};
+  std::vector<std::int64_t> indices{0, 2, 1, 3};
+  std::vector<double> values{1, 2, 3, 4};
+  std::vector<double> labels{1, -1, 1};
+
+  cdlinear::SparseArrays arrays() const {
+    return view(3, 4, values, indptr.data(), k64, indices.data(), k64);
+  }
+};
+
+// The message of the ArrayError that `make` throws.
+template <class Make>
+std::string refusal(Make make) {
+  try {
+    make();
+  } catch (const cdlinear::ArrayError& e) {
+    return e.what();
+  }
+  return "(no ArrayError)";
+}
+
+TEST(Arrays, TinyMatrixAsGiven) {
+  const Tiny t;
+  const cdlinear::Data data = cdlinear::Data::from_csr(t.arrays(), t.labels);
+  EXPECT_EQ(data.name(), "(CSR arrays)");
+  EXPECT_TRUE(data.instance(1).empty());
+  ASSERT_EQ(data.instance(2).size(), 2u);
+  EXPECT_EQ(data.instance(2)[1].index, 4);
+  EXPECT_EQ(data.instance(2)[1].value, 4);
+  // The same numbers as CSC: column 0: (0, 1); 1: (2, 3); 2: (0, 2); 3: (2, 4).
+  const std::vector<std::int32_t> col_ptr{0, 1, 2, 3, 4};
+  const std::vector<std::int32_t> row_idx{0, 2, 0, 2};
+  const std::vector<double> col_values{1, 3, 2, 4};
+  const cdlinear::Data csc = cdlinear::Data::from_csc(
+      view(3, 4, col_values, col_ptr.data(), k32, row_idx.data(), k32), t.labels);
+  for (std::size_t r = 0; r < 3; ++r) {
+    ASSERT_EQ(csc.instance(r).size(), data.instance(r).size());
+    for (std::size_t k = 0; k < csc.instance(r).size(); ++k) {
+      EXPECT_EQ(csc.instance(r)[k].index, data.instance(r)[k].index);
+      EXPECT_EQ(csc.instance(r)[k].value, data.instance(r)[k].value);
+    }
+  }
+}
+
+TEST(Arrays, MalformedArraysAreRefusedNamingThePlace) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const auto csr = [](const Tiny& t) {
+    return refusal([&] { cdlinear::Data::from_csr(t.arrays(), t.labels); });
+  };
+  Tiny t;
+  t.indptr[0] = 1;
+  EXPECT_EQ(csr(t), "CSR: indptr[0] is 1, not 0");
+  t = Tiny{};
+  t.indptr[2] = 1;
+  EXPECT_EQ(csr(t), "CSR row 1: indptr[2] = 1 is less than indptr[1] = 2");
+  t = Tiny{};
+  t.indptr[3] = 3;
+  EXPECT_EQ(csr(t), "CSR: indptr[3] is 3, not nnz = 4");
+  t = Tiny{};
+  t.indices[1] = -2;
+  EXPECT_EQ(csr(t), "CSR row 0, entry 1: column index -2 is negative");
+  t = Tiny{};
+  t.indices[3] = 4;
+  EXPECT_EQ(csr(t), "CSR row 2, entry 1: column index 4 is not below the 4 columns");
+  t = Tiny{};
+  t.indices[3] = std::int64_t{1} << 40;
+  EXPECT_EQ(csr(t), "CSR row 2, entry 1: column index 1099511627776 is not below the 4 columns");
+  t = Tiny{};
+  t.indices[1] = 0;
+  EXPECT_EQ(csr(t), "CSR row 0, entry 1: column index 0 not greater than the previous index 0");
+  t = Tiny{};
+  t.indices = {2, 0, 1, 3};
+  EXPECT_EQ(csr(t), "CSR row 0, entry 1: column index 0 not greater than the previous index 2");
+  t = Tiny{};
+  t.values[2] = nan;
+  EXPECT_EQ(csr(t), "CSR row 2, entry 0: value nan is not finite");
+  t = Tiny{};
+  t.values[3] = -std::numeric_limits<double>::infinity();
+  EXPECT_EQ(csr(t), "CSR row 2, entry 1: value -inf is not finite");
+  t = Tiny{};
+  t.labels.pop_back();
+  EXPECT_EQ(csr(t), "CSR: 2 labels for 3 rows");
+  t = Tiny{};
+  t.labels[1] = nan;
+  EXPECT_EQ(csr(t), "array row 1: label nan is not finite");
+  t = Tiny{};
+  EXPECT_EQ(refusal([&] {
+              cdlinear::Data::from_csr(t.arrays(), t.labels, {1, 1});
+            }),
+            "CSR: 2 instance weights for 3 rows");
+  EXPECT_EQ(refusal([&] {
+              cdlinear::Data::from_csr(t.arrays(), t.labels, {1, -1, 1});
+            }),
+            "array row 1: instance weight -1 is not a finite number >= 0");
+  EXPECT_EQ(refusal([&] {
+              cdlinear::Data::from_csr(t.arrays(), t.labels, {1, 1, nan});
+            }),
+            "array row 2: instance weight nan is not a finite number >= 0");
+  cdlinear::SparseArrays x = t.arrays();
+  x.cols = std::size_t{1} << 31;
+  EXPECT_EQ(refusal([&] { cdlinear::Data::from_csr(x, t.labels); }),
+            "CSR shape 3 x 2147483648: at most 2147483647 rows and columns are supported");
+  x = t.arrays();
+  x.rows = 0;
+  EXPECT_EQ(refusal([&] { cdlinear::Data::from_csr(x, {}); }), "CSR: no instance (rows is 0)");
+  x = t.arrays();
+  x.indices = nullptr;
+  EXPECT_EQ(refusal([&] { cdlinear::Data::from_csr(x, t.labels); }),
+            "CSR: indices or values is null with nnz 4");
+  // CSC names the column.
+  const std::vector<std::int32_t> col_ptr{0, 1, 2, 3, 4};
+  const std::vector<std::int32_t> row_idx{0, 3, 0, 2};
+  const std::vector<double> col_values{1, 3, 2, 4};
+  EXPECT_EQ(refusal([&] {
+              cdlinear::Data::from_csc(
+                  view(3, 4, col_values, col_ptr.data(), k32, row_idx.data(), k32), t.labels);
+            }),
+            "CSC column 1, entry 0: row index 3 is not below the 3 rows");
+}
+
+TEST(Arrays, TrainingErrorsNameTheArrayRow) {
+  Tiny t;
+  t.labels[2] = 1.5;
+  const cdlinear::Data data = cdlinear::Data::from_csr(t.arrays(), t.labels);
+  EXPECT_EQ(refusal([&] { cdlinear::train(data); }),
+            "array row 2: label 1.5 is not an integer class label");
+  // A regression takes the same labels as targets.
+  EXPECT_NO_THROW(cdlinear::train(data, options("cdper", "sq", -1)));
+  Tiny huge;
+  huge.values[3] = 1e300;
+  EXPECT_THROW(cdlinear::train(cdlinear::Data::from_csr(huge.arrays(), huge.labels)),
+               cdlinear::ArrayError);
+}
+
+}  // namespace
+}  // namespace cdl
