@@ -61,8 +61,9 @@ enum cdl_status {
   CDL_OK = 0,
   /* A NULL handle or pointer, a buffer too small, an argument out of range. */
   CDL_ERR_INVALID_ARGUMENT = 1,
-  /* Malformed data or model ("path:line: reason"), or data that cannot be
-   * trained on (a label that is not an integer, a value too large). */
+  /* Malformed data or model ("path:line: reason"), arrays that do not make
+   * a data set ("CSR row 3, entry 2: ..."), or data that cannot be trained
+   * on (a label that is not an integer, a value too large). */
   CDL_ERR_DATA = 2,
   /* Options that cannot be trained with: an unknown solver, a loss the
    * solver lacks, C <= 0, ... (cdtrain's usage errors). */
@@ -92,6 +93,39 @@ CDL_API const char* cdl_last_error(void);
  * with no instance, CDL_ERR_IO for a file that cannot be read. */
 CDL_API int cdl_data_read(const char* path, cdl_data** out);
 CDL_API int cdl_data_free(cdl_data* data);
+
+/* The element types of the arrays below. */
+enum cdl_index_type { CDL_INT32 = 0, CDL_INT64 = 1 };
+enum cdl_value_type { CDL_FLOAT64 = 0, CDL_FLOAT32 = 1 };
+
+/* Data from a compressed sparse matrix in the caller's memory, as
+ * scipy.sparse's csr_matrix and csc_matrix hold it. By rows (CSR): row r's
+ * nonzeros are entries indptr[r] to indptr[r + 1] - 1 of `indices` (their
+ * 0-based columns) and `values`, so indptr holds rows + 1 offsets; by
+ * columns (CSC) the same with rows and columns swapped. indptr_type and
+ * indices_type are cdl_index_type codes, value_type a cdl_value_type code.
+ * Instance j is row j; its label (or regression target) is labels[j], and
+ * its weight instance_weights[j], multiplying its C (num_weights 0 and
+ * instance_weights NULL: every weight 1). Feature i of a model trained on it
+ * is column i - 1.
+ *
+ * Everything is checked before anything is kept, and a fault is
+ * CDL_ERR_DATA naming the row (CSC: the column) and the entry: indptr not
+ * starting at 0, decreasing or not ending at nnz; an index negative, not
+ * below the other dimension, or not greater than the previous one of its
+ * row (column); a NaN or infinite value; num_labels or num_weights not
+ * rows; a label not finite; a weight negative or not finite. The arrays
+ * are copied during the call: the caller may free them afterwards. */
+CDL_API int cdl_data_from_csr(size_t rows, size_t cols, size_t nnz, const void* indptr,
+                              int indptr_type, const void* indices, int indices_type,
+                              const void* values, int value_type, const double* labels,
+                              size_t num_labels, const double* instance_weights, size_t num_weights,
+                              cdl_data** out);
+CDL_API int cdl_data_from_csc(size_t rows, size_t cols, size_t nnz, const void* indptr,
+                              int indptr_type, const void* indices, int indices_type,
+                              const void* values, int value_type, const double* labels,
+                              size_t num_labels, const double* instance_weights, size_t num_weights,
+                              cdl_data** out);
 
 /* The number of instances, and the largest feature index. */
 CDL_API int cdl_data_num_rows(const cdl_data* data, size_t* out);

@@ -60,6 +60,8 @@ int guarded(Body body) noexcept {
     return fail(CDL_ERR_INVALID_ARGUMENT, e.what());
   } catch (const cdlinear::ParseError& e) {
     return fail(CDL_ERR_DATA, e.what());
+  } catch (const cdlinear::ArrayError& e) {
+    return fail(CDL_ERR_DATA, e.what());
   } catch (const cdlinear::ConfigError& e) {
     return fail(CDL_ERR_CONFIG, e.what());
   } catch (const cdlinear::IoError& e) {
@@ -78,6 +80,12 @@ template <class T>
 T& need(T* pointer, const char* call, const char* name) {
   if (pointer == nullptr) throw InvalidArgument(std::string(call) + ": " + name + " is NULL");
   return *pointer;
+}
+
+// An array of an element type given apart.
+const void* need(const void* pointer, const char* call, const char* name) {
+  if (pointer == nullptr) throw InvalidArgument(std::string(call) + ": " + name + " is NULL");
+  return pointer;
 }
 
 // Copies `values` into the caller's buffer of `capacity` elements.
@@ -117,6 +125,53 @@ int set_option(cdl_options* options, const char* call, Set set) {
 
 std::string text_or_empty(const char* text) { return text != nullptr ? text : ""; }
 
+// The `count` values at `first` (NULL only when count is 0).
+std::vector<double> array_of(const double* first, std::size_t count, const char* call,
+                             const char* name) {
+  if (count == 0) return {};
+  const double* start = &need(first, call, name);
+  return std::vector<double>(start, start + count);
+}
+
+cdlinear::IndexType index_type(int code, const char* call, const char* name) {
+  if (code == CDL_INT32) return cdlinear::IndexType::kInt32;
+  if (code == CDL_INT64) return cdlinear::IndexType::kInt64;
+  throw InvalidArgument(std::string(call) + ": " + name + " " + std::to_string(code) +
+                        " is neither CDL_INT32 nor CDL_INT64");
+}
+
+cdlinear::ValueType value_type_of(int code, const char* call) {
+  if (code == CDL_FLOAT64) return cdlinear::ValueType::kFloat64;
+  if (code == CDL_FLOAT32) return cdlinear::ValueType::kFloat32;
+  throw InvalidArgument(std::string(call) + ": value_type " + std::to_string(code) +
+                        " is neither CDL_FLOAT64 nor CDL_FLOAT32");
+}
+
+// cdl_data_from_csr's and from_csc's arguments, as Data::from_csr and
+// from_csc take them; NULL arrays that hold something are refused here
+// (the C++ interface reads them).
+using FromArrays = cdlinear::Data (*)(const cdlinear::SparseArrays&, std::vector<double>,
+                                      std::vector<double>);
+int data_from_arrays(FromArrays from, const char* call, size_t rows, size_t cols, size_t nnz,
+                     const void* indptr, int indptr_type, const void* indices, int indices_type,
+                     const void* values, int value_type, const double* labels, size_t num_labels,
+                     const double* instance_weights, size_t num_weights, cdl_data** out) {
+  return make_handle(out, call, [&] {
+    cdlinear::SparseArrays x;
+    x.rows = rows;
+    x.cols = cols;
+    x.nnz = nnz;
+    x.indptr = need(indptr, call, "indptr");
+    x.indptr_type = index_type(indptr_type, call, "indptr_type");
+    x.indices = nnz > 0 ? need(indices, call, "indices") : indices;
+    x.indices_type = index_type(indices_type, call, "indices_type");
+    x.values = nnz > 0 ? need(values, call, "values") : values;
+    x.value_type = value_type_of(value_type, call);
+    return from(x, array_of(labels, num_labels, call, "labels"),
+                array_of(instance_weights, num_weights, call, "instance_weights"));
+  });
+}
+
 // A path that must not be NULL.
 std::string path_of(const char* path, const char* call) { return &need(path, call, "path"); }
 
@@ -134,6 +189,24 @@ int cdl_data_read(const char* path, cdl_data** out) {
 }
 
 int cdl_data_free(cdl_data* data) { return free_handle(data); }
+
+int cdl_data_from_csr(size_t rows, size_t cols, size_t nnz, const void* indptr, int indptr_type,
+                      const void* indices, int indices_type, const void* values, int value_type,
+                      const double* labels, size_t num_labels, const double* instance_weights,
+                      size_t num_weights, cdl_data** out) {
+  return data_from_arrays(cdlinear::Data::from_csr, "cdl_data_from_csr", rows, cols, nnz, indptr,
+                          indptr_type, indices, indices_type, values, value_type, labels,
+                          num_labels, instance_weights, num_weights, out);
+}
+
+int cdl_data_from_csc(size_t rows, size_t cols, size_t nnz, const void* indptr, int indptr_type,
+                      const void* indices, int indices_type, const void* values, int value_type,
+                      const double* labels, size_t num_labels, const double* instance_weights,
+                      size_t num_weights, cdl_data** out) {
+  return data_from_arrays(cdlinear::Data::from_csc, "cdl_data_from_csc", rows, cols, nnz, indptr,
+                          indptr_type, indices, indices_type, values, value_type, labels,
+                          num_labels, instance_weights, num_weights, out);
+}
 
 int cdl_data_num_rows(const cdl_data* data, size_t* out) {
   return guarded([&] {
@@ -196,12 +269,7 @@ int cdl_options_set_class_weight(cdl_options* options, int label, double weight)
 
 int cdl_options_set_instance_weights(cdl_options* options, const double* weights, size_t count) {
   return set_option(options, "cdl_options_set_instance_weights", [&](cdlinear::TrainOptions& o) {
-    if (count == 0) {
-      o.instance_weights.clear();
-      return;
-    }
-    const double* first = &need(weights, "cdl_options_set_instance_weights", "weights");
-    o.instance_weights.assign(first, first + count);
+    o.instance_weights = array_of(weights, count, "cdl_options_set_instance_weights", "weights");
   });
 }
 
