@@ -272,7 +272,7 @@ cdtrain-mpi: $(MPI_OBJS) $(CLI_OBJ) $(LIB)
 test-mpi: mpi cdtrain
 	MAKE="$(MAKE)" bash tests/mpi/test_mpi.sh
 
-FORMAT_FILES = $(wildcard src/*.h src/*/*.h src/*/*.cpp tools/*.h tools/*.cpp mpi/*.h mpi/*.cpp bench/*.cpp gen/*.cpp experiments/*.cpp tests/*.h tests/*/*.cpp fuzz/*.h fuzz/*.cpp docs/*.cpp)
+FORMAT_FILES = $(wildcard src/*.h src/*/*.h src/*/*.cpp tools/*.h tools/*.cpp mpi/*.h mpi/*.cpp bench/*.cpp gen/*.cpp experiments/*.cpp tests/*.h tests/*/*.cpp fuzz/*.h fuzz/*.cpp docs/*.cpp docs/*.c)
 
 # The formatting is clang-format 14's (Debian 12's clang-format package):
 # another major version formats some lines differently, so both targets

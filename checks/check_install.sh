@@ -9,6 +9,10 @@
 #   - each man page renders without a warning (groff -man -ww, and man -l);
 #   - docs/library-example.cpp compiles against the installed files alone
 #     (pkg-config cdlinear-cxx), and runs;
+#   - the installed cdlinear_c.h compiles as C89; docs/library-example.c
+#     compiles against the installed files alone (pkg-config cdlinear), with
+#     the shared library and, with --static, with the archive, and each
+#     writes cdtrain's model, byte for byte, for several LIBLINEAR numbers;
 #   - uninstall removes those files and nothing else.
 # Needs groff, man and pkg-config (CI's .ci/run installs groff-base, man-db
 # and pkgconf).
@@ -103,6 +107,47 @@ mkdir "$scratch/run"
 output=$("$scratch/example" data/heart_scale "$scratch/run") ||
   fail "the example built against $prefix failed:"$'\n'"$output"
 grep -q '^caught: line 2: ' <<<"$output" || fail "the example's output lacks the caught error:"$'\n'"$output"
+
+# The C header as C89 and C++, and the C example with the shared library: it
+# trains from CSR arrays and writes the model cdtrain writes, byte for byte.
+gcc -std=c89 -pedantic-errors -Wall -Wextra -Werror -fsyntax-only -x c "$prefix/include/cdlinear_c.h" ||
+  fail "the installed cdlinear_c.h is not C89"
+g++ -std=c++11 -Wall -Wextra -Werror -fsyntax-only -x c++ "$prefix/include/cdlinear_c.h" ||
+  fail "the installed cdlinear_c.h is not C++"
+c_flags="-std=c99 -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror"
+# shellcheck disable=SC2046,SC2086 # flags are words
+gcc $c_flags docs/library-example.c $(pkg-config --cflags --libs cdlinear) -o "$scratch/c-example" ||
+  fail "docs/library-example.c does not build against $prefix alone"
+LD_LIBRARY_PATH="$prefix/lib" ldd "$scratch/c-example" | grep -q "=> $prefix/lib/libcdlinear.so.$major " ||
+  fail "the C example does not load $prefix/lib/libcdlinear.so.$major"
+# The same program linked with the archive (no shared library in sight).
+static="$scratch/static"
+mkdir "$static"
+cp -a "$prefix/include" "$prefix/lib" "$static/"
+rm "$static"/lib/libcdlinear.so*
+# shellcheck disable=SC2046,SC2086
+gcc $c_flags docs/library-example.c \
+  $(pkg-config --define-variable=prefix="$static" --static --cflags --libs cdlinear) \
+  -o "$scratch/c-example-static" || fail "docs/library-example.c does not link the archive"
+readelf -d "$scratch/c-example-static" | grep -q 'NEEDED.*libcdlinear' &&
+  fail "the static C example needs libcdlinear.so"
+c_example_model() { # program data solver
+  rm -rf "$scratch/c-run" && mkdir "$scratch/c-run"
+  LD_LIBRARY_PATH="$prefix/lib" "$1" "$2" "$scratch/c-run" "$3" >"$scratch/c-run.out" ||
+    fail "$1 $2 -s $3 failed:"$'\n'"$(cat "$scratch/c-run.out")"
+  "$prefix/bin/cdtrain" -q -s "$3" "$2" "$scratch/cdtrain.model"
+  cmp -s "$scratch/c-run/c-example.model" "$scratch/cdtrain.model" ||
+    fail "$1 $2 -s $3: the model differs from cdtrain's"
+}
+for solver in 0 1 2 3 5 6 7 11 12 13; do
+  c_example_model "$scratch/c-example" data/heart_scale "$solver"
+done
+c_example_model "$scratch/c-example" data/dna.scale 4
+grep -q '^loaded: same predictions yes$' "$scratch/c-run.out" ||
+  fail "the C example's loaded model predicts otherwise:"$'\n'"$(cat "$scratch/c-run.out")"
+grep -q '^caught: status 2, handle NULL: CSR row 0, entry 1: column index ' "$scratch/c-run.out" ||
+  fail "the C example's output lacks the malformed arrays' error:"$'\n'"$(cat "$scratch/c-run.out")"
+c_example_model "$scratch/c-example-static" data/heart_scale 2
 
 # Uninstall removes exactly what install put there.
 touch "$prefix/bin/other-tool"
