@@ -193,6 +193,34 @@ struct TrainOptions {
   // leaves it out). Empty: every weight is 1, or the Data's own
   // (Data::instance_weights()); giving both is a ConfigError.
   std::vector<double> instance_weights;
+  // -n: the one-class SVM's nu, in (0, 1] (solver "oneclass" or "21"
+  // only). Empty: 0.5, as LIBLINEAR.
+  std::optional<double> nu;
+  // -R: do not regularize the bias weight (needs bias > 0; the solvers and
+  // losses of cdtrain -R, LIBLINEAR's -R).
+  bool free_bias = false;
+  // --select: the coordinate selection rule of the CD solvers by name
+  // (cdtrain -h lists them). Empty: the solver's own.
+  std::string select;
+  // --partitions: the fixed blocks of one parallel solve, 1 to 4096 (cdper:
+  // of the features; dcd, tron, newton: of the rows); the model depends on
+  // them, never on threads. Empty: the solver's default for the data.
+  std::optional<std::int64_t> partitions;
+  bool fixed_parts = false;          // --fixed-parts: dcd's parts keep the first cut
+  std::optional<bool> shrink;        // --shrink (true) / --no-shrink (false): dual solvers
+  bool exact_gaps = false;           // --exact-gaps: dcd with a rule that reads the margins
+  std::optional<double> gap_tol;     // --gap-tol: dual solvers, pdcd, rcd-pair; > 0
+  std::optional<double> sigma;       // --sigma: CD's sufficient decrease, in (0, 0.5)
+  std::optional<double> beta;        // --beta: CD's line search shrink factor, in (0, 1)
+  std::optional<double> pd_sigma;    // --pd-sigma: pdcd's dual step, > 0
+  std::optional<double> tau_factor;  // --tau-factor: pdcd, in (0, 1)
+  std::optional<std::int64_t> pegasos_batch;  // -k: pegasos's instances per update, >= 1
+  // --stratified: cross validation and the searches keep each class's
+  // share in every fold (train() ignores it).
+  bool stratified = false;
+  // Each option left empty takes cdtrain's default. Options a solver does
+  // not take are a ConfigError, as cdtrain's usage errors are.
+
   // Where the solver's progress lines and warnings go (cdtrain writes them
   // to stderr); null: nowhere.
   std::ostream* progress = nullptr;
@@ -218,6 +246,35 @@ class Model {
   const std::vector<int>& labels() const;
   std::size_t num_features() const;  // not counting the bias
   double bias() const;               // < 0: none
+  // LIBLINEAR's nr_class: labels().size(), or 2 for a regression or
+  // one-class model.
+  std::size_t nr_class() const;
+  // The number of decision values: 1 for two classes (except with the
+  // Crammer-Singer solver, "cs") and for a regression or one-class model,
+  // nr_class() otherwise.
+  std::size_t nr_w() const;
+  // The weights as LIBLINEAR's model holds them: num_features() rows (one
+  // more, the bias feature's, last, if bias() >= 0) of nr_w() weights each,
+  // so feature i's (1-based) weight for decision value k is
+  // weights()[(i - 1) * nr_w() + k].
+  const std::vector<double>& weights() const;
+  // The weights of decision value k < nr_w() (class labels()[k]'s, for
+  // more than two classes): one per feature, then the bias feature's if
+  // bias() >= 0. Throws ConfigError for k >= nr_w().
+  std::vector<double> weights_of(std::size_t k) const;
+  // A one-class model's offset: its decision value is w'x - rho(); 0 for
+  // the others.
+  double rho() const;
+  // From the training run that made the model, one per problem the solver
+  // solved: one for two classes, a regression or one class, and for the
+  // Crammer-Singer solver's problem over all classes; nr_w() for
+  // one-vs-rest, in labels() order. iterations(): the solver's outer
+  // iterations (epochs for the coordinate-descent solvers, Newton steps
+  // for tron and newton); objectives(): its objective value f(w) at the
+  // end, as its summary line prints it. Model files do not hold them: a
+  // loaded Model's are empty.
+  const std::vector<std::int64_t>& iterations() const;
+  const std::vector<double>& objectives() const;
 
   // The decision values w'x of one instance: one for two classes (positive
   // for labels()[0]) and for a regression, one per class otherwise.
@@ -226,8 +283,26 @@ class Model {
   std::vector<double> decision_values(const Instance& x) const;
   // The predicted label (as a double) or, for a regression, the value.
   double predict(const Instance& x) const;
-  // predict() of every instance of `data`, in order.
-  std::vector<double> predict(const Data& data) const;
+
+  // Whether the model is a logistic regression (solver_type L2R_LR,
+  // L2R_LR_DUAL or L1R_LR), whose decision values give probabilities.
+  bool has_probabilities() const;
+  // The class probabilities of one instance, as LIBLINEAR's predict -b 1
+  // computes them: nr_class() values in labels() order, 1 / (1 +
+  // exp(-decision)) per class (for two classes p and 1 - p), normalized to
+  // sum to 1 for more than two. Throws ConfigError for a model without
+  // probabilities.
+  std::vector<double> probabilities(const Instance& x) const;
+
+  // The same for every instance of `data`, in order, on `threads` threads
+  // (0: one per core); the numbers never depend on the threads. Rows of
+  // values are laid out row-major: instance j's nr_w() decision values
+  // start at j * nr_w(), its nr_class() probabilities at j * nr_class().
+  // cdpredict's labels, values and -b 1 probabilities, for the data of
+  // its test file.
+  std::vector<double> predict(const Data& data, unsigned threads = 0) const;
+  std::vector<double> decision_values(const Data& data, unsigned threads = 0) const;
+  std::vector<double> probabilities(const Data& data, unsigned threads = 0) const;
 
   struct Impl;  // the library's own; opaque here
 

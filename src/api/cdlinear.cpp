@@ -9,6 +9,7 @@
 #include <ostream>
 
 #include "api/internal.h"
+#include "api/run_reporter.h"
 #include "data/input_file.h"
 #include "data/libsvm_reader.h"
 #include "data/parse_number.h"
@@ -24,6 +25,7 @@
 #include "train/train.h"
 #include "train/train_regression.h"
 #include "util/error.h"
+#include "util/parallel.h"
 
 namespace cdlinear {
 
@@ -93,12 +95,32 @@ cdl::Params params_of(const TrainOptions& options, const cdl::DataShape& shape) 
   params.max_iter = options.max_iter;
   params.svr_epsilon = options.svr_epsilon;
   params.quiet = options.progress == nullptr;
+  params.nu = options.nu;
+  params.free_bias = options.free_bias;
+  if (!options.select.empty()) params.select = options.select;
+  params.partitions = options.partitions;
+  params.fixed_parts = options.fixed_parts;
+  params.shrink = options.shrink;
+  params.exact_gaps = options.exact_gaps;
+  params.gap_tol = options.gap_tol;
+  params.sigma = options.sigma.value_or(params.sigma);
+  params.beta = options.beta.value_or(params.beta);
+  params.pd_sigma = options.pd_sigma;
+  params.tau_factor = options.tau_factor.value_or(params.tau_factor);
+  params.pegasos_batch = options.pegasos_batch.value_or(params.pegasos_batch);
+  params.stratified = options.stratified;
+  if (options.threads > cdl::kMaxThreads) {
+    throw cdl::ConfigError("threads: expected 0 (one per core) to " +
+                           std::to_string(cdl::kMaxThreads) + ", got " +
+                           std::to_string(options.threads));
+  }
   params = cdl::resolve_defaults(cdl::choose_solver_by_shape(params, shape));
   cdl::validate(params);
-  if (cdl::is_regression(params.loss.value()) && !params.class_weights.empty()) {
-    throw cdl::ConfigError("class weights weigh classes; loss " +
-                           std::string(cdl::loss_info(*params.loss).name) +
-                           " is a regression, with none");
+  if (!cdl::has_classes(params.loss.value()) && !params.class_weights.empty()) {
+    throw cdl::ConfigError(
+        "class weights weigh classes; loss " + std::string(cdl::loss_info(*params.loss).name) +
+        (cdl::is_one_class(*params.loss) ? " is the one-class SVM" : " is a regression") +
+        ", with none");
   }
   return params;
 }
@@ -154,16 +176,13 @@ const std::vector<double>* instance_weights_of(const Data::Impl& data,
   return &weights;
 }
 
-cdl::LinearModel train_model(const Data::Impl& data, const TrainOptions& options) {
+cdl::LinearModel train_model(const Data::Impl& data, const TrainOptions& options,
+                             RunReporter& reporter) {
   const cdl::CscMatrix& read = data.csc.features;
   cdl::Params params = params_of(
       options, {read.num_rows, read.num_cols + (options.bias >= 0 ? 1 : 0),
                 static_cast<std::uint64_t>(read.nnz()) + (options.bias >= 0 ? read.num_rows : 0)});
   const std::vector<double>* weights = instance_weights_of(data, options);
-  std::ostream discard(nullptr);
-  cdl::Reporter reporter(
-      options.progress != nullptr ? *options.progress : discard,
-      options.progress != nullptr ? cdl::Reporter::Level::kNormal : cdl::Reporter::Level::kQuiet);
   // The training matrix: with the bias column, as the reader appends it.
   cdl::CscMatrix with_bias;
   if (params.bias >= 0) {
@@ -171,7 +190,7 @@ cdl::LinearModel train_model(const Data::Impl& data, const TrainOptions& options
     cdl::append_constant_column(with_bias, params.bias);
   }
   const cdl::CscMatrix& x = params.bias >= 0 ? with_bias : data.csc.features;
-  if (cdl::is_regression(params.loss.value())) {
+  if (!cdl::has_classes(params.loss.value())) {  // a regression or the one-class SVM
     // Checked here to name the line; train_regression() checks again (a
     // pass over the values) unless x is the copy with the bias column,
     // which records the check.
@@ -210,6 +229,36 @@ void indices_of(const Instance& x, std::vector<cdl::Index>& indices, std::vector
 double prediction(const cdl::LinearModel& model, const std::vector<double>& decision) {
   if (model.task() == cdl::Task::kRegression) return decision[0];
   return model.label_for(decision);
+}
+
+// Calls each(row, decision, scratch) with the decision values of every row
+// of `rows`, on `threads` threads (0: one per core), in blocks of rows;
+// `scratch` is the block's to use. O(nnz + rows * nr_w).
+template <class Each>
+void for_each_decision(const cdl::LinearModel& model, const cdl::CsrMatrix& rows, unsigned threads,
+                       Each each) {
+  constexpr std::size_t kBlock = 1024;
+  const std::size_t blocks = (rows.num_rows + kBlock - 1) / kBlock;
+  cdl::run_tasks_or_throw(
+      blocks, threads == 0 ? cdl::hardware_threads() : threads, [&](std::size_t block) {
+        std::vector<double> decision;
+        std::vector<double> scratch;
+        const std::size_t stop = std::min(rows.num_rows, (block + 1) * kBlock);
+        for (std::size_t row = block * kBlock; row < stop; ++row) {
+          const auto begin = static_cast<std::size_t>(rows.row_ptr[row]);
+          const auto count = static_cast<std::size_t>(rows.row_ptr[row + 1]) - begin;
+          model.decision_values(rows.col_idx.data() + begin, rows.values.data() + begin, count,
+                                decision);
+          each(row, decision, scratch);
+        }
+      });
+}
+
+void require_probabilities(const cdl::LinearModel& model) {
+  if (!model.has_probabilities()) {
+    throw ConfigError("probabilities need a logistic regression model (loss lr); this one is " +
+                      model.solver_type);
+  }
 }
 
 }  // namespace
@@ -267,6 +316,24 @@ const std::string& Model::solver_type() const { return impl_->model.solver_type;
 const std::vector<int>& Model::labels() const { return impl_->model.labels; }
 std::size_t Model::num_features() const { return impl_->model.num_features; }
 double Model::bias() const { return impl_->model.bias; }
+std::size_t Model::nr_class() const { return impl_->model.nr_class(); }
+std::size_t Model::nr_w() const { return impl_->model.nr_w(); }
+const std::vector<double>& Model::weights() const { return impl_->model.w; }
+double Model::rho() const { return impl_->model.rho; }
+const std::vector<std::int64_t>& Model::iterations() const { return impl_->iterations; }
+const std::vector<double>& Model::objectives() const { return impl_->objectives; }
+
+std::vector<double> Model::weights_of(std::size_t k) const {
+  const cdl::LinearModel& model = impl_->model;
+  const std::size_t nr_w = model.nr_w();
+  if (k >= nr_w) {
+    throw ConfigError("weights_of(" + std::to_string(k) + "): the model has " +
+                      std::to_string(nr_w) + " decision values");
+  }
+  std::vector<double> out(model.weight_rows());
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = model.w[i * nr_w + k];
+  return out;
+}
 
 std::vector<double> Model::decision_values(const Instance& x) const {
   return translating_errors([&] {
@@ -283,23 +350,55 @@ double Model::predict(const Instance& x) const {
   return prediction(impl_->model, decision_values(x));
 }
 
-std::vector<double> Model::predict(const Data& data) const {
-  const cdl::CsrMatrix& rows = Access::of(data).rows();
-  std::vector<double> out(rows.num_rows);
-  std::vector<double> decision;
-  for (std::size_t row = 0; row < rows.num_rows; ++row) {
-    const auto begin = static_cast<std::size_t>(rows.row_ptr[row]);
-    const auto count = static_cast<std::size_t>(rows.row_ptr[row + 1]) - begin;
-    impl_->model.decision_values(rows.col_idx.data() + begin, rows.values.data() + begin, count,
-                                 decision);
-    out[row] = prediction(impl_->model, decision);
-  }
+bool Model::has_probabilities() const { return impl_->model.has_probabilities(); }
+
+std::vector<double> Model::probabilities(const Instance& x) const {
+  require_probabilities(impl_->model);
+  std::vector<double> out;
+  impl_->model.probabilities(decision_values(x), out);
+  return out;
+}
+
+std::vector<double> Model::predict(const Data& data, unsigned threads) const {
+  const cdl::LinearModel& model = impl_->model;
+  std::vector<double> out(data.size());
+  for_each_decision(model, Access::of(data).rows(), threads,
+                    [&](std::size_t row, const std::vector<double>& decision,
+                        std::vector<double>&) { out[row] = prediction(model, decision); });
+  return out;
+}
+
+std::vector<double> Model::decision_values(const Data& data, unsigned threads) const {
+  const std::size_t nr_w = impl_->model.nr_w();
+  std::vector<double> out(data.size() * nr_w);
+  for_each_decision(
+      impl_->model, Access::of(data).rows(), threads,
+      [&](std::size_t row, const std::vector<double>& decision, std::vector<double>&) {
+        std::copy(decision.begin(), decision.end(), out.begin() + row * nr_w);
+      });
+  return out;
+}
+
+std::vector<double> Model::probabilities(const Data& data, unsigned threads) const {
+  const cdl::LinearModel& model = impl_->model;
+  require_probabilities(model);
+  const std::size_t nr_class = model.nr_class();
+  std::vector<double> out(data.size() * nr_class);
+  for_each_decision(
+      model, Access::of(data).rows(), threads,
+      [&](std::size_t row, const std::vector<double>& decision, std::vector<double>& scratch) {
+        model.probabilities(decision, scratch);
+        std::copy(scratch.begin(), scratch.end(), out.begin() + row * nr_class);
+      });
   return out;
 }
 
 Model train(const Data& data, const TrainOptions& options) {
-  return translating_errors(
-      [&] { return Access::make_model(train_model(Access::of(data), options)); });
+  return translating_errors([&] {
+    RunReporter reporter(options.progress);
+    cdl::LinearModel model = train_model(Access::of(data), options, reporter);
+    return Access::make_model(std::move(model), reporter.iterations(), reporter.objectives());
+  });
 }
 
 double accuracy(const std::vector<double>& predicted, const std::vector<double>& labels) {
