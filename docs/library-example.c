@@ -90,6 +90,37 @@ static int report(const char* call, int status) {
   return 1;
 }
 
+/* The solver's iterations and final objective for each problem it solved
+ * (one per class for one-vs-rest), and the first feature's weights (one
+ * per decision value). */
+static void print_run(const cdl_model* model) {
+  size_t problems = 0, nr_w = 0, count = 0, k;
+  int64_t* iterations;
+  double *objectives, *weights;
+  cdl_model_num_problems(model, &problems);
+  iterations = malloc((problems + 1) * sizeof(int64_t));
+  objectives = malloc((problems + 1) * sizeof(double));
+  if (iterations != NULL && objectives != NULL &&
+      cdl_model_iterations(model, iterations, problems) == CDL_OK &&
+      cdl_model_objectives(model, objectives, problems) == CDL_OK) {
+    for (k = 0; k < problems; ++k) {
+      printf("problem %lu: %ld iterations, objective %.10g\n", (unsigned long)k + 1,
+             (long)iterations[k], objectives[k]);
+    }
+  }
+  free(iterations);
+  free(objectives);
+  cdl_model_nr_w(model, &nr_w);
+  cdl_model_num_weights(model, &count);
+  weights = malloc((count + 1) * sizeof(double));
+  if (weights != NULL && cdl_model_weights(model, weights, count) == CDL_OK) {
+    printf("feature 1's weights:");
+    for (k = 0; k < nr_w && k < count; ++k) printf(" %.6g", weights[k]);
+    printf("\n");
+  }
+  free(weights);
+}
+
 static double share_correct(const double* predicted, const double* labels, size_t n) {
   size_t k, correct = 0;
   for (k = 0; k < n; ++k) correct += predicted[k] == labels[k];
@@ -137,13 +168,14 @@ int main(int argc, char** argv) {
     goto done;
   }
   cdl_model_solver_type(model, &solver_type);
-  cdl_model_num_classes(model, &classes);
+  cdl_model_num_labels(model, &classes);
   printf("%s, %lu classes:", solver_type, (unsigned long)classes);
   if (classes <= sizeof labels / sizeof labels[0] &&
       cdl_model_labels(model, labels, sizeof labels / sizeof labels[0]) == CDL_OK) {
     for (k = 0; k < classes; ++k) printf(" %d", labels[k]);
   }
   printf("\n");
+  print_run(model);
 
   predicted = malloc(x.rows * sizeof(double));
   predicted_again = malloc(x.rows * sizeof(double));
@@ -151,7 +183,7 @@ int main(int argc, char** argv) {
     fprintf(stderr, "error: out of memory\n");
     goto done;
   }
-  status = cdl_model_predict(model, data, predicted, x.rows);
+  status = cdl_model_predict(model, data, 0, predicted, x.rows);
   if (status != CDL_OK) {
     exit_code = report("cdl_model_predict", status);
     goto done;
@@ -172,7 +204,7 @@ int main(int argc, char** argv) {
     exit_code = report("cdl_model_load", status);
     goto done;
   }
-  status = cdl_model_predict(loaded, data, predicted_again, x.rows);
+  status = cdl_model_predict(loaded, data, 0, predicted_again, x.rows);
   if (status != CDL_OK) {
     exit_code = report("cdl_model_predict", status);
     goto done;

@@ -37,7 +37,7 @@
  * Arrays. A call that gives an array copies it into the caller's buffer of
  * `capacity` elements; a buffer too small is CDL_ERR_INVALID_ARGUMENT, and
  * the size a call needs is given by the matching count call (cdl_data_num_rows,
- * cdl_model_num_classes, ...). Feature indices are 1-based, as in the data
+ * cdl_model_num_labels, ...). Feature indices are 1-based, as in the data
  * and model files.
  */
 #ifndef CDLINEAR_C_H_
@@ -169,6 +169,46 @@ CDL_API int cdl_options_set_seed(cdl_options* options, uint64_t seed);
 CDL_API int cdl_options_set_max_iter(cdl_options* options, int64_t max_iter);
 /* -p: the epsilon of the SVR losses (with loss "svr2" or "svr1" only). */
 CDL_API int cdl_options_set_svr_epsilon(cdl_options* options, double p);
+/* -n: the one-class SVM's nu, in (0, 1] (solver "oneclass" or "21"). */
+CDL_API int cdl_options_set_nu(cdl_options* options, double nu);
+/* -R (nonzero): do not regularize the bias weight (needs bias > 0). */
+CDL_API int cdl_options_set_free_bias(cdl_options* options, int free_bias);
+/* --select: the CD solvers' coordinate selection rule by name; NULL or "":
+ * the solver's own. */
+CDL_API int cdl_options_set_select(cdl_options* options, const char* rule);
+/* --partitions: the fixed blocks of one parallel solve, 1 to 4096; the
+ * model depends on them, never on the threads. */
+CDL_API int cdl_options_set_partitions(cdl_options* options, int64_t partitions);
+/* --fixed-parts (nonzero): dcd's parts keep the first cut. */
+CDL_API int cdl_options_set_fixed_parts(cdl_options* options, int fixed_parts);
+/* --shrink (nonzero) or --no-shrink (0): the dual solvers' shrinking. */
+CDL_API int cdl_options_set_shrink(cdl_options* options, int shrink);
+/* --exact-gaps (nonzero): dcd with a rule that reads the margins. */
+CDL_API int cdl_options_set_exact_gaps(cdl_options* options, int exact_gaps);
+/* --gap-tol: the dual solvers', pdcd's and rcd-pair's gap tolerance, > 0. */
+CDL_API int cdl_options_set_gap_tol(cdl_options* options, double gap_tol);
+/* --sigma: CD's sufficient decrease, in (0, 0.5). */
+CDL_API int cdl_options_set_sigma(cdl_options* options, double sigma);
+/* --beta: CD's line search shrink factor, in (0, 1). */
+CDL_API int cdl_options_set_beta(cdl_options* options, double beta);
+/* --pd-sigma: pdcd's dual step, > 0. */
+CDL_API int cdl_options_set_pd_sigma(cdl_options* options, double pd_sigma);
+/* --tau-factor: pdcd's, in (0, 1). */
+CDL_API int cdl_options_set_tau_factor(cdl_options* options, double tau_factor);
+/* -k: pegasos's instances per update, >= 1. */
+CDL_API int cdl_options_set_pegasos_batch(cdl_options* options, int64_t batch);
+/* --stratified (nonzero): cross validation and the searches keep each
+ * class's share in every fold. */
+CDL_API int cdl_options_set_stratified(cdl_options* options, int stratified);
+
+/* Receives the solver's progress, one line at a time (without its newline;
+ * warnings start with "warning:"), on the thread that called cdl_train or
+ * on one of its worker threads, one call at a time. It must not call
+ * cdlinear. */
+typedef void (*cdl_progress_fn)(const char* line, void* user);
+/* Where the progress lines go: fn(line, user) for each; fn NULL: nowhere
+ * (the default). */
+CDL_API int cdl_options_set_progress(cdl_options* options, cdl_progress_fn fn, void* user);
 
 /* ---- Training ---- */
 
@@ -190,9 +230,12 @@ CDL_API int cdl_model_free(cdl_model* model);
 
 /* 1 for a regression model, 0 for a classifier. */
 CDL_API int cdl_model_is_regression(const cdl_model* model, int* out);
-/* The number of classes (0 for a regression model) and their labels, in the
- * order of the decision values. */
-CDL_API int cdl_model_num_classes(const cdl_model* model, size_t* out);
+/* LIBLINEAR's nr_class: the number of labels, or 2 for a regression or
+ * one-class model. */
+CDL_API int cdl_model_nr_class(const cdl_model* model, size_t* out);
+/* The class labels (none for a regression or one-class model), in the
+ * order of the decision values and probabilities. */
+CDL_API int cdl_model_num_labels(const cdl_model* model, size_t* out);
 CDL_API int cdl_model_labels(const cdl_model* model, int* out, size_t capacity);
 /* The number of features, not counting the bias. */
 CDL_API int cdl_model_num_features(const cdl_model* model, size_t* out);
@@ -201,11 +244,46 @@ CDL_API int cdl_model_bias(const cdl_model* model, double* out);
 /* LIBLINEAR's solver_type, e.g. "L2R_L2LOSS_SVC"; the text lives as long
  * as the model. */
 CDL_API int cdl_model_solver_type(const cdl_model* model, const char** out);
+/* The number of decision values: 1 for two classes (except with the
+ * Crammer-Singer solver) and for a regression or one-class model, nr_class
+ * otherwise. */
+CDL_API int cdl_model_nr_w(const cdl_model* model, size_t* out);
+/* The weights as LIBLINEAR's model file holds them, row after row: one row
+ * per feature (and one more, the bias feature's, last, if bias >= 0) of
+ * nr_w weights, so feature i's (1-based) weight for decision value k is
+ * out[(i - 1) * nr_w + k]. cdl_model_num_weights gives their number. */
+CDL_API int cdl_model_num_weights(const cdl_model* model, size_t* out);
+CDL_API int cdl_model_weights(const cdl_model* model, double* out, size_t capacity);
+/* A one-class model's offset: its decision value is w'x - rho; 0 for the
+ * others. */
+CDL_API int cdl_model_rho(const cdl_model* model, double* out);
+/* From the run that trained the model, one per problem the solver solved
+ * (one for two classes, a regression, one class or the Crammer-Singer
+ * solver; nr_w for one-vs-rest, in label order): the solver's outer
+ * iterations and its final objective value. A loaded model has none
+ * (cdl_model_num_problems gives 0). */
+CDL_API int cdl_model_num_problems(const cdl_model* model, size_t* out);
+CDL_API int cdl_model_iterations(const cdl_model* model, int64_t* out, size_t capacity);
+CDL_API int cdl_model_objectives(const cdl_model* model, double* out, size_t capacity);
+/* 1 for a logistic regression model, whose decision values give
+ * probabilities; 0 otherwise. */
+CDL_API int cdl_model_has_probabilities(const cdl_model* model, int* out);
 
-/* The predicted label (or, for a regression, value) of each instance of
- * `data`, in order: num_rows values. */
-CDL_API int cdl_model_predict(const cdl_model* model, const cdl_data* data, double* out,
-                              size_t capacity);
+/* Predictions for every instance of `data`, computed on `threads` threads
+ * (0: one per core); the numbers never depend on the threads. They are
+ * cdpredict's for the same model and data: */
+/* the label (or, for a regression, the value) of each instance: num_rows
+ * values; */
+CDL_API int cdl_model_predict(const cdl_model* model, const cdl_data* data, unsigned threads,
+                              double* out, size_t capacity);
+/* the decision values, instance after instance: num_rows * nr_w values; */
+CDL_API int cdl_model_decision_values(const cdl_model* model, const cdl_data* data,
+                                      unsigned threads, double* out, size_t capacity);
+/* the class probabilities of a model with probabilities (cdpredict -b 1),
+ * instance after instance: num_rows * nr_class values, in label order;
+ * CDL_ERR_CONFIG for a model without. */
+CDL_API int cdl_model_probabilities(const cdl_model* model, const cdl_data* data, unsigned threads,
+                                    double* out, size_t capacity);
 
 #ifdef __cplusplus
 }

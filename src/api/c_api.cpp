@@ -3,7 +3,10 @@
 // every exception into a status and the thread's last-error message.
 #include <cstring>
 #include <exception>
+#include <mutex>
 #include <new>
+#include <ostream>
+#include <streambuf>
 #include <string>
 #include <utility>
 #include <vector>
@@ -21,6 +24,8 @@ struct cdl_model {
 
 struct cdl_options {
   cdlinear::TrainOptions options;
+  cdl_progress_fn progress = nullptr;  // with progress_user
+  void* progress_user = nullptr;
 };
 
 namespace {
@@ -125,6 +130,37 @@ int set_option(cdl_options* options, const char* call, Set set) {
 
 std::string text_or_empty(const char* text) { return text != nullptr ? text : ""; }
 
+// A stream buffer that hands each complete line to a cdl_progress_fn (and
+// the last, unfinished one when destroyed), one call at a time.
+class LineCallback : public std::streambuf {
+ public:
+  LineCallback(cdl_progress_fn fn, void* user) : fn_(fn), user_(user) {}
+  LineCallback(const LineCallback&) = delete;
+  LineCallback& operator=(const LineCallback&) = delete;
+  ~LineCallback() override {
+    if (!line_.empty()) fn_(line_.c_str(), user_);
+  }
+
+ protected:
+  int_type overflow(int_type c) override {
+    if (traits_type::eq_int_type(c, traits_type::eof())) return traits_type::not_eof(c);
+    const std::lock_guard<std::mutex> lock(mutex_);
+    if (traits_type::to_char_type(c) == '\n') {
+      fn_(line_.c_str(), user_);
+      line_.clear();
+    } else {
+      line_.push_back(traits_type::to_char_type(c));
+    }
+    return c;
+  }
+
+ private:
+  cdl_progress_fn fn_;
+  void* user_;
+  std::mutex mutex_;
+  std::string line_;
+};
+
 // The `count` values at `first` (NULL only when count is 0).
 std::vector<double> array_of(const double* first, std::size_t count, const char* call,
                              const char* name) {
@@ -169,6 +205,16 @@ int data_from_arrays(FromArrays from, const char* call, size_t rows, size_t cols
     x.value_type = value_type_of(value_type, call);
     return from(x, array_of(labels, num_labels, call, "labels"),
                 array_of(instance_weights, num_weights, call, "instance_weights"));
+  });
+}
+
+// Copies what `predict` gives for a model and data that are not NULL.
+template <class Predict>
+int predict_into(const cdl_model* model, const cdl_data* data, double* out, std::size_t capacity,
+                 const char* call, Predict predict) {
+  return guarded([&] {
+    const cdlinear::Model& m = need(model, call, "model").model;
+    copy_out(predict(m, need(data, call, "data").data), out, capacity, call);
   });
 }
 
@@ -293,10 +339,95 @@ int cdl_options_set_svr_epsilon(cdl_options* options, double p) {
                     [&](cdlinear::TrainOptions& o) { o.svr_epsilon = p; });
 }
 
+int cdl_options_set_nu(cdl_options* options, double nu) {
+  return set_option(options, "cdl_options_set_nu", [&](cdlinear::TrainOptions& o) { o.nu = nu; });
+}
+
+int cdl_options_set_free_bias(cdl_options* options, int free_bias) {
+  return set_option(options, "cdl_options_set_free_bias",
+                    [&](cdlinear::TrainOptions& o) { o.free_bias = free_bias != 0; });
+}
+
+int cdl_options_set_select(cdl_options* options, const char* rule) {
+  return set_option(options, "cdl_options_set_select",
+                    [&](cdlinear::TrainOptions& o) { o.select = text_or_empty(rule); });
+}
+
+int cdl_options_set_partitions(cdl_options* options, int64_t partitions) {
+  return set_option(options, "cdl_options_set_partitions",
+                    [&](cdlinear::TrainOptions& o) { o.partitions = partitions; });
+}
+
+int cdl_options_set_fixed_parts(cdl_options* options, int fixed_parts) {
+  return set_option(options, "cdl_options_set_fixed_parts",
+                    [&](cdlinear::TrainOptions& o) { o.fixed_parts = fixed_parts != 0; });
+}
+
+int cdl_options_set_shrink(cdl_options* options, int shrink) {
+  return set_option(options, "cdl_options_set_shrink",
+                    [&](cdlinear::TrainOptions& o) { o.shrink = shrink != 0; });
+}
+
+int cdl_options_set_exact_gaps(cdl_options* options, int exact_gaps) {
+  return set_option(options, "cdl_options_set_exact_gaps",
+                    [&](cdlinear::TrainOptions& o) { o.exact_gaps = exact_gaps != 0; });
+}
+
+int cdl_options_set_gap_tol(cdl_options* options, double gap_tol) {
+  return set_option(options, "cdl_options_set_gap_tol",
+                    [&](cdlinear::TrainOptions& o) { o.gap_tol = gap_tol; });
+}
+
+int cdl_options_set_sigma(cdl_options* options, double sigma) {
+  return set_option(options, "cdl_options_set_sigma",
+                    [&](cdlinear::TrainOptions& o) { o.sigma = sigma; });
+}
+
+int cdl_options_set_beta(cdl_options* options, double beta) {
+  return set_option(options, "cdl_options_set_beta",
+                    [&](cdlinear::TrainOptions& o) { o.beta = beta; });
+}
+
+int cdl_options_set_pd_sigma(cdl_options* options, double pd_sigma) {
+  return set_option(options, "cdl_options_set_pd_sigma",
+                    [&](cdlinear::TrainOptions& o) { o.pd_sigma = pd_sigma; });
+}
+
+int cdl_options_set_tau_factor(cdl_options* options, double tau_factor) {
+  return set_option(options, "cdl_options_set_tau_factor",
+                    [&](cdlinear::TrainOptions& o) { o.tau_factor = tau_factor; });
+}
+
+int cdl_options_set_pegasos_batch(cdl_options* options, int64_t batch) {
+  return set_option(options, "cdl_options_set_pegasos_batch",
+                    [&](cdlinear::TrainOptions& o) { o.pegasos_batch = batch; });
+}
+
+int cdl_options_set_stratified(cdl_options* options, int stratified) {
+  return set_option(options, "cdl_options_set_stratified",
+                    [&](cdlinear::TrainOptions& o) { o.stratified = stratified != 0; });
+}
+
+int cdl_options_set_progress(cdl_options* options, cdl_progress_fn fn, void* user) {
+  return guarded([&] {
+    cdl_options& o = need(options, "cdl_options_set_progress", "options");
+    o.progress = fn;
+    o.progress_user = user;
+  });
+}
+
 int cdl_train(const cdl_data* data, const cdl_options* options, cdl_model** out) {
   return make_handle(out, "cdl_train", [&] {
     const cdlinear::Data& d = need(data, "cdl_train", "data").data;
-    return options != nullptr ? cdlinear::train(d, options->options) : cdlinear::train(d);
+    if (options == nullptr) return cdlinear::train(d);
+    if (options->progress == nullptr) return cdlinear::train(d, options->options);
+    // A stream of this call's own, so that the options stay unchanged (and
+    // may serve several calls at once).
+    LineCallback lines(options->progress, options->progress_user);
+    std::ostream progress(&lines);
+    cdlinear::TrainOptions with_progress = options->options;
+    with_progress.progress = &progress;
+    return cdlinear::train(d, with_progress);
   });
 }
 
@@ -319,10 +450,17 @@ int cdl_model_is_regression(const cdl_model* model, int* out) {
   });
 }
 
-int cdl_model_num_classes(const cdl_model* model, size_t* out) {
+int cdl_model_nr_class(const cdl_model* model, size_t* out) {
   return guarded([&] {
-    need(out, "cdl_model_num_classes", "out") =
-        need(model, "cdl_model_num_classes", "model").model.labels().size();
+    need(out, "cdl_model_nr_class", "out") =
+        need(model, "cdl_model_nr_class", "model").model.nr_class();
+  });
+}
+
+int cdl_model_num_labels(const cdl_model* model, size_t* out) {
+  return guarded([&] {
+    need(out, "cdl_model_num_labels", "out") =
+        need(model, "cdl_model_num_labels", "model").model.labels().size();
   });
 }
 
@@ -354,12 +492,81 @@ int cdl_model_solver_type(const cdl_model* model, const char** out) {
   });
 }
 
-int cdl_model_predict(const cdl_model* model, const cdl_data* data, double* out, size_t capacity) {
+int cdl_model_nr_w(const cdl_model* model, size_t* out) {
   return guarded([&] {
-    const cdlinear::Model& m = need(model, "cdl_model_predict", "model").model;
-    const cdlinear::Data& d = need(data, "cdl_model_predict", "data").data;
-    copy_out(m.predict(d), out, capacity, "cdl_model_predict");
+    need(out, "cdl_model_nr_w", "out") = need(model, "cdl_model_nr_w", "model").model.nr_w();
   });
+}
+
+int cdl_model_num_weights(const cdl_model* model, size_t* out) {
+  return guarded([&] {
+    need(out, "cdl_model_num_weights", "out") =
+        need(model, "cdl_model_num_weights", "model").model.weights().size();
+  });
+}
+
+int cdl_model_weights(const cdl_model* model, double* out, size_t capacity) {
+  return guarded([&] {
+    copy_out(need(model, "cdl_model_weights", "model").model.weights(), out, capacity,
+             "cdl_model_weights");
+  });
+}
+
+int cdl_model_rho(const cdl_model* model, double* out) {
+  return guarded([&] {
+    need(out, "cdl_model_rho", "out") = need(model, "cdl_model_rho", "model").model.rho();
+  });
+}
+
+int cdl_model_num_problems(const cdl_model* model, size_t* out) {
+  return guarded([&] {
+    need(out, "cdl_model_num_problems", "out") =
+        need(model, "cdl_model_num_problems", "model").model.iterations().size();
+  });
+}
+
+int cdl_model_iterations(const cdl_model* model, int64_t* out, size_t capacity) {
+  return guarded([&] {
+    copy_out(need(model, "cdl_model_iterations", "model").model.iterations(), out, capacity,
+             "cdl_model_iterations");
+  });
+}
+
+int cdl_model_objectives(const cdl_model* model, double* out, size_t capacity) {
+  return guarded([&] {
+    copy_out(need(model, "cdl_model_objectives", "model").model.objectives(), out, capacity,
+             "cdl_model_objectives");
+  });
+}
+
+int cdl_model_has_probabilities(const cdl_model* model, int* out) {
+  return guarded([&] {
+    need(out, "cdl_model_has_probabilities", "out") =
+        need(model, "cdl_model_has_probabilities", "model").model.has_probabilities() ? 1 : 0;
+  });
+}
+
+int cdl_model_predict(const cdl_model* model, const cdl_data* data, unsigned threads, double* out,
+                      size_t capacity) {
+  return predict_into(
+      model, data, out, capacity, "cdl_model_predict",
+      [&](const cdlinear::Model& m, const cdlinear::Data& d) { return m.predict(d, threads); });
+}
+
+int cdl_model_decision_values(const cdl_model* model, const cdl_data* data, unsigned threads,
+                              double* out, size_t capacity) {
+  return predict_into(model, data, out, capacity, "cdl_model_decision_values",
+                      [&](const cdlinear::Model& m, const cdlinear::Data& d) {
+                        return m.decision_values(d, threads);
+                      });
+}
+
+int cdl_model_probabilities(const cdl_model* model, const cdl_data* data, unsigned threads,
+                            double* out, size_t capacity) {
+  return predict_into(model, data, out, capacity, "cdl_model_probabilities",
+                      [&](const cdlinear::Model& m, const cdlinear::Data& d) {
+                        return m.probabilities(d, threads);
+                      });
 }
 
 }  // extern "C"

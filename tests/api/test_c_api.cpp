@@ -88,6 +88,51 @@ std::vector<Case> cases() {
          cdl_options_set_max_iter(o, 20);
          cdl_options_set_threads(o, 1);
        }},
+      {"oneclass_nu", heart, "-s 21 -n 0.1",
+       [](cdl_options* o) {
+         cdl_options_set_solver(o, "21");
+         cdl_options_set_nu(o, 0.1);
+       }},
+      {"free_bias", heart, "-s 2 -B 1 -R",
+       [](cdl_options* o) {
+         cdl_options_set_solver(o, "2");
+         cdl_options_set_bias(o, 1);
+         cdl_options_set_free_bias(o, 1);
+       }},
+      {"dcd_select_no_shrink", heart, "-s dcd --select ada-gap --no-shrink --exact-gaps",
+       [](cdl_options* o) {
+         cdl_options_set_solver(o, "dcd");
+         cdl_options_set_select(o, "ada-gap");
+         cdl_options_set_shrink(o, 0);
+         cdl_options_set_exact_gaps(o, 1);
+       }},
+      {"dcd_fixed_parts", heart, "-s dcd --partitions 2 --fixed-parts --gap-tol 0.01 -m 2",
+       [](cdl_options* o) {
+         cdl_options_set_solver(o, "dcd");
+         cdl_options_set_partitions(o, 2);
+         cdl_options_set_fixed_parts(o, 1);
+         cdl_options_set_gap_tol(o, 0.01);
+         cdl_options_set_threads(o, 2);
+       }},
+      {"cd_sigma_beta", heart, "-s cd -l lr --sigma 0.1 --beta 0.3",
+       [](cdl_options* o) {
+         cdl_options_set_solver(o, "cd");
+         cdl_options_set_loss(o, "lr");
+         cdl_options_set_sigma(o, 0.1);
+         cdl_options_set_beta(o, 0.3);
+       }},
+      {"pegasos_batch", heart, "-s pegasos -k 4 --max-iter 500",
+       [](cdl_options* o) {
+         cdl_options_set_solver(o, "pegasos");
+         cdl_options_set_pegasos_batch(o, 4);
+         cdl_options_set_max_iter(o, 500);
+       }},
+      {"pdcd_steps", heart, "-s pdcd --pd-sigma 2 --tau-factor 0.5",
+       [](cdl_options* o) {
+         cdl_options_set_solver(o, "pdcd");
+         cdl_options_set_pd_sigma(o, 2);
+         cdl_options_set_tau_factor(o, 0.5);
+       }},
       {"multiclass", test::data_path("dna.scale"), "-s 4",
        [](cdl_options* o) { cdl_options_set_solver(o, "4"); }},
       {"svr", diabetes, "-s 11 -p 0.2 -B 1",
@@ -154,7 +199,7 @@ TEST(CApi, PredictionsAreCdpredicts) {
   std::size_t rows = 0;
   ASSERT_EQ(cdl_data_num_rows(data.handle, &rows), CDL_OK);
   std::vector<double> predicted(rows);
-  ASSERT_EQ(cdl_model_predict(model.handle, data.handle, predicted.data(), rows), CDL_OK)
+  ASSERT_EQ(cdl_model_predict(model.handle, data.handle, 0, predicted.data(), rows), CDL_OK)
       << cdl_last_error();
   std::istringstream lines(test::read_file(dir.file("out")));
   std::size_t row = 0;
@@ -165,7 +210,7 @@ TEST(CApi, PredictionsAreCdpredicts) {
   EXPECT_EQ(row, rows);
   // A buffer one short: a status, and nothing written.
   std::vector<double> short_buffer(rows - 1, -7.0);
-  EXPECT_EQ(cdl_model_predict(model.handle, data.handle, short_buffer.data(), rows - 1),
+  EXPECT_EQ(cdl_model_predict(model.handle, data.handle, 1, short_buffer.data(), rows - 1),
             CDL_ERR_INVALID_ARGUMENT);
   EXPECT_EQ(std::string(cdl_last_error()), "cdl_model_predict: the buffer holds " +
                                                std::to_string(rows - 1) + " values, " +
@@ -200,7 +245,7 @@ TEST(CApi, DataAndModelDescribeThemselves) {
   double bias = 0;
   const char* solver_type = nullptr;
   EXPECT_EQ(cdl_model_is_regression(model.handle, &regression), CDL_OK);
-  EXPECT_EQ(cdl_model_num_classes(model.handle, &classes), CDL_OK);
+  EXPECT_EQ(cdl_model_num_labels(model.handle, &classes), CDL_OK);
   EXPECT_EQ(cdl_model_num_features(model.handle, &model_features), CDL_OK);
   EXPECT_EQ(cdl_model_bias(model.handle, &bias), CDL_OK);
   EXPECT_EQ(cdl_model_solver_type(model.handle, &solver_type), CDL_OK);
@@ -219,9 +264,11 @@ TEST(CApi, DataAndModelDescribeThemselves) {
   cdl_options_set_solver(options.handle, "11");
   ASSERT_EQ(cdl_train(data.handle, options.handle, &ridge.handle), CDL_OK) << cdl_last_error();
   EXPECT_EQ(cdl_model_is_regression(ridge.handle, &regression), CDL_OK);
-  EXPECT_EQ(cdl_model_num_classes(ridge.handle, &classes), CDL_OK);
+  EXPECT_EQ(cdl_model_num_labels(ridge.handle, &classes), CDL_OK);
   EXPECT_EQ(regression, 1);
   EXPECT_EQ(classes, 0u);
+  EXPECT_EQ(cdl_model_nr_class(ridge.handle, &classes), CDL_OK);
+  EXPECT_EQ(classes, 2u);  // LIBLINEAR's nr_class of a regression
   // No labels to give: a NULL buffer of capacity 0 is fine.
   EXPECT_EQ(cdl_model_labels(ridge.handle, nullptr, 0), CDL_OK);
 }
@@ -347,17 +394,53 @@ TEST(CApi, NullHandlesAndPointersAreStatusesNotCrashes) {
   invalid(cdl_model_save(nullptr, "x"), "cdl_model_save: model is NULL");
   invalid(cdl_model_save(model.handle, nullptr), "cdl_model_save: path is NULL");
   invalid(cdl_model_is_regression(nullptr, &integer), "cdl_model_is_regression: model is NULL");
-  invalid(cdl_model_num_classes(nullptr, &size), "cdl_model_num_classes: model is NULL");
+  invalid(cdl_model_num_labels(nullptr, &size), "cdl_model_num_labels: model is NULL");
+  invalid(cdl_model_nr_class(nullptr, &size), "cdl_model_nr_class: model is NULL");
+  invalid(cdl_model_nr_w(nullptr, &size), "cdl_model_nr_w: model is NULL");
+  invalid(cdl_model_num_weights(nullptr, &size), "cdl_model_num_weights: model is NULL");
+  invalid(cdl_model_weights(nullptr, doubles.data(), 270), "cdl_model_weights: model is NULL");
+  invalid(cdl_model_weights(model.handle, nullptr, 270), "cdl_model_weights: out is NULL");
+  invalid(cdl_model_rho(nullptr, &number), "cdl_model_rho: model is NULL");
+  invalid(cdl_model_num_problems(nullptr, &size), "cdl_model_num_problems: model is NULL");
+  std::int64_t iterations = 0;
+  invalid(cdl_model_iterations(nullptr, &iterations, 1), "cdl_model_iterations: model is NULL");
+  invalid(cdl_model_iterations(model.handle, nullptr, 1), "cdl_model_iterations: out is NULL");
+  invalid(cdl_model_objectives(nullptr, &number, 1), "cdl_model_objectives: model is NULL");
+  invalid(cdl_model_has_probabilities(nullptr, &integer),
+          "cdl_model_has_probabilities: model is NULL");
+  invalid(cdl_model_decision_values(nullptr, data.handle, 0, doubles.data(), 270),
+          "cdl_model_decision_values: model is NULL");
+  invalid(cdl_model_probabilities(model.handle, nullptr, 0, doubles.data(), 270),
+          "cdl_model_probabilities: data is NULL");
+  invalid(cdl_options_set_nu(no_options, 0.5), "cdl_options_set_nu: options is NULL");
+  invalid(cdl_options_set_free_bias(no_options, 1), "cdl_options_set_free_bias: options is NULL");
+  invalid(cdl_options_set_select(no_options, "perm"), "cdl_options_set_select: options is NULL");
+  invalid(cdl_options_set_partitions(no_options, 2), "cdl_options_set_partitions: options is NULL");
+  invalid(cdl_options_set_fixed_parts(no_options, 1),
+          "cdl_options_set_fixed_parts: options is NULL");
+  invalid(cdl_options_set_shrink(no_options, 0), "cdl_options_set_shrink: options is NULL");
+  invalid(cdl_options_set_exact_gaps(no_options, 1), "cdl_options_set_exact_gaps: options is NULL");
+  invalid(cdl_options_set_gap_tol(no_options, 1), "cdl_options_set_gap_tol: options is NULL");
+  invalid(cdl_options_set_sigma(no_options, 0.1), "cdl_options_set_sigma: options is NULL");
+  invalid(cdl_options_set_beta(no_options, 0.5), "cdl_options_set_beta: options is NULL");
+  invalid(cdl_options_set_pd_sigma(no_options, 1), "cdl_options_set_pd_sigma: options is NULL");
+  invalid(cdl_options_set_tau_factor(no_options, 0.5),
+          "cdl_options_set_tau_factor: options is NULL");
+  invalid(cdl_options_set_pegasos_batch(no_options, 2),
+          "cdl_options_set_pegasos_batch: options is NULL");
+  invalid(cdl_options_set_stratified(no_options, 1), "cdl_options_set_stratified: options is NULL");
+  invalid(cdl_options_set_progress(no_options, nullptr, nullptr),
+          "cdl_options_set_progress: options is NULL");
   invalid(cdl_model_labels(nullptr, &integer, 1), "cdl_model_labels: model is NULL");
   invalid(cdl_model_num_features(nullptr, &size), "cdl_model_num_features: model is NULL");
   invalid(cdl_model_bias(nullptr, &number), "cdl_model_bias: model is NULL");
   invalid(cdl_model_bias(model.handle, nullptr), "cdl_model_bias: out is NULL");
   invalid(cdl_model_solver_type(nullptr, &text), "cdl_model_solver_type: model is NULL");
-  invalid(cdl_model_predict(nullptr, data.handle, doubles.data(), 270),
+  invalid(cdl_model_predict(nullptr, data.handle, 0, doubles.data(), 270),
           "cdl_model_predict: model is NULL");
-  invalid(cdl_model_predict(model.handle, nullptr, doubles.data(), 270),
+  invalid(cdl_model_predict(model.handle, nullptr, 0, doubles.data(), 270),
           "cdl_model_predict: data is NULL");
-  invalid(cdl_model_predict(model.handle, data.handle, nullptr, 270),
+  invalid(cdl_model_predict(model.handle, data.handle, 0, nullptr, 270),
           "cdl_model_predict: out is NULL");
   // Freeing NULL does nothing, as free() does.
   EXPECT_EQ(cdl_data_free(nullptr), CDL_OK);
@@ -464,7 +547,7 @@ TEST(CApi, CsrAndCscArraysTrainToCdtrainsModelBytes) {
   test::ScratchDir dir;
   for (const auto& [file, solvers] :
        {std::pair{test::data_path("heart_scale"),
-                  std::vector<const char*>{"0", "1", "2", "3", "4", "5", "6", "7"}},
+                  std::vector<const char*>{"0", "1", "2", "3", "4", "5", "6", "7", "21"}},
         std::pair{test::data_path("dna.scale"), std::vector<const char*>{"4", "2"}},
         std::pair{test::fixture_path("diabetes.svm"),
                   std::vector<const char*>{"11", "12", "13"}}}) {
@@ -663,6 +746,238 @@ TEST(CApi, ArraysThatAreNullOrOfUnknownTypeAreInvalidArguments) {
                               CDL_FLOAT64, t.labels.data(), 3, nullptr, 0, &empty.handle),
             CDL_OK)
       << cdl_last_error();
+}
+
+// The numbers after "w" in a model file: the weights, row after row.
+std::vector<double> weights_in(const std::string& model_text) {
+  std::istringstream in(model_text.substr(model_text.find("\nw\n") + 3));
+  std::vector<double> out;
+  for (double w; in >> w;) out.push_back(w);
+  return out;
+}
+
+// The value after `key` on the model file's line that starts with it.
+double value_in(const std::string& model_text, const std::string& key) {
+  const std::size_t at = model_text.find("\n" + key + " ");
+  return at == std::string::npos ? -12345 : std::stod(model_text.substr(at + key.size() + 2));
+}
+
+TEST(CApi, WeightsAreTheModelFilesInItsLayout) {
+  test::ScratchDir dir;
+  struct Expect {
+    std::string file;
+    std::string flags;
+    std::size_t nr_class;
+    std::size_t nr_w;
+  };
+  for (const Expect& e : {Expect{test::data_path("heart_scale"), "-s 2 -B 1", 2, 1},
+                          Expect{test::data_path("dna.scale"), "-s 1", 3, 3},
+                          Expect{test::data_path("heart_scale"), "-s 4", 2, 2},
+                          Expect{test::fixture_path("diabetes.svm"), "-s 11 -B 2", 2, 1},
+                          Expect{test::data_path("heart_scale"), "-s 21", 2, 1}}) {
+    SCOPED_TRACE("cdtrain " + e.flags + " " + e.file);
+    const std::string path = dir.file("w.model");
+    ASSERT_EQ(test::run_tool("cdtrain", "-q " + e.flags + " " + e.file + " " + path).status, 0);
+    const std::string text = test::read_file(path);
+    ModelHandle model;
+    ASSERT_EQ(cdl_model_load(path.c_str(), &model.handle), CDL_OK) << cdl_last_error();
+    std::size_t nr_class = 0;
+    std::size_t nr_w = 0;
+    std::size_t count = 0;
+    std::size_t features = 0;
+    double bias = 0;
+    double rho = -1;
+    EXPECT_EQ(cdl_model_nr_class(model.handle, &nr_class), CDL_OK);
+    EXPECT_EQ(cdl_model_nr_w(model.handle, &nr_w), CDL_OK);
+    EXPECT_EQ(cdl_model_num_weights(model.handle, &count), CDL_OK);
+    EXPECT_EQ(cdl_model_num_features(model.handle, &features), CDL_OK);
+    EXPECT_EQ(cdl_model_bias(model.handle, &bias), CDL_OK);
+    EXPECT_EQ(cdl_model_rho(model.handle, &rho), CDL_OK);
+    EXPECT_EQ(nr_class, e.nr_class);
+    EXPECT_EQ(nr_w, e.nr_w);
+    EXPECT_EQ(static_cast<double>(nr_class), value_in(text, "nr_class"));
+    EXPECT_EQ(bias, value_in(text, "bias"));
+    const std::size_t rows = features + (bias >= 0 ? 1 : 0);
+    EXPECT_EQ(count, rows * nr_w);
+    std::vector<double> weights(count);
+    ASSERT_EQ(cdl_model_weights(model.handle, weights.data(), count), CDL_OK) << cdl_last_error();
+    // The file's numbers, parsed here: the same doubles (written %.17g).
+    EXPECT_EQ(weights, weights_in(text));
+    EXPECT_EQ(rho, text.find("\nrho ") != std::string::npos ? value_in(text, "rho") : 0.0);
+    EXPECT_EQ(cdl_model_weights(model.handle, weights.data(), count - 1), CDL_ERR_INVALID_ARGUMENT);
+  }
+}
+
+TEST(CApi, IterationsAndObjectivesAreCdtrainsSummaries) {
+  test::ScratchDir dir;
+  for (const auto& [file, flags] :
+       {std::pair{test::data_path("heart_scale"), std::string("-s 2")},
+        std::pair{test::data_path("dna.scale"), std::string("-s 0")},
+        std::pair{test::data_path("heart_scale"), std::string("-s 3")}}) {
+    SCOPED_TRACE("cdtrain " + flags + " " + file);
+    const auto r = test::run_tool("cdtrain", flags + " " + file + " " + dir.file("tool.model"));
+    ASSERT_EQ(r.status, 0) << r.err;
+    // The summary lines: "solver: N outer iterations, f F, ..." (or
+    // "iterations" for the CD family), one per problem.
+    std::vector<std::int64_t> tool_iterations;
+    std::vector<double> tool_objectives;
+    std::istringstream lines(r.err);
+    for (std::string line; std::getline(lines, line);) {
+      const std::size_t f = line.find(", f ");
+      const std::size_t colon = line.find(": ");
+      if (f == std::string::npos || colon == std::string::npos || line.find(' ') < colon) continue;
+      tool_iterations.push_back(std::stoll(line.substr(colon + 2)));
+      tool_objectives.push_back(std::stod(line.substr(f + 4)));
+    }
+    ASSERT_FALSE(tool_iterations.empty()) << r.err;
+    DataHandle data;
+    ASSERT_EQ(cdl_data_read(file.c_str(), &data.handle), CDL_OK);
+    OptionsHandle options;
+    cdl_options_set_solver(options.handle, flags.substr(3).c_str());
+    ModelHandle model;
+    ASSERT_EQ(cdl_train(data.handle, options.handle, &model.handle), CDL_OK) << cdl_last_error();
+    std::size_t problems = 0;
+    EXPECT_EQ(cdl_model_num_problems(model.handle, &problems), CDL_OK);
+    ASSERT_EQ(problems, tool_iterations.size());
+    std::vector<std::int64_t> iterations(problems);
+    std::vector<double> objectives(problems);
+    EXPECT_EQ(cdl_model_iterations(model.handle, iterations.data(), problems), CDL_OK);
+    EXPECT_EQ(cdl_model_objectives(model.handle, objectives.data(), problems), CDL_OK);
+    EXPECT_EQ(iterations, tool_iterations);
+    for (std::size_t k = 0; k < problems; ++k) {
+      // cdtrain prints 11 significant digits.
+      EXPECT_NEAR(objectives[k], tool_objectives[k], 1e-10 * std::fabs(tool_objectives[k]));
+    }
+  }
+  // A loaded model has no run.
+  ModelHandle loaded;
+  ASSERT_EQ(cdl_model_load(dir.file("tool.model").c_str(), &loaded.handle), CDL_OK);
+  std::size_t problems = 7;
+  EXPECT_EQ(cdl_model_num_problems(loaded.handle, &problems), CDL_OK);
+  EXPECT_EQ(problems, 0u);
+  EXPECT_EQ(cdl_model_iterations(loaded.handle, nullptr, 0), CDL_OK);
+}
+
+TEST(CApi, DecisionValuesAreWeightsTimesFeaturesOnAnyThreads) {
+  test::ScratchDir dir;
+  const std::string file = test::data_path("dna.scale.t");
+  const Arrays a = arrays_of(file);
+  DataHandle data;
+  ASSERT_EQ(csr_of(a, &data.handle), CDL_OK) << cdl_last_error();
+  const std::string path = dir.file("dna.model");
+  ASSERT_EQ(
+      test::run_tool("cdtrain", "-q -s 2 -B 1 " + test::data_path("dna.scale") + " " + path).status,
+      0);
+  ModelHandle model;
+  ASSERT_EQ(cdl_model_load(path.c_str(), &model.handle), CDL_OK);
+  const std::vector<double> w = weights_in(test::read_file(path));
+  const std::size_t nr_w = 3;
+  const std::size_t features = w.size() / nr_w - 1;  // the last row is the bias's
+  std::vector<double> one(a.rows * nr_w);
+  std::vector<double> two(a.rows * nr_w);
+  ASSERT_EQ(cdl_model_decision_values(model.handle, data.handle, 1, one.data(), one.size()), CDL_OK)
+      << cdl_last_error();
+  ASSERT_EQ(cdl_model_decision_values(model.handle, data.handle, 2, two.data(), two.size()),
+            CDL_OK);
+  EXPECT_EQ(one, two);
+  for (std::size_t r = 0; r < a.rows; ++r) {
+    for (std::size_t k = 0; k < nr_w; ++k) {
+      double expected = w[features * nr_w + k];  // bias 1
+      for (auto t = static_cast<std::size_t>(a.row_ptr[r]);
+           t < static_cast<std::size_t>(a.row_ptr[r + 1]); ++t) {
+        const auto column = static_cast<std::size_t>(a.col_idx[t]);
+        if (column < features) expected += w[column * nr_w + k] * a.values[t];
+      }
+      EXPECT_NEAR(one[r * nr_w + k], expected, 1e-12 * (1 + std::fabs(expected)))
+          << "instance " << r << ", class " << k;
+    }
+  }
+  // No probabilities for an SVM.
+  int has = -1;
+  EXPECT_EQ(cdl_model_has_probabilities(model.handle, &has), CDL_OK);
+  EXPECT_EQ(has, 0);
+  EXPECT_EQ(cdl_model_probabilities(model.handle, data.handle, 0, one.data(), one.size()),
+            CDL_ERR_CONFIG);
+}
+
+TEST(CApi, ProbabilitiesAreCdpredictsB1) {
+  test::ScratchDir dir;
+  const std::string train_file = test::data_path("dna.scale");
+  const std::string test_file = test::data_path("dna.scale.t");
+  const std::string path = dir.file("lr.model");
+  ASSERT_EQ(test::run_tool("cdtrain", "-q -s 0 " + train_file + " " + path).status, 0);
+  const auto r =
+      test::run_tool("cdpredict", "-b 1 " + test_file + " " + path + " " + dir.file("out"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  ModelHandle model;
+  ASSERT_EQ(cdl_model_load(path.c_str(), &model.handle), CDL_OK);
+  DataHandle data;
+  ASSERT_EQ(cdl_data_read(test_file.c_str(), &data.handle), CDL_OK);
+  int has = 0;
+  EXPECT_EQ(cdl_model_has_probabilities(model.handle, &has), CDL_OK);
+  EXPECT_EQ(has, 1);
+  std::size_t rows = 0;
+  cdl_data_num_rows(data.handle, &rows);
+  std::vector<double> probabilities(rows * 3);
+  std::vector<double> labels(rows);
+  ASSERT_EQ(cdl_model_probabilities(model.handle, data.handle, 2, probabilities.data(),
+                                    probabilities.size()),
+            CDL_OK)
+      << cdl_last_error();
+  ASSERT_EQ(cdl_model_predict(model.handle, data.handle, 2, labels.data(), rows), CDL_OK);
+  // cdpredict -b 1: a header "labels 3 1 2", then "label p1 p2 p3" per
+  // instance, %g.
+  std::istringstream lines(test::read_file(dir.file("out")));
+  std::string header;
+  std::getline(lines, header);
+  EXPECT_EQ(header, "labels 3 1 2");
+  for (std::size_t row = 0; row < rows; ++row) {
+    double label = 0;
+    ASSERT_TRUE(lines >> label);
+    EXPECT_EQ(label, labels[row]);
+    for (std::size_t k = 0; k < 3; ++k) {
+      double p = 0;
+      ASSERT_TRUE(lines >> p);
+      EXPECT_NEAR(probabilities[row * 3 + k], p, 5e-6 * p + 1e-300) << "instance " << row;
+    }
+  }
+}
+
+void collect_line(const char* line, void* user) {
+  static_cast<std::vector<std::string>*>(user)->push_back(line);
+}
+
+TEST(CApi, ProgressLinesGoToTheCallbackOnly) {
+  DataHandle data;
+  ASSERT_EQ(cdl_data_read(test::data_path("dna.scale").c_str(), &data.handle), CDL_OK);
+  OptionsHandle options;
+  cdl_options_set_solver(options.handle, "2");
+  ModelHandle quiet;
+  ASSERT_EQ(cdl_train(data.handle, options.handle, &quiet.handle), CDL_OK);
+  std::vector<std::string> lines;
+  cdl_options_set_progress(options.handle, collect_line, &lines);
+  ModelHandle loud;
+  ASSERT_EQ(cdl_train(data.handle, options.handle, &loud.handle), CDL_OK);
+  // One summary line per class, as cdtrain prints them, and no newline in
+  // any line.
+  std::size_t summaries = 0;
+  for (const std::string& line : lines) {
+    EXPECT_EQ(line.find('\n'), std::string::npos);
+    summaries +=
+        line.rfind("newton: ", 0) == 0 && line.find(" outer iterations, f ") != std::string::npos;
+  }
+  EXPECT_EQ(summaries, 3u) << ::testing::PrintToString(lines);
+  // The same model as without progress.
+  test::ScratchDir dir;
+  ASSERT_EQ(cdl_model_save(quiet.handle, dir.file("quiet.model").c_str()), CDL_OK);
+  ASSERT_EQ(cdl_model_save(loud.handle, dir.file("loud.model").c_str()), CDL_OK);
+  EXPECT_EQ(test::read_file(dir.file("quiet.model")), test::read_file(dir.file("loud.model")));
+  // Unset: nothing more arrives.
+  const std::size_t before = lines.size();
+  cdl_options_set_progress(options.handle, nullptr, &lines);
+  ModelHandle again;
+  ASSERT_EQ(cdl_train(data.handle, options.handle, &again.handle), CDL_OK);
+  EXPECT_EQ(lines.size(), before);
 }
 
 // The header is installed alone and read by C compilers: it may include
