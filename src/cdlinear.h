@@ -18,8 +18,10 @@
 #ifndef CDLINEAR_H_
 #define CDLINEAR_H_
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <map>
 #include <memory>
@@ -65,6 +67,13 @@ class ConfigError : public Error {
 
 // A file that cannot be opened, read or written.
 class IoError : public Error {
+ public:
+  using Error::Error;
+};
+
+// Training stopped by TrainOptions::cancel or on_iteration: train() (or
+// the search) returns nothing, and what it had made is freed.
+class Cancelled : public Error {
  public:
   using Error::Error;
 };
@@ -167,6 +176,21 @@ class Data {
   std::shared_ptr<const Impl> impl_;
 };
 
+// One outer iteration of a solver, as TrainOptions::on_iteration hears it.
+struct IterationProgress {
+  // The problem: a one-vs-rest class's index in Model::labels() order; 0
+  // for a single problem.
+  std::size_t problem = 0;
+  std::int64_t iteration = 0;  // from 1
+  // The objective f(w) after the iteration (the dual solvers report their
+  // primal value); NaN where a solver does not compute it every iteration.
+  double objective = 0;
+  // The stopping rule's measure after it (CD: the norm of the stored
+  // partial derivatives; Newton solvers: the gradient norm); 0 for Pegasos.
+  double grad_norm = 0;
+  double seconds = 0;  // training time so far
+};
+
 // What cdtrain's options set; the defaults are cdtrain's.
 struct TrainOptions {
   // -s: a solver's name ("cdper", "cd", "tron", "dcd", ...; cdtrain -h
@@ -224,6 +248,18 @@ struct TrainOptions {
   // Where the solver's progress lines and warnings go (cdtrain writes them
   // to stderr); null: nowhere.
   std::ostream* progress = nullptr;
+  // train() calls it after every outer iteration (epoch, Newton step) of
+  // every solver, from the thread that trains the problem (the classes of
+  // one-vs-rest may run on threads), one call at a time. Returning false
+  // stops training as `cancel` does; an exception it throws leaves train()
+  // as it is. Cross validation and the search do not call it. Null: none.
+  std::function<bool(const IterationProgress&)> on_iteration;
+  // train() polls it after every outer iteration of every solver: once it
+  // reads true, train() throws Cancelled, within one outer iteration of
+  // each problem in progress. search_C() polls it between two values of C
+  // (the folds of one C run to their end); cross_validate() does not poll
+  // it. May be set from any thread; null: never.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 // A trained linear model: LIBLINEAR's model, as its text file holds it.
@@ -317,6 +353,54 @@ class Model {
 // trained with, ParseError "path:line: reason" for labels that are not
 // integers in a classification or values too large to train on.
 Model train(const Data& data, const TrainOptions& options = {});
+
+// What cross validation found (cdtrain -v).
+struct CrossValidation {
+  // A classification's share of instances predicted right, in [0, 1]
+  // (NaN for a regression).
+  double accuracy = 0;
+  // A regression's mean squared error and squared correlation coefficient
+  // of the predictions (NaN for a classification), as cdtrain -v prints them.
+  double mean_squared_error = 0;
+  double squared_correlation = 0;
+  // Each instance's prediction (label or value) by the model trained
+  // without its fold.
+  std::vector<double> predictions;
+};
+
+// cdtrain -v `folds` on `data` with `options`: the folds, their seeds and
+// the solver are cdtrain's, so the numbers are the ones it prints for the
+// same options; the folds train on options.threads threads at once and the
+// result never depends on the threads. More folds than instances: one per
+// instance. Throws ConfigError for folds < 2 and for the one-class SVM;
+// otherwise as train().
+CrossValidation cross_validate(const Data& data, int folds, const TrainOptions& options = {});
+
+// What a search for C found (cdtrain -C).
+struct Search {
+  // One cross validation of the search: its C, its p (an SVR's; -1
+  // otherwise), and its accuracy (classification) or mean squared error
+  // (regression).
+  struct Step {
+    double C = 0;
+    double p = -1;
+    double score = 0;
+  };
+  std::vector<Step> steps;  // in the order searched: cdtrain's log2c lines
+  double best_C = 0;
+  double best_p = -1;     // an SVR's best p; -1 otherwise
+  double best_score = 0;  // the best accuracy, or the lowest mean squared error
+};
+
+// cdtrain -C -v `folds` (5 if 0): for a classification, cross validation at
+// C = start, 2 start, ... up to 1024, each fold warm-started from the
+// previous C and stopping early as LIBLINEAR's search does; for a
+// regression C up to 2^20 by mean squared error, and with loss svr2 or
+// svr1 also p over 20 steps of max |y| (from options.svr_epsilon down, if
+// given). The start is `start_C` if given (cdtrain's -c), else LIBLINEAR's
+// choice from the data. options.C is not read. Throws as cross_validate().
+Search search_C(const Data& data, int folds, const TrainOptions& options = {},
+                std::optional<double> start_C = std::nullopt);
 
 // The share of `predicted` equal to `labels` (both of one size), in [0, 1].
 double accuracy(const std::vector<double>& predicted, const std::vector<double>& labels);

@@ -22,6 +22,7 @@
 #include "solvers/params.h"
 #include "solvers/report.h"
 #include "solvers/solver_table.h"
+#include "train/cross_validation.h"
 #include "train/train.h"
 #include "train/train_regression.h"
 #include "util/error.h"
@@ -62,8 +63,9 @@ void set_solver(const std::string& solver, cdl::Params& params) {
 // The Params that cdtrain's flags of the same values give, resolved and
 // validated, with the solver chosen by `shape` when the options leave it to
 // the data.
-cdl::Params params_of(const TrainOptions& options, const cdl::DataShape& shape) {
+cdl::Params params_of(const TrainOptions& options, const cdl::DataShape& shape, int cv_folds) {
   cdl::Params params;
+  params.cv_folds = cv_folds;
   set_solver(options.solver, params);
   if (!options.loss.empty()) {
     const cdl::LossInfo* loss = cdl::find_loss(options.loss);
@@ -176,39 +178,61 @@ const std::vector<double>* instance_weights_of(const Data::Impl& data,
   return &weights;
 }
 
-cdl::LinearModel train_model(const Data::Impl& data, const TrainOptions& options,
-                             RunReporter& reporter) {
+}  // namespace
+
+PreparedRun prepare_run(const Data::Impl& data, const TrainOptions& options, int cv_folds,
+                        bool search, cdl::Reporter& reporter) {
   const cdl::CscMatrix& read = data.csc.features;
-  cdl::Params params = params_of(
-      options, {read.num_rows, read.num_cols + (options.bias >= 0 ? 1 : 0),
-                static_cast<std::uint64_t>(read.nnz()) + (options.bias >= 0 ? read.num_rows : 0)});
-  const std::vector<double>* weights = instance_weights_of(data, options);
+  PreparedRun run;
+  run.data = &data;
+  run.params =
+      params_of(options,
+                {read.num_rows, read.num_cols + (options.bias >= 0 ? 1 : 0),
+                 static_cast<std::uint64_t>(read.nnz()) + (options.bias >= 0 ? read.num_rows : 0)},
+                cv_folds);
+  const cdl::Params& params = run.params;
+  run.weights = instance_weights_of(data, options);
   // The training matrix: with the bias column, as the reader appends it.
-  cdl::CscMatrix with_bias;
   if (params.bias >= 0) {
-    with_bias = data.csc.features;
-    cdl::append_constant_column(with_bias, params.bias);
+    run.with_bias = data.csc.features;
+    cdl::append_constant_column(run.with_bias, params.bias);
   }
-  const cdl::CscMatrix& x = params.bias >= 0 ? with_bias : data.csc.features;
-  if (!cdl::has_classes(params.loss.value())) {  // a regression or the one-class SVM
-    // Checked here to name the line; train_regression() checks again (a
-    // pass over the values) unless x is the copy with the bias column,
-    // which records the check.
-    check_magnitudes(data, x, cdl::ClassMap{}, params, weights);
-    if (params.bias >= 0) with_bias.checked_cost = cdl::largest_cost({}, params, weights);
-    return cdl::train_regression(x, data.csc.labels, params, reporter, nullptr, nullptr, weights);
+  if (run.has_classes()) {
+    check_integer_labels(data);
+    run.classes = cdl::map_classes(data.csc.labels);
   }
-  check_integer_labels(data);
-  const cdl::ClassMap classes = cdl::map_classes(data.csc.labels);
-  check_magnitudes(data, x, classes, params, weights);
-  if (params.bias >= 0) with_bias.checked_cost = cdl::largest_cost(classes, params, weights);
+  // Checked here to name the row; training checks again (a pass over the
+  // values) unless x is the copy with the bias column, which records the
+  // check.
+  cdl::Params at = params;
+  if (search) {
+    at.C = std::max(params.C,
+                    run.has_classes() ? cdl::kLargestSearchC : cdl::kLargestRegressionSearchC);
+  }
+  check_magnitudes(data, run.x(), run.classes, at, run.weights);
+  if (params.bias >= 0)
+    run.with_bias.checked_cost = cdl::largest_cost(run.classes, at, run.weights);
   for (const auto& [label, weight] : params.class_weights) {
-    if (std::find(classes.labels.begin(), classes.labels.end(), label) == classes.labels.end()) {
+    const std::vector<int>& labels = run.classes.labels;
+    if (std::find(labels.begin(), labels.end(), label) == labels.end()) {
       reporter.warning("class weight of label " + std::to_string(label) + ": no instance of " +
                        data.name + " has that label; the weight is unused");
     }
   }
-  return cdl::train(cdl::DataMatrix{&x, nullptr, weights}, classes, params, reporter);
+  return run;
+}
+
+namespace {
+
+cdl::LinearModel train_model(const Data::Impl& data, const TrainOptions& options,
+                             RunReporter& reporter) {
+  const PreparedRun run = prepare_run(data, options, 0, false, reporter);
+  if (!run.has_classes()) {  // a regression or the one-class SVM
+    return cdl::train_regression(run.x(), data.csc.labels, run.params, reporter, nullptr, nullptr,
+                                 run.weights);
+  }
+  return cdl::train(cdl::DataMatrix{&run.x(), nullptr, run.weights}, run.classes, run.params,
+                    reporter);
 }
 
 // The 0-based indices of an instance, for LinearModel::decision_values.
@@ -395,7 +419,7 @@ std::vector<double> Model::probabilities(const Data& data, unsigned threads) con
 
 Model train(const Data& data, const TrainOptions& options) {
   return translating_errors([&] {
-    RunReporter reporter(options.progress);
+    RunReporter reporter(options);
     cdl::LinearModel model = train_model(Access::of(data), options, reporter);
     return Access::make_model(std::move(model), reporter.iterations(), reporter.objectives());
   });
