@@ -24,7 +24,8 @@
  * set). Undefined, and forbidden: using a handle after its _free call;
  * freeing a handle, or changing an options handle, while another thread is
  * still in a call that uses it (a cdl_train() on that data or with those
- * options, say); freeing a handle twice. A pointer that a call gives into a
+ * options, say; cdl_options_cancel is the one exception); freeing a handle
+ * twice. A pointer that a call gives into a
  * handle (a solver_type string) lives as long as the handle.
  *
  * Options. Training options are an opaque cdl_options handle with one setter
@@ -72,7 +73,7 @@ enum cdl_status {
   CDL_ERR_IO = 4,
   /* Out of memory. */
   CDL_ERR_NO_MEMORY = 5,
-  /* Training stopped by its cancel flag. */
+  /* Training stopped by cdl_options_cancel or the iteration callback. */
   CDL_ERR_CANCELLED = 6,
   /* Any other failure of the library; the message tells what. */
   CDL_ERR_OTHER = 7
@@ -81,6 +82,7 @@ enum cdl_status {
 typedef struct cdl_data cdl_data;
 typedef struct cdl_model cdl_model;
 typedef struct cdl_options cdl_options;
+typedef struct cdl_search cdl_search;
 
 /* The message of the last call that failed on this thread ("" if none). The
  * text stays valid until the next failing call on this thread. */
@@ -210,6 +212,29 @@ typedef void (*cdl_progress_fn)(const char* line, void* user);
  * (the default). */
 CDL_API int cdl_options_set_progress(cdl_options* options, cdl_progress_fn fn, void* user);
 
+/* Hears every outer iteration (epoch, Newton step) of every solver during
+ * cdl_train: the problem (a one-vs-rest class's index in label order; 0 for
+ * a single problem), the iteration (from 1), the objective after it (NaN
+ * where a solver does not compute it every iteration), the stopping rule's
+ * measure, and the seconds of training so far. Called from the thread that
+ * trains the problem, one call at a time; it must not call cdlinear.
+ * Returning nonzero stops training: cdl_train gives CDL_ERR_CANCELLED. A
+ * language binding can check its own interrupts here (Python's Ctrl-C). */
+typedef int (*cdl_iteration_fn)(size_t problem, int64_t iteration, double objective,
+                                double grad_norm, double seconds, void* user);
+/* fn NULL: none (the default). Cross validation and the search do not
+ * call it. */
+CDL_API int cdl_options_set_iteration_callback(cdl_options* options, cdl_iteration_fn fn,
+                                               void* user);
+/* Cancels the runs with these options: cdl_train stops within one outer
+ * iteration of each problem and gives CDL_ERR_CANCELLED; cdl_search_c stops
+ * between two values of C; cdl_cross_validate does not stop. It may be
+ * called from any thread while they run, and from a signal handler (it
+ * stores one lock-free atomic flag). The flag stays set, and cancels every
+ * later run, until cdl_options_reset_cancel. */
+CDL_API int cdl_options_cancel(cdl_options* options);
+CDL_API int cdl_options_reset_cancel(cdl_options* options);
+
 /* ---- Training ---- */
 
 /* Trains on `data` as cdtrain does with the same options (NULL: the
@@ -217,6 +242,35 @@ CDL_API int cdl_options_set_progress(cdl_options* options, cdl_progress_fn fn, v
  * options that cannot be trained with, CDL_ERR_DATA for data that cannot
  * be trained on. */
 CDL_API int cdl_train(const cdl_data* data, const cdl_options* options, cdl_model** out);
+
+/* ---- Cross validation and the search for C ---- */
+
+/* cdtrain -v `folds`: the folds, their seeds and the solver are cdtrain's,
+ * so the numbers are those it prints for the same options. Each output may
+ * be NULL if not wanted: a classification's accuracy in [0, 1] (NaN for a
+ * regression); a regression's mean squared error and squared correlation
+ * coefficient (NaN for a classification); and each instance's prediction
+ * by the model trained without its fold (num_rows values). CDL_ERR_CONFIG
+ * for folds < 2 and for the one-class SVM. */
+CDL_API int cdl_cross_validate(const cdl_data* data, const cdl_options* options, int folds,
+                               double* accuracy, double* mean_squared_error,
+                               double* squared_correlation, double* predictions, size_t capacity);
+
+/* cdtrain -C -v `folds` (5 if 0): cross validation over C (and an SVR's p),
+ * as cdtrain searches; start_c > 0 is cdtrain's -c, the first C; otherwise
+ * LIBLINEAR's choice from the data. The options' C is not read. The result
+ * is a handle, freed by cdl_search_free. */
+CDL_API int cdl_search_c(const cdl_data* data, const cdl_options* options, int folds,
+                         double start_c, cdl_search** out);
+CDL_API int cdl_search_free(cdl_search* search);
+/* The best C, p (an SVR's; -1 otherwise) and score: the best accuracy, or
+ * the lowest mean squared error of a regression. Each may be NULL. */
+CDL_API int cdl_search_best(const cdl_search* search, double* c, double* p, double* score);
+/* The cross validations in the order searched (cdtrain's log2c lines):
+ * step k < num_steps has its C, p and score; each output may be NULL. */
+CDL_API int cdl_search_num_steps(const cdl_search* search, size_t* out);
+CDL_API int cdl_search_step(const cdl_search* search, size_t k, double* c, double* p,
+                            double* score);
 
 /* ---- Models ---- */
 

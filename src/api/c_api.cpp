@@ -1,10 +1,12 @@
 // The C interface of cdlinear_c.h over the C++ one of cdlinear.h: each
 // handle holds the C++ value, each call runs inside guarded(), which turns
 // every exception into a status and the thread's last-error message.
+#include <atomic>
 #include <cstring>
 #include <exception>
 #include <mutex>
 #include <new>
+#include <optional>
 #include <ostream>
 #include <streambuf>
 #include <string>
@@ -23,9 +25,14 @@ struct cdl_model {
 };
 
 struct cdl_options {
-  cdlinear::TrainOptions options;
+  cdlinear::TrainOptions options;      // its cancel points to `cancel`
   cdl_progress_fn progress = nullptr;  // with progress_user
   void* progress_user = nullptr;
+  std::atomic<bool> cancel{false};
+};
+
+struct cdl_search {
+  cdlinear::Search search;
 };
 
 namespace {
@@ -71,6 +78,8 @@ int guarded(Body body) noexcept {
     return fail(CDL_ERR_CONFIG, e.what());
   } catch (const cdlinear::IoError& e) {
     return fail(CDL_ERR_IO, e.what());
+  } catch (const cdlinear::Cancelled& e) {
+    return fail(CDL_ERR_CANCELLED, e.what());
   } catch (const std::bad_alloc&) {
     return fail(CDL_ERR_NO_MEMORY, "out of memory");
   } catch (const std::exception& e) {
@@ -208,6 +217,20 @@ int data_from_arrays(FromArrays from, const char* call, size_t rows, size_t cols
   });
 }
 
+// Runs `body` on the C++ options of `options` (the defaults if NULL), with
+// a progress stream of this call's own when a callback wants the lines, so
+// that the options stay unchanged (and may serve several calls at once).
+template <class Body>
+auto with_options(const cdl_options* options, Body body) {
+  if (options == nullptr) return body(cdlinear::TrainOptions{});
+  if (options->progress == nullptr) return body(options->options);
+  LineCallback lines(options->progress, options->progress_user);
+  std::ostream progress(&lines);
+  cdlinear::TrainOptions with_progress = options->options;
+  with_progress.progress = &progress;
+  return body(with_progress);
+}
+
 // Copies what `predict` gives for a model and data that are not NULL.
 template <class Predict>
 int predict_into(const cdl_model* model, const cdl_data* data, double* out, std::size_t capacity,
@@ -274,7 +297,13 @@ int cdl_data_labels(const cdl_data* data, double* out, size_t capacity) {
 }
 
 int cdl_options_create(cdl_options** out) {
-  return make_handle(out, "cdl_options_create", [] { return cdlinear::TrainOptions{}; });
+  if (out != nullptr) *out = nullptr;
+  return guarded([&] {
+    cdl_options** target = &need(out, "cdl_options_create", "out");
+    auto* options = new cdl_options;
+    options->options.cancel = &options->cancel;
+    *target = options;
+  });
 }
 
 int cdl_options_free(cdl_options* options) { return free_handle(options); }
@@ -416,18 +445,91 @@ int cdl_options_set_progress(cdl_options* options, cdl_progress_fn fn, void* use
   });
 }
 
+int cdl_options_set_iteration_callback(cdl_options* options, cdl_iteration_fn fn, void* user) {
+  return set_option(options, "cdl_options_set_iteration_callback", [&](cdlinear::TrainOptions& o) {
+    o.on_iteration = nullptr;
+    if (fn == nullptr) return;
+    o.on_iteration = [fn, user](const cdlinear::IterationProgress& p) {
+      return fn(p.problem, p.iteration, p.objective, p.grad_norm, p.seconds, user) == 0;
+    };
+  });
+}
+
+int cdl_options_cancel(cdl_options* options) {
+  if (options == nullptr)
+    return fail(CDL_ERR_INVALID_ARGUMENT, "cdl_options_cancel: options is NULL");
+  options->cancel.store(true);
+  return CDL_OK;
+}
+
+int cdl_options_reset_cancel(cdl_options* options) {
+  return guarded([&] { need(options, "cdl_options_reset_cancel", "options").cancel.store(false); });
+}
+
 int cdl_train(const cdl_data* data, const cdl_options* options, cdl_model** out) {
   return make_handle(out, "cdl_train", [&] {
     const cdlinear::Data& d = need(data, "cdl_train", "data").data;
-    if (options == nullptr) return cdlinear::train(d);
-    if (options->progress == nullptr) return cdlinear::train(d, options->options);
-    // A stream of this call's own, so that the options stay unchanged (and
-    // may serve several calls at once).
-    LineCallback lines(options->progress, options->progress_user);
-    std::ostream progress(&lines);
-    cdlinear::TrainOptions with_progress = options->options;
-    with_progress.progress = &progress;
-    return cdlinear::train(d, with_progress);
+    return with_options(options,
+                        [&](const cdlinear::TrainOptions& o) { return cdlinear::train(d, o); });
+  });
+}
+
+int cdl_cross_validate(const cdl_data* data, const cdl_options* options, int folds,
+                       double* accuracy, double* mean_squared_error, double* squared_correlation,
+                       double* predictions, size_t capacity) {
+  return guarded([&] {
+    const cdlinear::Data& d = need(data, "cdl_cross_validate", "data").data;
+    const cdlinear::CrossValidation cv = with_options(
+        options,
+        [&](const cdlinear::TrainOptions& o) { return cdlinear::cross_validate(d, folds, o); });
+    // The one output that can fail first, so that a failure writes nothing.
+    if (predictions != nullptr)
+      copy_out(cv.predictions, predictions, capacity, "cdl_cross_validate");
+    if (accuracy != nullptr) *accuracy = cv.accuracy;
+    if (mean_squared_error != nullptr) *mean_squared_error = cv.mean_squared_error;
+    if (squared_correlation != nullptr) *squared_correlation = cv.squared_correlation;
+  });
+}
+
+int cdl_search_c(const cdl_data* data, const cdl_options* options, int folds, double start_c,
+                 cdl_search** out) {
+  return make_handle(out, "cdl_search_c", [&] {
+    const cdlinear::Data& d = need(data, "cdl_search_c", "data").data;
+    const std::optional<double> start = start_c > 0 ? std::optional<double>(start_c) : std::nullopt;
+    return with_options(options, [&](const cdlinear::TrainOptions& o) {
+      return cdlinear::search_C(d, folds, o, start);
+    });
+  });
+}
+
+int cdl_search_free(cdl_search* search) { return free_handle(search); }
+
+int cdl_search_best(const cdl_search* search, double* c, double* p, double* score) {
+  return guarded([&] {
+    const cdlinear::Search& s = need(search, "cdl_search_best", "search").search;
+    if (c != nullptr) *c = s.best_C;
+    if (p != nullptr) *p = s.best_p;
+    if (score != nullptr) *score = s.best_score;
+  });
+}
+
+int cdl_search_num_steps(const cdl_search* search, size_t* out) {
+  return guarded([&] {
+    need(out, "cdl_search_num_steps", "out") =
+        need(search, "cdl_search_num_steps", "search").search.steps.size();
+  });
+}
+
+int cdl_search_step(const cdl_search* search, size_t k, double* c, double* p, double* score) {
+  return guarded([&] {
+    const cdlinear::Search& s = need(search, "cdl_search_step", "search").search;
+    if (k >= s.steps.size()) {
+      throw InvalidArgument("cdl_search_step: step " + std::to_string(k) + " of a search of " +
+                            std::to_string(s.steps.size()));
+    }
+    if (c != nullptr) *c = s.steps[k].C;
+    if (p != nullptr) *p = s.steps[k].p;
+    if (score != nullptr) *score = s.steps[k].score;
   });
 }
 

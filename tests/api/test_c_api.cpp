@@ -980,6 +980,167 @@ TEST(CApi, ProgressLinesGoToTheCallbackOnly) {
   EXPECT_EQ(lines.size(), before);
 }
 
+// The number after `key` in cdtrain's output, or NaN.
+double number_after(const std::string& text, const std::string& key) {
+  const std::size_t at = text.find(key);
+  return at == std::string::npos ? std::nan("") : std::stod(text.substr(at + key.size()));
+}
+
+TEST(CApi, CrossValidationIsCdtrainsV) {
+  DataHandle heart;
+  ASSERT_EQ(cdl_data_read(test::data_path("heart_scale").c_str(), &heart.handle), CDL_OK);
+  const auto r = test::run_tool("cdtrain", "-v 5 " + test::data_path("heart_scale"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  double accuracy = -1;
+  double mse = 0;
+  std::vector<double> predictions(270);
+  ASSERT_EQ(cdl_cross_validate(heart.handle, nullptr, 5, &accuracy, &mse, nullptr,
+                               predictions.data(), predictions.size()),
+            CDL_OK)
+      << cdl_last_error();
+  // cdtrain prints %g of the percentage.
+  EXPECT_NEAR(100 * accuracy, number_after(r.out, "Accuracy = "), 5e-5);
+  EXPECT_TRUE(std::isnan(mse));
+  std::vector<double> labels(270);
+  cdl_data_labels(heart.handle, labels.data(), labels.size());
+  std::size_t right = 0;
+  for (std::size_t j = 0; j < labels.size(); ++j) right += predictions[j] == labels[j];
+  EXPECT_EQ(static_cast<double>(right) / 270, accuracy);
+  // A buffer too small: a status, and no output written.
+  accuracy = -1;
+  EXPECT_EQ(cdl_cross_validate(heart.handle, nullptr, 5, &accuracy, nullptr, nullptr,
+                               predictions.data(), 269),
+            CDL_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(accuracy, -1);
+  EXPECT_EQ(cdl_cross_validate(heart.handle, nullptr, 1, &accuracy, nullptr, nullptr, nullptr, 0),
+            CDL_ERR_CONFIG);
+
+  // A regression: cdtrain's mean squared error and squared correlation.
+  const std::string diabetes = test::fixture_path("diabetes.svm");
+  const auto sq = test::run_tool("cdtrain", "-v 4 -l sq " + diabetes);
+  ASSERT_EQ(sq.status, 0) << sq.err;
+  DataHandle data;
+  ASSERT_EQ(cdl_data_read(diabetes.c_str(), &data.handle), CDL_OK);
+  OptionsHandle options;
+  cdl_options_set_loss(options.handle, "sq");
+  double correlation = 0;
+  ASSERT_EQ(
+      cdl_cross_validate(data.handle, options.handle, 4, &accuracy, &mse, &correlation, nullptr, 0),
+      CDL_OK)
+      << cdl_last_error();
+  EXPECT_TRUE(std::isnan(accuracy));
+  const double tool_mse = number_after(sq.out, "Mean squared error = ");
+  EXPECT_NEAR(mse, tool_mse, 5e-6 * tool_mse);
+  EXPECT_NEAR(correlation, number_after(sq.out, "Squared correlation coefficient = "), 5e-6);
+}
+
+TEST(CApi, SearchIsCdtrainsC) {
+  const std::string file = test::data_path("heart_scale");
+  const auto r = test::run_tool("cdtrain", "-C -v 3 -c 0.25 " + file);
+  ASSERT_EQ(r.status, 0) << r.err;
+  DataHandle data;
+  ASSERT_EQ(cdl_data_read(file.c_str(), &data.handle), CDL_OK);
+  cdl_search* search = nullptr;
+  ASSERT_EQ(cdl_search_c(data.handle, nullptr, 3, 0.25, &search), CDL_OK) << cdl_last_error();
+  std::size_t steps = 0;
+  EXPECT_EQ(cdl_search_num_steps(search, &steps), CDL_OK);
+  // cdtrain's "log2c= L\trate=R" lines, one a step.
+  std::istringstream lines(r.out);
+  std::size_t k = 0;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("log2c=", 0) != 0) continue;
+    double c = 0;
+    double p = 0;
+    double score = 0;
+    ASSERT_EQ(cdl_search_step(search, k, &c, &p, &score), CDL_OK) << line;
+    EXPECT_EQ(std::log2(c), number_after(line, "log2c="));
+    EXPECT_NEAR(100 * score, number_after(line, "rate="), 5e-5) << line;
+    EXPECT_EQ(p, -1);
+    ++k;
+  }
+  EXPECT_EQ(k, steps);
+  EXPECT_EQ(cdl_search_step(search, steps, nullptr, nullptr, nullptr), CDL_ERR_INVALID_ARGUMENT);
+  double best_c = 0;
+  double best_score = 0;
+  EXPECT_EQ(cdl_search_best(search, &best_c, nullptr, &best_score), CDL_OK);
+  EXPECT_NEAR(best_c, number_after(r.out, "Best C = "), 5e-6 * best_c);
+  EXPECT_NEAR(100 * best_score, number_after(r.out, "CV accuracy = "), 5e-5);
+  EXPECT_EQ(cdl_search_free(search), CDL_OK);
+  // A NULL out, and a search with no search handle.
+  EXPECT_EQ(cdl_search_c(data.handle, nullptr, 3, 0, nullptr), CDL_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(cdl_search_num_steps(nullptr, &steps), CDL_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(std::string(cdl_last_error()), "cdl_search_num_steps: search is NULL");
+}
+
+// Counts the calls; stops (nonzero) at call `stop_at`, or cancels the
+// options there if `cancel` is set.
+struct Listener {
+  int calls = 0;
+  int stop_at = 0;
+  cdl_options* cancel = nullptr;
+  std::vector<std::int64_t> iterations;
+};
+
+int listen(std::size_t problem, std::int64_t iteration, double, double, double, void* user) {
+  auto& listener = *static_cast<Listener*>(user);
+  ++listener.calls;
+  if (problem == 0) listener.iterations.push_back(iteration);
+  if (listener.calls != listener.stop_at) return 0;
+  if (listener.cancel == nullptr) return 1;
+  cdl_options_cancel(listener.cancel);
+  return 0;
+}
+
+TEST(CApi, IterationCallbackAndCancelStopTraining) {
+  DataHandle data;
+  ASSERT_EQ(cdl_data_read(test::data_path("heart_scale").c_str(), &data.handle), CDL_OK);
+  OptionsHandle options;
+  cdl_options_set_solver(options.handle, "2");
+  cdl_options_set_threads(options.handle, 1);
+  // Heard every iteration of a whole run.
+  Listener all;
+  cdl_options_set_iteration_callback(options.handle, listen, &all);
+  ModelHandle model;
+  ASSERT_EQ(cdl_train(data.handle, options.handle, &model.handle), CDL_OK) << cdl_last_error();
+  std::int64_t iterations = 0;
+  ASSERT_EQ(cdl_model_iterations(model.handle, &iterations, 1), CDL_OK);
+  ASSERT_GE(iterations, 2);
+  EXPECT_EQ(all.iterations.size(), static_cast<std::size_t>(iterations));
+  for (std::size_t i = 0; i < all.iterations.size(); ++i) {
+    EXPECT_EQ(all.iterations[i], static_cast<std::int64_t>(i + 1));
+  }
+  // Nonzero from the callback: cancelled at once, and no model.
+  Listener stop;
+  stop.stop_at = 1;
+  cdl_options_set_iteration_callback(options.handle, listen, &stop);
+  cdl_model* stopped = nullptr;
+  EXPECT_EQ(cdl_train(data.handle, options.handle, &stopped), CDL_ERR_CANCELLED);
+  EXPECT_EQ(stopped, nullptr);
+  EXPECT_EQ(stop.calls, 1);
+  // The cancel flag, set during the run: stopped after that iteration.
+  Listener cancel;
+  cancel.stop_at = 1;
+  cancel.cancel = options.handle;
+  cdl_options_set_iteration_callback(options.handle, listen, &cancel);
+  EXPECT_EQ(cdl_train(data.handle, options.handle, &stopped), CDL_ERR_CANCELLED);
+  EXPECT_EQ(cancel.calls, 1);
+  // It stays set, for the search too, until reset.
+  cdl_options_set_iteration_callback(options.handle, nullptr, nullptr);
+  EXPECT_EQ(cdl_train(data.handle, options.handle, &stopped), CDL_ERR_CANCELLED);
+  cdl_search* search = nullptr;
+  EXPECT_EQ(cdl_search_c(data.handle, options.handle, 3, 0, &search), CDL_ERR_CANCELLED);
+  EXPECT_EQ(search, nullptr);
+  EXPECT_EQ(cdl_options_reset_cancel(options.handle), CDL_OK);
+  ModelHandle again;
+  ASSERT_EQ(cdl_train(data.handle, options.handle, &again.handle), CDL_OK) << cdl_last_error();
+  test::ScratchDir dir;
+  ASSERT_EQ(cdl_model_save(model.handle, dir.file("first.model").c_str()), CDL_OK);
+  ASSERT_EQ(cdl_model_save(again.handle, dir.file("again.model").c_str()), CDL_OK);
+  EXPECT_EQ(test::read_file(dir.file("first.model")), test::read_file(dir.file("again.model")));
+  EXPECT_EQ(cdl_options_cancel(nullptr), CDL_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(cdl_options_set_iteration_callback(nullptr, listen, nullptr), CDL_ERR_INVALID_ARGUMENT);
+}
+
 // The header is installed alone and read by C compilers: it may include
 // <stddef.h> and <stdint.h> only, and holds no C++ comment.
 TEST(CApi, HeaderIncludesOnlyStddefAndStdint) {
