@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <ostream>
 
 #include "api/internal.h"
@@ -31,12 +30,6 @@
 namespace cdlinear {
 
 namespace {
-
-std::string show(double value) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.17g", value);
-  return buffer;
-}
 
 // TrainOptions::solver: a LIBLINEAR number, or a solver's name; empty: the
 // default, which the data's shape chooses (cdl::choose_solver_by_shape).
