@@ -90,16 +90,15 @@ int guarded(Body body) noexcept {
 }
 
 // Throws InvalidArgument "call: name is NULL" for a null pointer.
-template <class T>
-T& need(T* pointer, const char* call, const char* name) {
-  if (pointer == nullptr) throw InvalidArgument(std::string(call) + ": " + name + " is NULL");
-  return *pointer;
-}
-
-// An array of an element type given apart.
 const void* need(const void* pointer, const char* call, const char* name) {
   if (pointer == nullptr) throw InvalidArgument(std::string(call) + ": " + name + " is NULL");
   return pointer;
+}
+
+template <class T>
+T& need(T* pointer, const char* call, const char* name) {
+  need(static_cast<const void*>(pointer), call, name);
+  return *pointer;
 }
 
 // Copies `values` into the caller's buffer of `capacity` elements.
