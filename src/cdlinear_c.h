@@ -15,31 +15,32 @@
  * fails sets its output handle (if any) to NULL and writes nothing else: no
  * partial output array, no partial file. No C++ exception leaves a call.
  *
- * Handles. cdl_data, cdl_model and cdl_options are opaque; each is made by a
- * call that gives it through an out-parameter and released by its _free call
- * (which takes NULL as a no-op, as free() does). A NULL handle or a NULL
- * out-pointer where one is needed is CDL_ERR_INVALID_ARGUMENT, not a crash.
+ * Handles. cdl_data, cdl_model, cdl_options and cdl_search are opaque; each
+ * is made by a call that gives it through an out-parameter and released by
+ * its _free call (which takes NULL as a no-op, as free() does). A NULL
+ * handle or a NULL out-pointer where one is needed is
+ * CDL_ERR_INVALID_ARGUMENT, not a crash.
  * Data and models never change once made, so several threads may read one
  * handle at once (predict with one model, train several models on one data
  * set). Undefined, and forbidden: using a handle after its _free call;
  * freeing a handle, or changing an options handle, while another thread is
  * still in a call that uses it (a cdl_train() on that data or with those
  * options, say; cdl_options_cancel is the one exception); freeing a handle
- * twice. A pointer that a call gives into a
- * handle (a solver_type string) lives as long as the handle.
+ * twice. A pointer that a call gives into a handle (a solver_type string)
+ * lives as long as the handle.
  *
  * Options. Training options are an opaque cdl_options handle with one setter
  * per option rather than a struct with a size or version field: a language
  * binding declares no struct layout (ctypes and cffi would have to repeat
- * it), a new option is a new function that old programs never see, and a
- * setter can reject what it is given at once. A NULL options handle means
- * every default, which are cdtrain's.
+ * it), and a new option is a new function that old programs never see.
+ * The values are checked when training, with cdtrain's messages. A NULL
+ * options handle means every default, which are cdtrain's.
  *
  * Arrays. A call that gives an array copies it into the caller's buffer of
  * `capacity` elements; a buffer too small is CDL_ERR_INVALID_ARGUMENT, and
  * the size a call needs is given by the matching count call (cdl_data_num_rows,
- * cdl_model_num_labels, ...). Feature indices are 1-based, as in the data
- * and model files.
+ * cdl_model_num_labels, ...). Feature i (1-based, as in the data and model
+ * files) is column i - 1 (0-based) of the arrays cdl_data_from_csr takes.
  */
 #ifndef CDLINEAR_C_H_
 #define CDLINEAR_C_H_
