@@ -178,6 +178,8 @@ class Data {
   std::shared_ptr<const Impl> impl_;
 };
 
+class Model;
+
 // One outer iteration of a solver, as TrainOptions::on_iteration hears it.
 struct IterationProgress {
   // The problem: a one-vs-rest class's index in Model::labels() order; 0
@@ -245,6 +247,12 @@ struct TrainOptions {
   // --stratified: cross validation and the searches keep each class's
   // share in every fold (train() ignores it).
   bool stratified = false;
+  // -i: train() starts from this model's weights: a classifier's of the
+  // same labels and bias for a classification, a regression model's for a
+  // regression. Not for the dual solvers, nor with cross validation or the
+  // search (ConfigError). As with cdtrain -i, the data's shape then never
+  // chooses the solver. The model must outlive the call; null: start from 0.
+  const Model* initial_model = nullptr;
   // Each option left empty takes cdtrain's default. Options a solver does
   // not take are a ConfigError, as cdtrain's usage errors are.
 
