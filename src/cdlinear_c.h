@@ -204,6 +204,13 @@ CDL_API int cdl_options_set_pegasos_batch(cdl_options* options, int64_t batch);
  * class's share in every fold. */
 CDL_API int cdl_options_set_stratified(cdl_options* options, int stratified);
 
+/* -i: training starts from this model's weights (a classifier's of the
+ * same labels and bias, or a regression model's); not for the dual
+ * solvers, cross validation or the search (CDL_ERR_CONFIG). The options
+ * refer to the model, which must outlive every call that uses them. NULL
+ * (the default): start from 0. */
+CDL_API int cdl_options_set_initial_model(cdl_options* options, const cdl_model* model);
+
 /* Receives the solver's progress, one line at a time (without its newline;
  * warnings start with "warning:"), on the thread that called cdl_train or
  * on one of its worker threads, one call at a time. It must not call

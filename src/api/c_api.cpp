@@ -436,6 +436,12 @@ int cdl_options_set_stratified(cdl_options* options, int stratified) {
                     [&](cdlinear::TrainOptions& o) { o.stratified = stratified != 0; });
 }
 
+int cdl_options_set_initial_model(cdl_options* options, const cdl_model* model) {
+  return set_option(options, "cdl_options_set_initial_model", [&](cdlinear::TrainOptions& o) {
+    o.initial_model = model != nullptr ? &model->model : nullptr;
+  });
+}
+
 int cdl_options_set_progress(cdl_options* options, cdl_progress_fn fn, void* user) {
   return guarded([&] {
     cdl_options& o = need(options, "cdl_options_set_progress", "options");

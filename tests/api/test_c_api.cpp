@@ -429,6 +429,8 @@ TEST(CApi, NullHandlesAndPointersAreStatusesNotCrashes) {
   invalid(cdl_options_set_pegasos_batch(no_options, 2),
           "cdl_options_set_pegasos_batch: options is NULL");
   invalid(cdl_options_set_stratified(no_options, 1), "cdl_options_set_stratified: options is NULL");
+  invalid(cdl_options_set_initial_model(no_options, model.handle),
+          "cdl_options_set_initial_model: options is NULL");
   invalid(cdl_options_set_progress(no_options, nullptr, nullptr),
           "cdl_options_set_progress: options is NULL");
   invalid(cdl_model_labels(nullptr, &integer, 1), "cdl_model_labels: model is NULL");
@@ -978,6 +980,42 @@ TEST(CApi, ProgressLinesGoToTheCallbackOnly) {
   ModelHandle again;
   ASSERT_EQ(cdl_train(data.handle, options.handle, &again.handle), CDL_OK);
   EXPECT_EQ(lines.size(), before);
+}
+
+TEST(CApi, InitialModelIsCdtrainsI) {
+  test::ScratchDir dir;
+  const std::string file = test::data_path("dna.scale");
+  const std::string loose = dir.file("loose.model");
+  const std::string tool = dir.file("tool.model");
+  ASSERT_EQ(test::run_tool("cdtrain", "-q -s cdper -B 1 -e 0.5 " + file + " " + loose).status, 0);
+  const auto r =
+      test::run_tool("cdtrain", "-q -s cdper -B 1 -i " + loose + " " + file + " " + tool);
+  ASSERT_EQ(r.status, 0) << r.err;
+  ModelHandle start;
+  ASSERT_EQ(cdl_model_load(loose.c_str(), &start.handle), CDL_OK) << cdl_last_error();
+  DataHandle data;
+  ASSERT_EQ(cdl_data_read(file.c_str(), &data.handle), CDL_OK);
+  OptionsHandle options;
+  cdl_options_set_solver(options.handle, "cdper");
+  cdl_options_set_bias(options.handle, 1);
+  ASSERT_EQ(cdl_options_set_initial_model(options.handle, start.handle), CDL_OK);
+  ModelHandle model;
+  ASSERT_EQ(cdl_train(data.handle, options.handle, &model.handle), CDL_OK) << cdl_last_error();
+  ASSERT_EQ(cdl_model_save(model.handle, dir.file("c.model").c_str()), CDL_OK);
+  EXPECT_EQ(test::read_file(dir.file("c.model")), test::read_file(tool));
+  // Unset: from 0 again, cdtrain's model without -i.
+  ASSERT_EQ(cdl_options_set_initial_model(options.handle, nullptr), CDL_OK);
+  ModelHandle from_zero;
+  ASSERT_EQ(cdl_train(data.handle, options.handle, &from_zero.handle), CDL_OK);
+  ASSERT_EQ(cdl_model_save(from_zero.handle, dir.file("zero.model").c_str()), CDL_OK);
+  ASSERT_EQ(test::run_tool("cdtrain", "-q -s cdper -B 1 " + file + " " + tool).status, 0);
+  EXPECT_EQ(test::read_file(dir.file("zero.model")), test::read_file(tool));
+  // A dual solver refuses it.
+  cdl_options_set_solver(options.handle, "dcd");
+  cdl_options_set_initial_model(options.handle, start.handle);
+  cdl_model* refused = nullptr;
+  EXPECT_EQ(cdl_train(data.handle, options.handle, &refused), CDL_ERR_CONFIG);
+  EXPECT_EQ(refused, nullptr);
 }
 
 // The number after `key` in cdtrain's output, or NaN.
