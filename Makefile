@@ -121,8 +121,8 @@ $(BUILD)/libcdlinear.so: $(BUILD)/$(SONAME)
 	ln -sf $(notdir $<) $@
 
 # The pkg-config files for PREFIX: cdlinear.pc for the C interface (the
-# shared library, or the archive with --static), cdlinear-cxx.pc for the C++
-# one, which the shared library does not export (the archive).
+# shared library; --static adds what the archive needs), cdlinear-cxx.pc for
+# the C++ one, which the shared library does not export (the archive).
 $(BUILD)/%.pc: %.pc.in FORCE
 	@mkdir -p $(dir $@)
 	@sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' $< | cmp -s - $@ || \
