@@ -697,11 +697,12 @@ TEST(CApi, MalformedArraysAreDataErrorsNamingRowAndEntry) {
   // CSC names the column.
   const std::vector<std::int32_t> col_ptr{0, 1, 2, 3, 4};
   const std::vector<std::int64_t> row_idx{0, 3, 0, 2};
+  DataHandle csc;
   EXPECT_EQ(
       cdl_data_from_csc(3, 4, 4, col_ptr.data(), CDL_INT32, row_idx.data(), CDL_INT64,
-                        t.values.data(), CDL_FLOAT64, t.labels.data(), 3, nullptr, 0, &data.handle),
+                        t.values.data(), CDL_FLOAT64, t.labels.data(), 3, nullptr, 0, &csc.handle),
       CDL_ERR_DATA);
-  EXPECT_EQ(data.handle, nullptr);
+  EXPECT_EQ(csc.handle, nullptr);
   EXPECT_EQ(std::string(cdl_last_error()),
             "CSC column 1, entry 0: row index 3 is not below the 3 rows");
 }
