@@ -11,8 +11,8 @@
 #     (pkg-config cdlinear-cxx), and runs;
 #   - the installed cdlinear_c.h compiles as C89; docs/library-example.c
 #     compiles against the installed files alone (pkg-config cdlinear), with
-#     the shared library and, with --static, with the archive, and each
-#     writes cdtrain's model, byte for byte, for several LIBLINEAR numbers;
+#     the shared library (which then writes cdtrain's model, byte for byte,
+#     for every LIBLINEAR number) and, with --static, with the archive (-s 2);
 #   - uninstall removes those files and nothing else.
 # Needs groff, man and pkg-config (CI's .ci/run installs groff-base, man-db
 # and pkgconf).
@@ -23,7 +23,7 @@ fail() {
   echo "check_install.sh: $*" >&2
   exit 1
 }
-for tool in groff man g++ gcc nm pkg-config; do
+for tool in groff man g++ gcc nm readelf pkg-config; do
   command -v "$tool" >/dev/null ||
     fail "needs $tool (apt-get install groff-base man-db g++ binutils pkgconf)"
 done
@@ -139,7 +139,7 @@ c_example_model() { # program data solver
   cmp -s "$scratch/c-run/c-example.model" "$scratch/cdtrain.model" ||
     fail "$1 $2 -s $3: the model differs from cdtrain's"
 }
-for solver in 0 1 2 3 5 6 7 11 12 13; do
+for solver in 0 1 2 3 4 5 6 7 11 12 13 21; do
   c_example_model "$scratch/c-example" data/heart_scale "$solver"
 done
 c_example_model "$scratch/c-example" data/dna.scale 4
