@@ -1,11 +1,7 @@
 // The C interface of cdlinear_c.h over the C++ one of cdlinear.h: each
 // handle holds the C++ value, each call runs inside guarded(), which turns
 // every exception into a status and the thread's last-error message.
-#include <atomic>
-#include <cstring>
-#include <exception>
 #include <mutex>
-#include <new>
 #include <optional>
 #include <ostream>
 #include <streambuf>
@@ -13,44 +9,19 @@
 #include <utility>
 #include <vector>
 
+#include "api/c_api_internal.h"
 #include "cdlinear.h"
 #include "cdlinear_c.h"
 
-struct cdl_data {
-  cdlinear::Data data;
-};
-
-struct cdl_model {
-  cdlinear::Model model;
-};
-
-struct cdl_options {
-  cdlinear::TrainOptions options;      // its cancel points to `cancel`
-  cdl_progress_fn progress = nullptr;  // with progress_user
-  void* progress_user = nullptr;
-  std::atomic<bool> cancel{false};
-};
-
-struct cdl_search {
-  cdlinear::Search search;
-};
+namespace cdlinear::c_api {
 
 namespace {
-
-// A caller's mistake that the C++ interface cannot see: a NULL handle or
-// pointer, a buffer too small.
-class InvalidArgument : public std::exception {
- public:
-  explicit InvalidArgument(std::string message) : message_(std::move(message)) {}
-  const char* what() const noexcept override { return message_.c_str(); }
-
- private:
-  std::string message_;
-};
 
 thread_local std::string last_error;
 // False when the last message could not be stored (no memory for it).
 thread_local bool last_error_stored = true;
+
+}  // namespace
 
 int fail(int status, const char* message) noexcept {
   try {
@@ -62,81 +33,14 @@ int fail(int status, const char* message) noexcept {
   return status;
 }
 
-// Runs `body`; every exception becomes its status and message.
-template <class Body>
-int guarded(Body body) noexcept {
-  try {
-    body();
-    return CDL_OK;
-  } catch (const InvalidArgument& e) {
-    return fail(CDL_ERR_INVALID_ARGUMENT, e.what());
-  } catch (const cdlinear::ParseError& e) {
-    return fail(CDL_ERR_DATA, e.what());
-  } catch (const cdlinear::ArrayError& e) {
-    return fail(CDL_ERR_DATA, e.what());
-  } catch (const cdlinear::ConfigError& e) {
-    return fail(CDL_ERR_CONFIG, e.what());
-  } catch (const cdlinear::IoError& e) {
-    return fail(CDL_ERR_IO, e.what());
-  } catch (const cdlinear::Cancelled& e) {
-    return fail(CDL_ERR_CANCELLED, e.what());
-  } catch (const std::bad_alloc&) {
-    return fail(CDL_ERR_NO_MEMORY, "out of memory");
-  } catch (const std::exception& e) {
-    return fail(CDL_ERR_OTHER, e.what());
-  } catch (...) {
-    return fail(CDL_ERR_OTHER, "unknown error");
-  }
+std::vector<double> array_of(const double* first, std::size_t count, const char* call,
+                             const char* name) {
+  if (count == 0) return {};
+  const double* start = &need(first, call, name);
+  return std::vector<double>(start, start + count);
 }
 
-// Throws InvalidArgument "call: name is NULL" for a null pointer.
-const void* need(const void* pointer, const char* call, const char* name) {
-  if (pointer == nullptr) throw InvalidArgument(std::string(call) + ": " + name + " is NULL");
-  return pointer;
-}
-
-template <class T>
-T& need(T* pointer, const char* call, const char* name) {
-  need(static_cast<const void*>(pointer), call, name);
-  return *pointer;
-}
-
-// Copies `values` into the caller's buffer of `capacity` elements.
-template <class T>
-void copy_out(const std::vector<T>& values, T* out, std::size_t capacity, const char* call) {
-  if (values.empty()) return;
-  need(out, call, "out");
-  if (capacity < values.size()) {
-    throw InvalidArgument(std::string(call) + ": the buffer holds " + std::to_string(capacity) +
-                          " values, " + std::to_string(values.size()) + " needed");
-  }
-  std::memcpy(out, values.data(), values.size() * sizeof(T));
-}
-
-// Makes a handle for `value` into *out (NULL first, so that a failure leaves
-// NULL there).
-template <class Handle, class Make>
-int make_handle(Handle** out, const char* call, Make make) {
-  if (out != nullptr) *out = nullptr;
-  return guarded([&] {
-    Handle** target = &need(out, call, "out");
-    *target = new Handle{make()};
-  });
-}
-
-template <class Handle>
-int free_handle(Handle* handle) {
-  delete handle;
-  return CDL_OK;
-}
-
-// Runs `set` on the options of a non-NULL handle.
-template <class Set>
-int set_option(cdl_options* options, const char* call, Set set) {
-  return guarded([&] { set(need(options, call, "options").options); });
-}
-
-std::string text_or_empty(const char* text) { return text != nullptr ? text : ""; }
+namespace {
 
 // A stream buffer that hands each complete line to a cdl_progress_fn (and
 // the last, unfinished one when destroyed), one call at a time.
@@ -168,14 +72,6 @@ class LineCallback : public std::streambuf {
   std::mutex mutex_;
   std::string line_;
 };
-
-// The `count` values at `first` (NULL only when count is 0).
-std::vector<double> array_of(const double* first, std::size_t count, const char* call,
-                             const char* name) {
-  if (count == 0) return {};
-  const double* start = &need(first, call, name);
-  return std::vector<double>(start, start + count);
-}
 
 cdlinear::IndexType index_type(int code, const char* call, const char* name) {
   if (code == CDL_INT32) return cdlinear::IndexType::kInt32;
@@ -244,6 +140,20 @@ int predict_into(const cdl_model* model, const cdl_data* data, double* out, std:
 std::string path_of(const char* path, const char* call) { return &need(path, call, "path"); }
 
 }  // namespace
+}  // namespace cdlinear::c_api
+
+using cdlinear::c_api::copy_out;
+using cdlinear::c_api::data_from_arrays;
+using cdlinear::c_api::free_handle;
+using cdlinear::c_api::guarded;
+using cdlinear::c_api::InvalidArgument;
+using cdlinear::c_api::last_error;
+using cdlinear::c_api::last_error_stored;
+using cdlinear::c_api::make_handle;
+using cdlinear::c_api::need;
+using cdlinear::c_api::path_of;
+using cdlinear::c_api::predict_into;
+using cdlinear::c_api::with_options;
 
 extern "C" {
 
@@ -293,182 +203,6 @@ int cdl_data_labels(const cdl_data* data, double* out, size_t capacity) {
   return guarded([&] {
     copy_out(need(data, "cdl_data_labels", "data").data.labels(), out, capacity, "cdl_data_labels");
   });
-}
-
-int cdl_options_create(cdl_options** out) {
-  if (out != nullptr) *out = nullptr;
-  return guarded([&] {
-    cdl_options** target = &need(out, "cdl_options_create", "out");
-    auto* options = new cdl_options;
-    options->options.cancel = &options->cancel;
-    *target = options;
-  });
-}
-
-int cdl_options_free(cdl_options* options) { return free_handle(options); }
-
-int cdl_options_set_solver(cdl_options* options, const char* solver) {
-  return set_option(options, "cdl_options_set_solver",
-                    [&](cdlinear::TrainOptions& o) { o.solver = text_or_empty(solver); });
-}
-
-int cdl_options_set_loss(cdl_options* options, const char* loss) {
-  return set_option(options, "cdl_options_set_loss",
-                    [&](cdlinear::TrainOptions& o) { o.loss = text_or_empty(loss); });
-}
-
-int cdl_options_set_regularizer(cdl_options* options, const char* regularizer) {
-  return set_option(options, "cdl_options_set_regularizer",
-                    [&](cdlinear::TrainOptions& o) { o.regularizer = text_or_empty(regularizer); });
-}
-
-int cdl_options_set_c(cdl_options* options, double c) {
-  return set_option(options, "cdl_options_set_c", [&](cdlinear::TrainOptions& o) { o.C = c; });
-}
-
-int cdl_options_set_eps(cdl_options* options, double eps) {
-  return set_option(options, "cdl_options_set_eps",
-                    [&](cdlinear::TrainOptions& o) { o.eps = eps; });
-}
-
-int cdl_options_set_bias(cdl_options* options, double bias) {
-  return set_option(options, "cdl_options_set_bias",
-                    [&](cdlinear::TrainOptions& o) { o.bias = bias; });
-}
-
-int cdl_options_set_class_weight(cdl_options* options, int label, double weight) {
-  return set_option(options, "cdl_options_set_class_weight",
-                    [&](cdlinear::TrainOptions& o) { o.class_weights[label] = weight; });
-}
-
-int cdl_options_set_instance_weights(cdl_options* options, const double* weights, size_t count) {
-  return set_option(options, "cdl_options_set_instance_weights", [&](cdlinear::TrainOptions& o) {
-    o.instance_weights = array_of(weights, count, "cdl_options_set_instance_weights", "weights");
-  });
-}
-
-int cdl_options_set_threads(cdl_options* options, unsigned threads) {
-  return set_option(options, "cdl_options_set_threads",
-                    [&](cdlinear::TrainOptions& o) { o.threads = threads; });
-}
-
-int cdl_options_set_seed(cdl_options* options, uint64_t seed) {
-  return set_option(options, "cdl_options_set_seed",
-                    [&](cdlinear::TrainOptions& o) { o.seed = seed; });
-}
-
-int cdl_options_set_max_iter(cdl_options* options, int64_t max_iter) {
-  return set_option(options, "cdl_options_set_max_iter",
-                    [&](cdlinear::TrainOptions& o) { o.max_iter = max_iter; });
-}
-
-int cdl_options_set_svr_epsilon(cdl_options* options, double p) {
-  return set_option(options, "cdl_options_set_svr_epsilon",
-                    [&](cdlinear::TrainOptions& o) { o.svr_epsilon = p; });
-}
-
-int cdl_options_set_nu(cdl_options* options, double nu) {
-  return set_option(options, "cdl_options_set_nu", [&](cdlinear::TrainOptions& o) { o.nu = nu; });
-}
-
-int cdl_options_set_free_bias(cdl_options* options, int free_bias) {
-  return set_option(options, "cdl_options_set_free_bias",
-                    [&](cdlinear::TrainOptions& o) { o.free_bias = free_bias != 0; });
-}
-
-int cdl_options_set_select(cdl_options* options, const char* rule) {
-  return set_option(options, "cdl_options_set_select",
-                    [&](cdlinear::TrainOptions& o) { o.select = text_or_empty(rule); });
-}
-
-int cdl_options_set_partitions(cdl_options* options, int64_t partitions) {
-  return set_option(options, "cdl_options_set_partitions",
-                    [&](cdlinear::TrainOptions& o) { o.partitions = partitions; });
-}
-
-int cdl_options_set_fixed_parts(cdl_options* options, int fixed_parts) {
-  return set_option(options, "cdl_options_set_fixed_parts",
-                    [&](cdlinear::TrainOptions& o) { o.fixed_parts = fixed_parts != 0; });
-}
-
-int cdl_options_set_shrink(cdl_options* options, int shrink) {
-  return set_option(options, "cdl_options_set_shrink",
-                    [&](cdlinear::TrainOptions& o) { o.shrink = shrink != 0; });
-}
-
-int cdl_options_set_exact_gaps(cdl_options* options, int exact_gaps) {
-  return set_option(options, "cdl_options_set_exact_gaps",
-                    [&](cdlinear::TrainOptions& o) { o.exact_gaps = exact_gaps != 0; });
-}
-
-int cdl_options_set_gap_tol(cdl_options* options, double gap_tol) {
-  return set_option(options, "cdl_options_set_gap_tol",
-                    [&](cdlinear::TrainOptions& o) { o.gap_tol = gap_tol; });
-}
-
-int cdl_options_set_sigma(cdl_options* options, double sigma) {
-  return set_option(options, "cdl_options_set_sigma",
-                    [&](cdlinear::TrainOptions& o) { o.sigma = sigma; });
-}
-
-int cdl_options_set_beta(cdl_options* options, double beta) {
-  return set_option(options, "cdl_options_set_beta",
-                    [&](cdlinear::TrainOptions& o) { o.beta = beta; });
-}
-
-int cdl_options_set_pd_sigma(cdl_options* options, double pd_sigma) {
-  return set_option(options, "cdl_options_set_pd_sigma",
-                    [&](cdlinear::TrainOptions& o) { o.pd_sigma = pd_sigma; });
-}
-
-int cdl_options_set_tau_factor(cdl_options* options, double tau_factor) {
-  return set_option(options, "cdl_options_set_tau_factor",
-                    [&](cdlinear::TrainOptions& o) { o.tau_factor = tau_factor; });
-}
-
-int cdl_options_set_pegasos_batch(cdl_options* options, int64_t batch) {
-  return set_option(options, "cdl_options_set_pegasos_batch",
-                    [&](cdlinear::TrainOptions& o) { o.pegasos_batch = batch; });
-}
-
-int cdl_options_set_stratified(cdl_options* options, int stratified) {
-  return set_option(options, "cdl_options_set_stratified",
-                    [&](cdlinear::TrainOptions& o) { o.stratified = stratified != 0; });
-}
-
-int cdl_options_set_initial_model(cdl_options* options, const cdl_model* model) {
-  return set_option(options, "cdl_options_set_initial_model", [&](cdlinear::TrainOptions& o) {
-    o.initial_model = model != nullptr ? &model->model : nullptr;
-  });
-}
-
-int cdl_options_set_progress(cdl_options* options, cdl_progress_fn fn, void* user) {
-  return guarded([&] {
-    cdl_options& o = need(options, "cdl_options_set_progress", "options");
-    o.progress = fn;
-    o.progress_user = user;
-  });
-}
-
-int cdl_options_set_iteration_callback(cdl_options* options, cdl_iteration_fn fn, void* user) {
-  return set_option(options, "cdl_options_set_iteration_callback", [&](cdlinear::TrainOptions& o) {
-    o.on_iteration = nullptr;
-    if (fn == nullptr) return;
-    o.on_iteration = [fn, user](const cdlinear::IterationProgress& p) {
-      return fn(p.problem, p.iteration, p.objective, p.grad_norm, p.seconds, user) == 0;
-    };
-  });
-}
-
-int cdl_options_cancel(cdl_options* options) {
-  if (options == nullptr)
-    return fail(CDL_ERR_INVALID_ARGUMENT, "cdl_options_cancel: options is NULL");
-  options->cancel.store(true);
-  return CDL_OK;
-}
-
-int cdl_options_reset_cancel(cdl_options* options) {
-  return guarded([&] { need(options, "cdl_options_reset_cancel", "options").cancel.store(false); });
 }
 
 int cdl_train(const cdl_data* data, const cdl_options* options, cdl_model** out) {
