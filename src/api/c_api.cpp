@@ -1,6 +1,8 @@
 // The C interface of cdlinear_c.h over the C++ one of cdlinear.h: each
 // handle holds the C++ value, each call runs inside guarded(), which turns
-// every exception into a status and the thread's last-error message.
+// every exception into a status and the thread's last-error message (kept
+// here). This file has the data, training, cross validation, the search and
+// the models; c_api_options.cpp the training options.
 #include <mutex>
 #include <optional>
 #include <ostream>
