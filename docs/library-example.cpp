@@ -1,9 +1,9 @@
 // Calling cdlinear from a program: read data, train two models, save one,
 // load it back, predict, build data from arrays in memory, and catch the
-// error of a malformed file. Build it
-// against an installed cdlinear (make install PREFIX=...):
+// error of a malformed file. Build it against an installed cdlinear (make
+// install PREFIX=...; the C++ interface is in the archive, libcdlinear.a):
 //
-//   g++ -std=c++17 library-example.cpp -I$PREFIX/include -L$PREFIX/lib -lcdlinear -pthread
+//   g++ -std=c++17 library-example.cpp $(pkg-config --cflags --libs cdlinear-cxx)
 //
 // Run it as `a.out data/heart_scale scratch_dir`.
 #include <cdlinear.h>
