@@ -262,12 +262,16 @@ struct TrainOptions {
   // train() calls it after every outer iteration (epoch, Newton step) of
   // every solver, from the thread that trains the problem (the classes of
   // one-vs-rest may run on threads), one call at a time. Returning false
-  // stops training as `cancel` does; an exception it throws leaves train()
-  // as it is. Cross validation and the search do not call it. Null: none.
+  // stops training as `cancel` does; an exception it throws stops training
+  // too and leaves train() as it is (on threads, every class in progress
+  // ends with it). After either, it is not called again. Cross validation
+  // and the search do not call it. Null: none.
   std::function<bool(const IterationProgress&)> on_iteration;
   // train() polls it after every outer iteration of every solver: once it
   // reads true, train() throws Cancelled, within one outer iteration of
-  // each problem in progress. search_C() polls it between two values of C
+  // each problem in progress; a one-vs-rest class not yet started then
+  // does not start, so that at most `threads` classes run an iteration
+  // after the flag is set. search_C() polls it between two values of C
   // (the folds of one C run to their end); cross_validate() does not poll
   // it. May be set from any thread; null: never.
   const std::atomic<bool>* cancel = nullptr;
