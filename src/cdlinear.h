@@ -346,9 +346,10 @@ class Model {
   std::vector<double> probabilities(const Instance& x) const;
 
   // The same for every instance of `data`, in order, on `threads` threads
-  // (0: one per core); the numbers never depend on the threads. Rows of
-  // values are laid out row-major: instance j's nr_w() decision values
-  // start at j * nr_w(), its nr_class() probabilities at j * nr_class().
+  // (0: one per core; above 1024, ConfigError as for train()); the numbers
+  // never depend on the threads. Rows of values are laid out row-major:
+  // instance j's nr_w() decision values start at j * nr_w(), its nr_class()
+  // probabilities at j * nr_class().
   // cdpredict's labels, values and -b 1 probabilities, for the data of
   // its test file.
   std::vector<double> predict(const Data& data, unsigned threads = 0) const;
