@@ -98,7 +98,6 @@ cdl::Params params_of(const TrainOptions& options, const cdl::DataShape& shape, 
   params.seed = options.seed;
   params.max_iter = options.max_iter;
   params.svr_epsilon = options.svr_epsilon;
-  params.quiet = options.progress == nullptr;
   params.nu = options.nu;
   params.free_bias = options.free_bias;
   if (!options.select.empty()) params.select = options.select;
