@@ -151,7 +151,10 @@ class Data {
   // columns, made by one transposition, for training): twice the memory of
   // from_csc, which makes the rows only when instance() or prediction first
   // needs them. The data trains to the same model bytes as Data::read() of
-  // a file holding the same numbers.
+  // a file holding the same numbers whose largest feature index is `cols`
+  // (a file has as many features as its largest index; arrays have `cols`,
+  // also when the last columns are empty, and the model has a weight for
+  // each).
   static Data from_csr(const SparseArrays& x, std::vector<double> labels,
                        std::vector<double> instance_weights = {});
   static Data from_csc(const SparseArrays& x, std::vector<double> labels,
@@ -186,12 +189,14 @@ struct IterationProgress {
   // for a single problem.
   std::size_t problem = 0;
   std::int64_t iteration = 0;  // from 1
-  // The objective f(w) after the iteration (the dual solvers report their
-  // primal value); NaN where a solver does not compute it every iteration.
+  // The objective f(w) after the iteration; NaN where a solver does not
+  // compute it every iteration. The dual solvers report their primal value,
+  // except cs, which reports 1/2 |w|^2 plus the sum of its dual variables
+  // over the wrong classes, and oneclass, which reports 1/2 |w|^2.
   double objective = 0;
   // The stopping rule's measure after it (CD: the norm of the stored
   // partial derivatives; Newton solvers: the gradient norm; Pegasos has
-  // none).
+  // none and reports 0).
   double grad_norm = 0;
   double seconds = 0;  // training time so far
 };
