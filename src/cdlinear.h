@@ -276,9 +276,10 @@ struct TrainOptions {
   // reads true, train() throws Cancelled, within one outer iteration of
   // each problem in progress; a one-vs-rest class not yet started then
   // does not start, so that at most `threads` classes run an iteration
-  // after the flag is set. search_C() polls it between two values of C
-  // (the folds of one C run to their end); cross_validate() does not poll
-  // it. May be set from any thread; null: never.
+  // after the flag is set. search_C() polls it after each step (the folds
+  // of one C run to their end), and its Cancelled names the steps done and
+  // the last C; cross_validate() does not poll it. May be set from any
+  // thread; null: never.
   const std::atomic<bool>* cancel = nullptr;
 };
 

@@ -114,8 +114,8 @@ void RunReporter::check_stopped(const std::string& when) {
   throw Cancelled("training cancelled " + when);
 }
 
-void RunReporter::check_cancel() {
-  if (cancel_ != nullptr && cancel_->load()) throw Cancelled("search cancelled");
+void RunReporter::check_cancel(const std::string& message) {
+  if (cancel_ != nullptr && cancel_->load()) throw Cancelled(message);
 }
 
 std::vector<std::int64_t> RunReporter::iterations() const {

@@ -53,8 +53,9 @@ class RunReporter : private DiscardStream, public cdl::Reporter {
   // the cancel flag is set. Any thread; also before a one-vs-rest class
   // starts.
   void check_stopped(const std::string& when);
-  // Throws Cancelled if the cancel flag is set (the search's steps).
-  void check_cancel();
+  // Throws Cancelled(message) if the cancel flag is set (the search's
+  // steps).
+  void check_cancel(const std::string& message);
 
   // One per problem recorded, in problem order.
   std::vector<std::int64_t> iterations() const;

@@ -250,14 +250,31 @@ TEST(Cancel, ClassesNotYetStartedDoNotStart) {
   EXPECT_LE(reporter.ran.size(), 2u);
 }
 
-TEST(Cancel, SearchStopsBetweenValuesOfC) {
+// The message of the Cancelled that search_C() throws.
+std::string search_cancel(const cdlinear::Data& data, const cdlinear::TrainOptions& options) {
+  try {
+    cdlinear::search_C(data, 3, options, 0.25);
+  } catch (const cdlinear::Cancelled& e) {
+    return e.what();
+  }
+  return "(not cancelled)";
+}
+
+// A flag set before the search: the first C's folds run to their end,
+// its step is recorded, and the search stops there.
+TEST(Cancel, SearchStopsAfterTheFirstWholeStep) {
   const cdlinear::Data data = cdlinear::Data::read(test::data_path("heart_scale"));
   std::atomic<bool> cancel{true};
   cdlinear::TrainOptions options;
   options.cancel = &cancel;
-  EXPECT_THROW(cdlinear::search_C(data, 3, options), cdlinear::Cancelled);
+  EXPECT_EQ(search_cancel(data, options), "search cancelled after 1 step, the last at C = 0.25");
   options.loss = "sq";
-  EXPECT_THROW(cdlinear::search_C(data, 3, options), cdlinear::Cancelled);
+  EXPECT_EQ(search_cancel(data, options), "search cancelled after 1 step, the last at C = 0.25");
+  // Unset, the same search takes several steps from that C.
+  cancel = false;
+  const cdlinear::Search found = cdlinear::search_C(data, 3, options, 0.25);
+  ASSERT_GT(found.steps.size(), 1u);
+  EXPECT_EQ(found.steps.front().C, 0.25);
 }
 
 }  // namespace
