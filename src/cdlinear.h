@@ -139,10 +139,12 @@ class Data {
   // indptr[0] != 0, indptr decreasing or its last offset not nnz; an index
   // negative or not below the other dimension, or not greater than the
   // previous index of its row (column): indices are sorted and unique; a NaN
-  // or infinite value; rows or cols above 2147483647, rows 0; labels not
-  // one a row or not finite; instance weights not one a row, negative or
-  // not finite. Integer class labels are checked when a classification
-  // trains, as for a file.
+  // or infinite value; rows or cols above 2147483647, rows 0; a null indptr,
+  // or null indices or values with nnz > 0; a shape whose copies (below)
+  // would need more memory than this process may use, refused before
+  // anything is allocated; labels not one a row or not finite; instance
+  // weights not one a row, negative or not finite. Integer class labels are
+  // checked when a classification trains, as for a file.
   //
   // The arrays are copied, during the call, into the library's matrices (8
   // bytes a nonzero for the value, 4 for the index, float32 values widened

@@ -17,7 +17,7 @@ class ProblemReporter : public cdl::Reporter {
   // A class not yet started when training stopped does not start.
   void begin_problem(const cdl::Problem& problem, cdl::LossKind loss, int label) override {
     Reporter::begin_problem(problem, loss, label);
-    run_.check_stopped("before class " + std::to_string(problem_ + 1) + " started");
+    run_.check_stopped("before one-vs-rest problem " + std::to_string(problem_) + " started");
   }
   void iteration(const cdl::IterationInfo& info) override {
     Reporter::iteration(info);
