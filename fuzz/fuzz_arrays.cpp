@@ -5,7 +5,8 @@
 //   flags rows cols nnz  indptr  indices  values  labels  [weights]
 //
 // with flags' bits: 1 CSC, 2 int64 indptr, 4 int64 indices, 8 float32
-// values, 16 instance weights; rows, cols and nnz one byte each (below 16,
+// values, 16 instance weights, 32 dcd rather than cdper, 64 a null indptr,
+// 128 null indices and values; rows, cols and nnz one byte each (below 16,
 // 16 and 64); indptr and indices in their width, values in theirs, raw, so
 // that the checks meet every bit pattern; one signed byte per label and one
 // byte per weight (in sixteenths). A short input ends the run. The arrays
@@ -93,9 +94,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::memcpy(indptr_storage.data(), indptr.data(), indptr.size());
   std::memcpy(indices_storage.data(), indices.data(), indices.size());
   std::memcpy(values_storage.data(), values.data(), values.size());
-  x.indptr = indptr_storage.data();
-  x.indices = indices_storage.data();
-  x.values = values_storage.data();
+  x.indptr = (head[0] & 64) != 0 ? nullptr : indptr_storage.data();
+  x.indices = (head[0] & 128) != 0 ? nullptr : indices_storage.data();
+  x.values = (head[0] & 128) != 0 ? nullptr : values_storage.data();
 
   std::optional<cdlinear::Data> made;
   try {

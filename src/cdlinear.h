@@ -139,10 +139,12 @@ class Data {
   // indptr[0] != 0, indptr decreasing or its last offset not nnz; an index
   // negative or not below the other dimension, or not greater than the
   // previous index of its row (column): indices are sorted and unique; a NaN
-  // or infinite value; rows or cols above 2147483647, rows 0; labels not
-  // one a row or not finite; instance weights not one a row, negative or
-  // not finite. Integer class labels are checked when a classification
-  // trains, as for a file.
+  // or infinite value; rows or cols above 2147483647, rows 0; a null indptr,
+  // or null indices or values with nnz > 0; a shape whose copies (below)
+  // would need more memory than this process may use, refused before
+  // anything is allocated; labels not one a row or not finite; instance
+  // weights not one a row, negative or not finite. Integer class labels are
+  // checked when a classification trains, as for a file.
   //
   // The arrays are copied, during the call, into the library's matrices (8
   // bytes a nonzero for the value, 4 for the index, float32 values widened
@@ -151,7 +153,10 @@ class Data {
   // columns, made by one transposition, for training): twice the memory of
   // from_csc, which makes the rows only when instance() or prediction first
   // needs them. The data trains to the same model bytes as Data::read() of
-  // a file holding the same numbers.
+  // a file holding the same numbers whose largest feature index is `cols`
+  // (a file has as many features as its largest index; arrays have `cols`,
+  // also when the last columns are empty, and the model has a weight for
+  // each).
   static Data from_csr(const SparseArrays& x, std::vector<double> labels,
                        std::vector<double> instance_weights = {});
   static Data from_csc(const SparseArrays& x, std::vector<double> labels,
@@ -186,12 +191,14 @@ struct IterationProgress {
   // for a single problem.
   std::size_t problem = 0;
   std::int64_t iteration = 0;  // from 1
-  // The objective f(w) after the iteration (the dual solvers report their
-  // primal value); NaN where a solver does not compute it every iteration.
+  // The objective f(w) after the iteration; NaN where a solver does not
+  // compute it every iteration. The dual solvers report their primal value,
+  // except cs, which reports 1/2 |w|^2 plus the sum of its dual variables
+  // over the wrong classes, and oneclass, which reports 1/2 |w|^2.
   double objective = 0;
   // The stopping rule's measure after it (CD: the norm of the stored
   // partial derivatives; Newton solvers: the gradient norm; Pegasos has
-  // none).
+  // none and reports 0).
   double grad_norm = 0;
   double seconds = 0;  // training time so far
 };
@@ -262,14 +269,19 @@ struct TrainOptions {
   // train() calls it after every outer iteration (epoch, Newton step) of
   // every solver, from the thread that trains the problem (the classes of
   // one-vs-rest may run on threads), one call at a time. Returning false
-  // stops training as `cancel` does; an exception it throws leaves train()
-  // as it is. Cross validation and the search do not call it. Null: none.
+  // stops training as `cancel` does; an exception it throws stops training
+  // too and leaves train() as it is (on threads, every class in progress
+  // ends with it). After either, it is not called again. Cross validation
+  // and the search do not call it. Null: none.
   std::function<bool(const IterationProgress&)> on_iteration;
   // train() polls it after every outer iteration of every solver: once it
   // reads true, train() throws Cancelled, within one outer iteration of
-  // each problem in progress. search_C() polls it between two values of C
-  // (the folds of one C run to their end); cross_validate() does not poll
-  // it. May be set from any thread; null: never.
+  // each problem in progress; a one-vs-rest class not yet started then
+  // does not start, so that at most `threads` classes run an iteration
+  // after the flag is set. search_C() polls it after each step (the folds
+  // of one C run to their end), and its Cancelled names the steps done and
+  // the last C; cross_validate() does not poll it. May be set from any
+  // thread; null: never.
   const std::atomic<bool>* cancel = nullptr;
 };
 
@@ -342,9 +354,10 @@ class Model {
   std::vector<double> probabilities(const Instance& x) const;
 
   // The same for every instance of `data`, in order, on `threads` threads
-  // (0: one per core); the numbers never depend on the threads. Rows of
-  // values are laid out row-major: instance j's nr_w() decision values
-  // start at j * nr_w(), its nr_class() probabilities at j * nr_class().
+  // (0: one per core; above 1024, ConfigError as for train()); the numbers
+  // never depend on the threads. Rows of values are laid out row-major:
+  // instance j's nr_w() decision values start at j * nr_w(), its nr_class()
+  // probabilities at j * nr_class().
   // cdpredict's labels, values and -b 1 probabilities, for the data of
   // its test file.
   std::vector<double> predict(const Data& data, unsigned threads = 0) const;

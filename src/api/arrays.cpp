@@ -10,6 +10,8 @@
 
 #include "api/internal.h"
 #include "cdlinear.h"
+#include "data/block_reader.h"
+#include "data/libsvm_reader.h"
 #include "data/sparse_matrix.h"
 
 namespace cdlinear {
@@ -45,6 +47,27 @@ struct Compressed {
   double largest_magnitude = 0;
 };
 
+// Refuses, before anything is allocated, arrays whose copies would not fit
+// in the memory this process may use (cdl::available_memory(), as the file
+// reader's columns): 8 bytes an offset, and during a transposition 8 more
+// for each offset it makes; 12 bytes a nonzero, twice with both orders.
+void check_memory(const std::string& name, const SparseArrays& x, bool both_orders) {
+  constexpr double kOffset = 8;
+  constexpr double kNonzero = 12;
+  const auto rows = static_cast<double>(x.rows) + 1;
+  const auto cols = static_cast<double>(x.cols) + 1;
+  const auto nnz = static_cast<double>(x.nnz);
+  const double bytes = both_orders ? kOffset * (rows + 2 * cols) + 2 * kNonzero * nnz
+                                   : kOffset * cols + kNonzero * nnz;
+  const auto memory = static_cast<double>(cdl::available_memory());
+  if (bytes > memory) {
+    throw ArrayError(name + " shape " + std::to_string(x.rows) + " x " + std::to_string(x.cols) +
+                     " with " + std::to_string(x.nnz) + " nonzeros needs " +
+                     cdl::detail::format_bytes(bytes) + ", more than the " +
+                     cdl::detail::format_bytes(memory) + " of memory here");
+  }
+}
+
 // Checks `x` as a matrix compressed along `outer` (its size) over `inner`
 // and copies it; throws ArrayError naming the first fault.
 Compressed compress(const SparseArrays& x, const Layout& layout, std::size_t outer,
@@ -56,6 +79,7 @@ Compressed compress(const SparseArrays& x, const Layout& layout, std::size_t out
                      " rows and columns are supported");
   }
   if (x.rows == 0) throw ArrayError(name + ": no instance (rows is 0)");
+  check_memory(name, x, &layout == &kCsr);
   if (x.indptr == nullptr) throw ArrayError(name + ": indptr is null");
   if (x.nnz > 0 && (x.indices == nullptr || x.values == nullptr)) {
     throw ArrayError(name + ": indices or values is null with nnz " + std::to_string(x.nnz));

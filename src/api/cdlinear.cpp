@@ -31,6 +31,15 @@ namespace cdlinear {
 
 namespace {
 
+// Refuses a thread count above cdl::kMaxThreads (train's -m, prediction's
+// threads) as cdtrain does.
+void check_threads(unsigned threads) {
+  if (threads > cdl::kMaxThreads) {
+    throw ConfigError("threads: expected 0 (one per core) to " + std::to_string(cdl::kMaxThreads) +
+                      ", got " + std::to_string(threads));
+  }
+}
+
 // TrainOptions::solver: a LIBLINEAR number, or a solver's name; empty: the
 // default, which the data's shape chooses (cdl::choose_solver_by_shape).
 void set_solver(const std::string& solver, cdl::Params& params) {
@@ -89,7 +98,6 @@ cdl::Params params_of(const TrainOptions& options, const cdl::DataShape& shape, 
   params.seed = options.seed;
   params.max_iter = options.max_iter;
   params.svr_epsilon = options.svr_epsilon;
-  params.quiet = options.progress == nullptr;
   params.nu = options.nu;
   params.free_bias = options.free_bias;
   if (!options.select.empty()) params.select = options.select;
@@ -104,11 +112,7 @@ cdl::Params params_of(const TrainOptions& options, const cdl::DataShape& shape, 
   params.tau_factor = options.tau_factor.value_or(params.tau_factor);
   params.pegasos_batch = options.pegasos_batch.value_or(params.pegasos_batch);
   params.stratified = options.stratified;
-  if (options.threads > cdl::kMaxThreads) {
-    throw cdl::ConfigError("threads: expected 0 (one per core) to " +
-                           std::to_string(cdl::kMaxThreads) + ", got " +
-                           std::to_string(options.threads));
-  }
+  check_threads(options.threads);
   // A start from a model keeps the solver asked for, as cdtrain -i does.
   params = cdl::resolve_defaults(
       options.initial_model != nullptr ? params : cdl::choose_solver_by_shape(params, shape));
@@ -292,6 +296,7 @@ double prediction(const cdl::LinearModel& model, const std::vector<double>& deci
 template <class Each>
 void for_each_decision(const cdl::LinearModel& model, const cdl::CsrMatrix& rows, unsigned threads,
                        Each each) {
+  check_threads(threads);
   constexpr std::size_t kBlock = 1024;
   const std::size_t blocks = (rows.num_rows + kBlock - 1) / kBlock;
   cdl::run_tasks_or_throw(

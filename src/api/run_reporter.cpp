@@ -1,5 +1,7 @@
 #include "api/run_reporter.h"
 
+#include <exception>
+#include <string>
 #include <utility>
 
 namespace cdlinear {
@@ -12,6 +14,11 @@ class ProblemReporter : public cdl::Reporter {
  public:
   ProblemReporter(RunReporter& run, std::size_t problem, std::ostream& log)
       : Reporter(log, run.level()), run_(run), problem_(problem) {}
+  // A class not yet started when training stopped does not start.
+  void begin_problem(const cdl::Problem& problem, cdl::LossKind loss, int label) override {
+    Reporter::begin_problem(problem, loss, label);
+    run_.check_stopped("before one-vs-rest problem " + std::to_string(problem_) + " started");
+  }
   void iteration(const cdl::IterationInfo& info) override {
     Reporter::iteration(info);
     run_.poll(problem_, info);
@@ -79,16 +86,36 @@ void RunReporter::poll(std::size_t problem, const cdl::IterationInfo& info) {
     progress.grad_norm = info.grad_norm;
     progress.seconds = info.seconds;
     const std::lock_guard<std::mutex> lock(mutex_);
-    if (!on_iteration_(progress)) stopped_ = true;
+    // Another thread may have stopped the run since the check above.
+    if (!stopped_) {
+      try {
+        if (!on_iteration_(progress)) stopped_ = true;
+      } catch (...) {
+        error_ = std::current_exception();
+        stopped_ = true;
+        throw;
+      }
+    }
   }
-  if (stopped_ || (cancel_ != nullptr && cancel_->load())) {
-    stopped_ = true;
-    throw Cancelled("training cancelled after outer iteration " + std::to_string(info.iteration));
-  }
+  check_stopped("after outer iteration " + std::to_string(info.iteration));
 }
 
-void RunReporter::check_cancel() {
-  if (cancel_ != nullptr && cancel_->load()) throw Cancelled("search cancelled");
+void RunReporter::check_stopped(const std::string& when) {
+  if (!stopped_ && (cancel_ == nullptr || !cancel_->load())) return;
+  stopped_ = true;
+  std::exception_ptr error;
+  {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    error = error_;
+  }
+  // The other classes end with the callback's exception, so that train()
+  // throws it whichever class ends first.
+  if (error) std::rethrow_exception(error);
+  throw Cancelled("training cancelled " + when);
+}
+
+void RunReporter::check_cancel(const std::string& message) {
+  if (cancel_ != nullptr && cancel_->load()) throw Cancelled(message);
 }
 
 std::vector<std::int64_t> RunReporter::iterations() const {

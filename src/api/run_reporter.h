@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -47,8 +48,14 @@ class RunReporter : private DiscardStream, public cdl::Reporter {
   // Problem `problem` finished an outer iteration: calls on_iteration, and
   // throws Cancelled if it or the cancel flag asks to stop. Any thread.
   void poll(std::size_t problem, const cdl::IterationInfo& info);
-  // Throws Cancelled if the cancel flag is set (the search's steps).
-  void check_cancel();
+  // Throws if training was stopped: the callback's exception if it threw
+  // one, else Cancelled "training cancelled <when>" if it asked to stop or
+  // the cancel flag is set. Any thread; also before a one-vs-rest class
+  // starts.
+  void check_stopped(const std::string& when);
+  // Throws Cancelled(message) if the cancel flag is set (the search's
+  // steps).
+  void check_cancel(const std::string& message);
 
   // One per problem recorded, in problem order.
   std::vector<std::int64_t> iterations() const;
@@ -57,8 +64,9 @@ class RunReporter : private DiscardStream, public cdl::Reporter {
  private:
   const std::atomic<bool>* cancel_;
   std::function<bool(const IterationProgress&)> on_iteration_;
-  std::atomic<bool> stopped_{false};  // a callback asked to stop
+  std::atomic<bool> stopped_{false};  // a callback asked to stop or threw
   mutable std::mutex mutex_;
+  std::exception_ptr error_;  // what the callback threw; null: nothing
   std::size_t next_ = 0;
   std::vector<std::int64_t> iterations_;
   std::vector<double> objectives_;

@@ -118,14 +118,20 @@ Search search_C(const Data& data, int folds, const TrainOptions& options,
     const PreparedRun run = prepare_run(Access::of(data), searched, folds, true, reporter);
     check_has_folds(run, "search_C");
     Search out;
+    // Records a step; then a cancel ends the search, naming the steps done.
+    const auto step_done = [&](const Search::Step& step) {
+      out.steps.push_back(step);
+      reporter.check_cancel("search cancelled after " + std::to_string(out.steps.size()) +
+                            (out.steps.size() == 1 ? " step" : " steps") +
+                            ", the last at C = " + show(step.C));
+    };
     const cdl::CscMatrix& x = run.x();
     if (run.has_classes()) {
       const double start = start_C ? *start_C : cdl::search_start_C(x, run.params.loss.value());
       const cdl::CSearch best =
           cdl::search_C(cdl::DataMatrix{&x, nullptr, run.weights}, run.classes, run.params, start,
                         reporter, [&](double C, double accuracy) {
-                          out.steps.push_back({C, -1, accuracy});
-                          reporter.check_cancel();
+                          step_done({C, -1, accuracy});
                         });
       out.best_C = best.best_C;
       out.best_score = best.best_accuracy;
@@ -134,8 +140,7 @@ Search search_C(const Data& data, int folds, const TrainOptions& options,
     const cdl::RegressionSearch best = cdl::search_regression(
         x, run.data->csc.labels, run.params, start_C, reporter,
         [&](double C, double p, double mse) {
-          out.steps.push_back({C, p, mse});
-          reporter.check_cancel();
+          step_done({C, p, mse});
         },
         run.weights);
     out.best_C = best.best_C;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cdlinear.h"
+#include "data/libsvm_reader.h"
 #include "test_util.h"
 
 namespace cdl {
@@ -290,6 +291,23 @@ TEST(Arrays, MalformedArraysAreRefusedNamingThePlace) {
   x.indices = nullptr;
   EXPECT_EQ(refusal([&] { cdlinear::Data::from_csr(x, t.labels); }),
             "CSR: indices or values is null with nnz 4");
+  x = t.arrays();
+  x.values = nullptr;
+  EXPECT_EQ(refusal([&] { cdlinear::Data::from_csr(x, t.labels); }),
+            "CSR: indices or values is null with nnz 4");
+  x = t.arrays();
+  x.indptr = nullptr;
+  EXPECT_EQ(refusal([&] { cdlinear::Data::from_csr(x, t.labels); }), "CSR: indptr is null");
+  EXPECT_EQ(refusal([&] { cdlinear::Data::from_csc(x, t.labels); }), "CSC: indptr is null");
+  // Without nonzeros the values and indices are not read: null will do.
+  const std::vector<std::int32_t> empty_rows(4, 0);
+  x = t.arrays();
+  x.nnz = 0;
+  x.indptr = empty_rows.data();
+  x.indptr_type = k32;
+  x.indices = nullptr;
+  x.values = nullptr;
+  EXPECT_EQ(cdlinear::Data::from_csr(x, t.labels).size(), 3u);
   // CSC names the column.
   const std::vector<std::int32_t> col_ptr{0, 1, 2, 3, 4};
   const std::vector<std::int32_t> row_idx{0, 3, 0, 2};
@@ -299,6 +317,27 @@ TEST(Arrays, MalformedArraysAreRefusedNamingThePlace) {
                   view(3, 4, col_values, col_ptr.data(), k32, row_idx.data(), k32), t.labels);
             }),
             "CSC column 1, entry 0: row index 3 is not below the 3 rows");
+}
+
+// 2147483647 columns from a few bytes of arrays: the transposition to
+// columns would zero-fill 2^31 offsets and as many cursors (16 bytes a
+// column, 32 GiB); where the memory here is less, the arrays are refused
+// before anything is allocated, as the file reader refuses such an index.
+TEST(Arrays, ColumnsBeyondTheMemoryAreRefusedBeforeAllocating) {
+  constexpr std::size_t kCols = 2147483647;
+  const double needed = 16.0 * (kCols + 1.0);
+  if (needed <= static_cast<double>(available_memory())) {
+    GTEST_SKIP() << "this machine has the memory for 2^31 columns";
+  }
+  const std::vector<std::int32_t> indptr{0, 1};
+  const std::vector<std::int32_t> indices{static_cast<std::int32_t>(kCols - 1)};
+  const std::vector<double> values{1};
+  const cdlinear::SparseArrays x = view(1, kCols, values, indptr.data(), k32, indices.data(), k32);
+  const std::string message = refusal([&] { cdlinear::Data::from_csr(x, {1}); });
+  EXPECT_EQ(
+      message.rfind("CSR shape 1 x 2147483647 with 1 nonzeros needs 32.0 GiB, more than the ", 0),
+      0u)
+      << message;
 }
 
 TEST(Arrays, TrainingErrorsNameTheArrayRow) {

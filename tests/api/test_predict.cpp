@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cdlinear.h"
+#include "solvers/params.h"
 #include "test_util.h"
 
 namespace cdl {
@@ -120,6 +121,22 @@ TEST(Predict, LabelsAndValuesAreCdpredictsWithoutProbabilities) {
       ASSERT_EQ(print("%.17g", predicted[j]), run.output[j]) << "instance " << j;
     }
   }
+}
+
+// Prediction takes at most kMaxThreads threads, as training does, and
+// refuses more with ConfigError before it starts any.
+TEST(Predict, ThreadsAboveTheMaximumAreRefusedAsTrainRefusesThem) {
+  const cdlinear::Data data = cdlinear::Data::read(test::data_path("heart_scale"));
+  cdlinear::TrainOptions options;
+  options.solver = "0";
+  const cdlinear::Model model = cdlinear::train(data, options);
+  options.threads = kMaxThreads + 1;
+  EXPECT_THROW(cdlinear::train(data, options), cdlinear::ConfigError);
+  EXPECT_THROW(model.predict(data, kMaxThreads + 1), cdlinear::ConfigError);
+  EXPECT_THROW(model.decision_values(data, kMaxThreads + 1), cdlinear::ConfigError);
+  EXPECT_THROW(model.probabilities(data, kMaxThreads + 1), cdlinear::ConfigError);
+  EXPECT_EQ(model.predict(data, kMaxThreads), model.predict(data, 1));
+  EXPECT_EQ(model.probabilities(data, kMaxThreads), model.probabilities(data, 1));
 }
 
 }  // namespace

@@ -135,6 +135,7 @@ TEST(LibrarySearch, ClassificationStepsAreCdtrainsLines) {
   EXPECT_EQ(found.best_C, best->C);
   EXPECT_EQ(found.best_score, best->score);
   const cdlinear::Search from = cdlinear::search_C(data, 3, cdlinear::TrainOptions{}, 0.25);
+  ASSERT_FALSE(from.steps.empty());
   EXPECT_EQ(from.steps.front().C, 0.25);
   EXPECT_EQ(step_lines(from, false), cdtrain_step_lines("-C -v 3 -c 0.25", file));
 }
@@ -146,11 +147,13 @@ TEST(LibrarySearch, RegressionSearchesCAndP) {
   svr.solver = "11";
   svr.svr_epsilon = 40;
   const cdlinear::Search found = cdlinear::search_C(data, 5, svr);
+  ASSERT_FALSE(found.steps.empty());
   EXPECT_EQ(step_lines(found, true), cdtrain_step_lines("-s 11 -p 40 -C", file));
   EXPECT_GE(found.best_p, 0);
   cdlinear::TrainOptions ridge;
   ridge.loss = "sq";
   const cdlinear::Search ridge_found = cdlinear::search_C(data, 5, ridge);
+  ASSERT_FALSE(ridge_found.steps.empty());
   EXPECT_EQ(step_lines(ridge_found, true), cdtrain_step_lines("-l sq -C", file));
   EXPECT_EQ(ridge_found.best_p, -1);
 }
