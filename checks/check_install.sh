@@ -118,8 +118,13 @@ c_flags="-std=c99 -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror"
 # shellcheck disable=SC2046,SC2086 # flags are words
 gcc $c_flags docs/library-example.c $(pkg-config --cflags --libs cdlinear) -o "$scratch/c-example" ||
   fail "docs/library-example.c does not build against $prefix alone"
-LD_LIBRARY_PATH="$prefix/lib" ldd "$scratch/c-example" | grep -q "=> $prefix/lib/libcdlinear.so.$major " ||
-  fail "the C example does not load $prefix/lib/libcdlinear.so.$major"
+# ldd's output is read whole before it is searched: grep -q in a pipe may
+# exit before ldd has written everything, and pipefail then fails on ldd's
+# broken pipe.
+loaded=$(LD_LIBRARY_PATH="$prefix/lib" ldd "$scratch/c-example") ||
+  fail "ldd failed on the C example"
+grep -q "=> $prefix/lib/libcdlinear.so.$major " <<<"$loaded" ||
+  fail "the C example does not load $prefix/lib/libcdlinear.so.$major:"$'\n'"$loaded"
 # The same program linked with the archive (no shared library in sight).
 static="$scratch/static"
 mkdir "$static"
@@ -129,8 +134,8 @@ rm "$static"/lib/libcdlinear.so*
 gcc $c_flags docs/library-example.c \
   $(pkg-config --define-variable=prefix="$static" --static --cflags --libs cdlinear) \
   -o "$scratch/c-example-static" || fail "docs/library-example.c does not link the archive"
-readelf -d "$scratch/c-example-static" | grep -q 'NEEDED.*libcdlinear' &&
-  fail "the static C example needs libcdlinear.so"
+dynamic=$(readelf -d "$scratch/c-example-static") || fail "readelf failed on the static C example"
+grep -q 'NEEDED.*libcdlinear' <<<"$dynamic" && fail "the static C example needs libcdlinear.so"
 c_example_model() { # program data solver
   rm -rf "$scratch/c-run" && mkdir "$scratch/c-run"
   LD_LIBRARY_PATH="$prefix/lib" "$1" "$2" "$scratch/c-run" "$3" >"$scratch/c-run.out" ||

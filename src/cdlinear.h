@@ -3,9 +3,11 @@
 // and search C, predict, and save and load models in LIBLINEAR's text
 // format, from a C++17 program. It is the whole interface a program
 // needs, and includes nothing but the standard library, so that it can be
-// installed alone beside libcdlinear.a:
+// installed alone beside libcdlinear.a. The shared library exports the C
+// interface (cdlinear_c.h) alone, so a C++ program links the archive, as
+// the pkg-config file cdlinear-cxx names it:
 //
-//   g++ -std=c++17 prog.cpp -I$PREFIX/include -L$PREFIX/lib -lcdlinear -pthread
+//   g++ -std=c++17 prog.cpp $(pkg-config --cflags --libs cdlinear-cxx)
 //
 // The functions are the ones cdtrain and cdpredict run: train() on a file
 // with the same options writes, through Model::save(), the same model file
