@@ -213,7 +213,7 @@ cdtrain-mpi: $(MPI_OBJS) $(CLI_OBJ) $(LIB)
 test-mpi: mpi cdtrain
 	MAKE="$(MAKE)" bash tests/mpi/test_mpi.sh
 
-FORMAT_FILES = $(wildcard src/*.h src/*/*.h src/*/*.cpp tools/*.h tools/*.cpp mpi/*.h mpi/*.cpp bench/*.cpp gen/*.cpp experiments/*.cpp tests/*.h tests/*/*.cpp fuzz/*.h fuzz/*.cpp docs/*.cpp)
+FORMAT_FILES = $(wildcard src/*.h src/*/*.h src/*/*.cpp tools/*.h tools/*.cpp mpi/*.h mpi/*.cpp bench/*.cpp gen/*.cpp experiments/*.cpp tests/*.h tests/*/*.cpp fuzz/*.h fuzz/*.cpp docs/*.cpp python/src/*.cpp)
 
 # The formatting is clang-format 14's (Debian 12's clang-format package):
 # another major version formats some lines differently, so both targets
@@ -231,6 +231,26 @@ format: check-clang-format-version
 format-check: check-clang-format-version
 	@$(CLANG_FORMAT) --dry-run --Werror $(FORMAT_FILES)
 	@echo "format-check: $(words $(FORMAT_FILES)) files as clang-format $(CLANG_FORMAT_MAJOR) formats them"
+
+# The Python package (python/, docs/python.md), installed into a virtual
+# environment in $(BUILD)/venv that sees Debian's numpy, scipy, scikit-learn,
+# pybind11 and pytest (apt-get install python3-numpy python3-scipy
+# python3-sklearn python3-pybind11 pybind11-dev python3-pytest python3-venv
+# python3-dev): no network. The extension compiles the library's sources
+# itself, with the compiler of CXX.
+PYTHON ?= /usr/bin/python3
+PYTHON_VENV = $(BUILD)/venv
+.PHONY: python test-python
+python:
+	@test -x $(PYTHON_VENV)/bin/python || $(PYTHON) -m venv --system-site-packages $(PYTHON_VENV)
+	CC="$(CXX)" $(PYTHON_VENV)/bin/python -m pip install -q --no-build-isolation --no-index ./python
+
+# pytest on python/tests (from the repository root, so that the installed
+# package is imported, not python/cdlinear): the README's Python lines among
+# them; the model comparisons with cdtrain run ./cdtrain of this build.
+test-python: python cdtrain
+	CDL_BIN_DIR=$(CURDIR) CDL_DATA_DIR=$(CURDIR)/data \
+	  $(PYTHON_VENV)/bin/python -m pytest -q -p no:cacheprovider python/tests
 
 clean:
 	rm -rf build build-asan build-tsan build-fuzz $(TOOLS) cdtrain-mpi

@@ -1,0 +1,159 @@
+"""The functions LIBLINEAR's Python users know: train(y, X, '-s 2 -c 4'),
+predict, load_model, save_model, cross_validation, and load_svmlight_file on
+cdtrain's reader."""
+
+import shlex
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.utils.validation import check_array
+
+from . import _core
+from ._model import Model, load
+from ._train import check_sparse_structure, train_matrix
+
+# cdtrain's flags that train() takes: flag -> (TrainOptions key, converter).
+_FLAGS = {
+    "-s": ("solver", str),
+    "-l": ("loss", str),
+    "-r": ("regularizer", str),
+    "-c": ("C", float),
+    "-e": ("eps", float),
+    "-B": ("bias", float),
+    "-p": ("svr_epsilon", float),
+    "-m": ("threads", int),
+    "--seed": ("seed", int),
+    "--max-iter": ("max_iter", int),
+}
+
+
+def parse_options(options):
+    """The TrainOptions (a dict) of a cdtrain option string such as
+    '-s 2 -c 4 -w1 2'; ValueError for a flag train() does not take."""
+    tokens = shlex.split(options) if isinstance(options, str) else list(options)
+    parsed = {"threads": 1}
+    position = 0
+    while position < len(tokens):
+        flag = tokens[position]
+        if flag == "-q":
+            position += 1
+            continue
+        if position + 1 >= len(tokens):
+            raise ValueError("option %s needs a value" % flag)
+        value = tokens[position + 1]
+        position += 2
+        try:
+            if flag.startswith("-w") and flag[2:].lstrip("-").isdigit():
+                parsed.setdefault("class_weights", {})[int(flag[2:])] = float(value)
+            elif flag == "-v":
+                parsed["folds"] = int(value)
+            elif flag in _FLAGS:
+                key, convert = _FLAGS[flag]
+                parsed[key] = convert(value)
+                if flag in ("-c", "-e") and not parsed[key] > 0:
+                    raise ValueError("option %s: expected a positive number, got %r"
+                                     % (flag, value))
+            else:
+                raise ValueError("option %s: not one train() takes (%s, -wi, -v, -q)"
+                                 % (flag, ", ".join(_FLAGS)))
+        except ValueError as error:
+            if str(error).startswith("option"):
+                raise
+            raise ValueError("option %s: bad value %r" % (flag, value)) from None
+    return parsed
+
+
+def _matrix(X):
+    X = check_array(X, accept_sparse=["csr", "csc"], dtype=[np.float64, np.float32],
+                    accept_large_sparse=True)
+    if sp.issparse(X):
+        check_sparse_structure(X)
+    return X
+
+
+def train(y, X, options=""):
+    """Trains as cdtrain does with `options` (a string of its flags: -s -l -r
+    -c -e -B -p -wi -m --seed --max-iter -q; -m defaults to 1 thread) on the
+    labels or targets y and the matrix X (scipy CSR/CSC or dense, one
+    instance a row). Returns a Model; with -v n, the cross validation's
+    result instead, as cross_validation() gives it."""
+    parsed = parse_options(options)
+    folds = parsed.pop("folds", None)
+    if folds is not None:
+        return cross_validation(y, X, options)
+    X = _matrix(X)
+    y = np.asarray(y, dtype=np.float64)
+    if y.shape != (X.shape[0],):
+        raise ValueError("y has %d labels for %d instances" % (y.size, X.shape[0]))
+    return train_matrix(X, y, parsed)
+
+
+def predict(y, X, model, options=""):
+    """Predicts the instances of X with `model`. Returns (labels, (accuracy
+    in percent, mean squared error, squared correlation), decision values or,
+    with options '-b 1', probabilities), as LIBLINEAR's predict(); y may be
+    None or empty when the true labels are unknown."""
+    probability = False
+    tokens = shlex.split(options)
+    if tokens and tokens[0] == "-b" and len(tokens) == 2 and tokens[1] in ("0", "1"):
+        probability = tokens[1] == "1"
+    elif tokens:
+        raise ValueError("predict: the only option is -b 0|1, got %r" % options)
+    X = _matrix(X)
+    decision = model.decision_values(X)
+    labels = model.predict_from_decision(decision)
+    values = model.probabilities(decision) if probability else decision
+    scores = (float("nan"),) * 3
+    if y is not None and len(y) > 0:
+        truth = np.asarray(y, dtype=np.float64)
+        accuracy = 100.0 * float(np.mean(labels == truth))
+        mse = float(np.mean((labels - truth) ** 2))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            correlation = float(np.corrcoef(labels, truth)[0, 1] ** 2)
+        scores = (accuracy, mse, correlation)
+    return labels, scores, values
+
+
+def load_model(path):
+    """A model file cdtrain (or LIBLINEAR's train) wrote."""
+    return load(path)
+
+
+def save_model(path, model):
+    """Writes `model` as cdtrain writes its model file, whole or not at all."""
+    model._core.save(str(path))
+
+
+def cross_validation(y, X, options=""):
+    """n-fold cross validation with the train() options and -v n (default
+    5): the accuracy in percent for a classification, the mean squared error
+    for a regression, of predictions made by the folds' models on seeded
+    folds (--seed)."""
+    parsed = parse_options(options)
+    folds = int(parsed.pop("folds", 5))
+    X = sp.csr_matrix(_matrix(X))
+    y = np.asarray(y, dtype=np.float64)
+    if folds < 2 or folds > X.shape[0]:
+        raise ValueError("-v: the folds must be between 2 and the %d instances" % X.shape[0])
+    order = np.random.RandomState(parsed.get("seed", 1)).permutation(X.shape[0])
+    predicted = np.empty(X.shape[0])
+    regression = None
+    for fold in range(folds):
+        held = order[fold::folds]
+        kept = np.setdiff1d(order, held)
+        model = train_matrix(X[kept], y[kept], parsed)
+        regression = model.is_regression
+        predicted[held] = model.predict_from_decision(model.decision_values(X[held]))
+    if regression:
+        return float(np.mean((predicted - y) ** 2))
+    return 100.0 * float(np.mean(predicted == y))
+
+
+def load_svmlight_file(path, n_jobs=None):
+    """(X, y) of a LIBSVM-format file read by cdtrain's strict reader: X a
+    scipy CSR matrix of float64 (0-based columns, as scikit-learn's
+    load_svmlight_file gives for a file whose indices start at 1), y the
+    labels. n_jobs: accepted for the reader's threads."""
+    indptr, indices, values, labels, num_features = _core.read_file(str(path))
+    X = sp.csr_matrix((values, indices, indptr), shape=(labels.shape[0], num_features))
+    return X, labels

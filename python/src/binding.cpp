@@ -1,0 +1,166 @@
+// cdlinear._core: the C++ interface of cdlinear.h for Python, through
+// pybind11. This file only converts: Python arguments into the interface's
+// types and back; the package's Python code (cdlinear/*.py) checks the
+// input as scikit-learn does before anything reaches here.
+#include <cdlinear.h>
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace py = pybind11;
+
+namespace {
+
+// TrainOptions from the keyword dictionary the Python layer builds; an
+// unknown key is a programming error of that layer.
+cdlinear::TrainOptions options_of(const py::dict& given) {
+  cdlinear::TrainOptions options;
+  for (const auto& [key_object, value] : given) {
+    const std::string key = py::cast<std::string>(key_object);
+    if (value.is_none()) continue;
+    if (key == "solver") {
+      options.solver = py::cast<std::string>(value);
+    } else if (key == "loss") {
+      options.loss = py::cast<std::string>(value);
+    } else if (key == "regularizer") {
+      options.regularizer = py::cast<std::string>(value);
+    } else if (key == "C") {
+      options.C = py::cast<double>(value);
+    } else if (key == "eps") {
+      options.eps = py::cast<double>(value);
+    } else if (key == "bias") {
+      options.bias = py::cast<double>(value);
+    } else if (key == "class_weights") {
+      options.class_weights = py::cast<std::map<int, double>>(value);
+    } else if (key == "threads") {
+      options.threads = py::cast<unsigned>(value);
+    } else if (key == "seed") {
+      options.seed = py::cast<std::uint64_t>(value);
+    } else if (key == "max_iter") {
+      options.max_iter = py::cast<std::int64_t>(value);
+    } else if (key == "svr_epsilon") {
+      options.svr_epsilon = py::cast<double>(value);
+    } else {
+      throw py::key_error("train: unknown option '" + key + "'");
+    }
+  }
+  return options;
+}
+
+using DoubleArray = py::array_t<double, py::array::c_style | py::array::forcecast>;
+
+std::vector<double> vector_of(const DoubleArray& array) {
+  return std::vector<double>(array.data(), array.data() + array.size());
+}
+
+// The element type of an index array: int32 or int64, as scipy makes them.
+cdlinear::IndexType index_type(const py::array& array, const char* what) {
+  if (array.dtype().is(py::dtype::of<std::int32_t>())) return cdlinear::IndexType::kInt32;
+  if (array.dtype().is(py::dtype::of<std::int64_t>())) return cdlinear::IndexType::kInt64;
+  throw py::value_error(std::string(what) + ": expected int32 or int64 indices");
+}
+
+cdlinear::ValueType value_type(const py::array& array) {
+  if (array.dtype().is(py::dtype::of<double>())) return cdlinear::ValueType::kFloat64;
+  if (array.dtype().is(py::dtype::of<float>())) return cdlinear::ValueType::kFloat32;
+  throw py::value_error("values: expected float64 or float32");
+}
+
+void check_contiguous(const py::array& array, const char* what) {
+  if (array.ndim() != 1 || !(array.flags() & py::array::c_style)) {
+    throw py::value_error(std::string(what) + ": expected a contiguous one-dimensional array");
+  }
+}
+
+// Trains on a scipy CSR or CSC matrix's arrays (`compressed_rows` tells
+// which), as they are: the interface reads them during the call, with the
+// GIL released; `labels` holds the class labels or targets, `weights` one
+// weight an instance or nothing.
+cdlinear::Model train_arrays(bool compressed_rows, const py::array& indptr,
+                             const py::array& indices, const py::array& values, std::size_t rows,
+                             std::size_t cols, const DoubleArray& labels,
+                             const DoubleArray& weights, const py::dict& options) {
+  check_contiguous(indptr, "indptr");
+  check_contiguous(indices, "indices");
+  check_contiguous(values, "values");
+  if (indices.shape(0) != values.shape(0)) {
+    throw py::value_error("indices and values differ in length");
+  }
+  cdlinear::SparseArrays x;
+  x.rows = rows;
+  x.cols = cols;
+  x.nnz = static_cast<std::size_t>(values.shape(0));
+  x.indptr = indptr.data();
+  x.indptr_type = index_type(indptr, "indptr");
+  x.indices = indices.data();
+  x.indices_type = index_type(indices, "indices");
+  x.values = values.data();
+  x.value_type = value_type(values);
+  if (static_cast<std::size_t>(indptr.shape(0)) != (compressed_rows ? rows : cols) + 1) {
+    throw py::value_error("indptr: expected one offset more than the matrix has " +
+                          std::string(compressed_rows ? "rows" : "columns"));
+  }
+  const cdlinear::TrainOptions train_options = options_of(options);
+  py::gil_scoped_release release;
+  const cdlinear::Data data =
+      compressed_rows ? cdlinear::Data::from_csr(x, vector_of(labels), vector_of(weights))
+                      : cdlinear::Data::from_csc(x, vector_of(labels), vector_of(weights));
+  return cdlinear::train(data, train_options);
+}
+
+// A LIBSVM-format file as CSR arrays: (indptr, indices, values, labels,
+// number of features), indices 0-based.
+py::tuple read_file(const std::string& path) {
+  std::vector<std::int64_t> indptr{0};
+  std::vector<std::int32_t> indices;
+  std::vector<double> values;
+  std::vector<double> labels;
+  std::size_t num_features = 0;
+  {
+    py::gil_scoped_release release;
+    const cdlinear::Data data = cdlinear::Data::read(path);
+    num_features = data.num_features();
+    labels = data.labels();
+    indptr.reserve(data.size() + 1);
+    for (std::size_t row = 0; row < data.size(); ++row) {
+      for (const cdlinear::Feature& feature : data.instance(row)) {
+        indices.push_back(feature.index - 1);
+        values.push_back(feature.value);
+      }
+      indptr.push_back(static_cast<std::int64_t>(indices.size()));
+    }
+  }
+  return py::make_tuple(py::array(py::cast(indptr)), py::array(py::cast(indices)),
+                        py::array(py::cast(values)), py::array(py::cast(labels)), num_features);
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_core, m) {
+  m.doc() = "cdlinear's C++ interface (cdlinear.h); use the package cdlinear instead";
+
+  // Translators run newest first: IoError before its base Error.
+  const auto& error = py::register_exception<cdlinear::Error>(m, "Error", PyExc_ValueError);
+  py::register_exception<cdlinear::IoError>(m, "IoError", PyExc_OSError);
+  static_cast<void>(error);
+
+  py::class_<cdlinear::Model>(m, "Model")
+      .def_static("load", &cdlinear::Model::load, py::call_guard<py::gil_scoped_release>())
+      .def("save", &cdlinear::Model::save, py::call_guard<py::gil_scoped_release>())
+      .def("to_string", &cdlinear::Model::to_string)
+      .def_property_readonly("is_regression", &cdlinear::Model::is_regression)
+      .def_property_readonly("solver_type", &cdlinear::Model::solver_type)
+      .def_property_readonly("labels", &cdlinear::Model::labels)
+      .def_property_readonly("num_features", &cdlinear::Model::num_features)
+      .def_property_readonly("bias", &cdlinear::Model::bias);
+
+  m.def("train_arrays", &train_arrays, py::arg("compressed_rows"), py::arg("indptr"),
+        py::arg("indices"), py::arg("values"), py::arg("rows"), py::arg("cols"), py::arg("labels"),
+        py::arg("weights"), py::arg("options"));
+  m.def("read_file", &read_file, py::arg("path"));
+}

@@ -1,0 +1,85 @@
+"""The LIBLINEAR-style functions against cdtrain and scikit-learn's reader."""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn.datasets import load_svmlight_file as sklearn_load
+
+import cdlinear
+from conftest import data_file
+
+
+@pytest.mark.parametrize("name", ["heart_scale", "dna.scale", "svmguide1", "w8a",
+                                  "svmlight_example1.test"])
+def test_load_svmlight_file_matches_scikit_learn(name):
+    X, y = cdlinear.load_svmlight_file(data_file(name))
+    expected_X, expected_y = sklearn_load(data_file(name))
+    assert sp.isspmatrix_csr(X) and X.dtype == np.float64
+    assert X.shape == expected_X.shape
+    np.testing.assert_array_equal(y, expected_y)
+    np.testing.assert_array_equal(X.indptr, expected_X.indptr)
+    np.testing.assert_array_equal(X.indices, expected_X.indices)
+    np.testing.assert_array_equal(X.data, expected_X.data)
+
+
+def test_load_svmlight_file_names_the_bad_line(tmp_path):
+    bad = tmp_path / "bad.svm"
+    bad.write_text("+1 1:0.5 2:1\n-1 3:0.25 2:1\n")
+    with pytest.raises(ValueError, match=r"bad\.svm:2:"):
+        cdlinear.load_svmlight_file(str(bad))
+
+
+@pytest.mark.parametrize("options,name", [("-s 2 -c 4", "heart_scale"),
+                                          ("-s 0 -B 1", "heart_scale"),
+                                          ("-s 1 -w1 2", "dna.scale"),
+                                          ("-s 5 -c 0.5", "svmguide1"),
+                                          ("-s 11 -p 0.2", "heart_scale")])
+def test_train_gives_cdtrain_model(options, name, cdtrain):
+    X, y = cdlinear.load_svmlight_file(data_file(name))
+    model = cdlinear.train(y, X, options)
+    assert model.to_string() == cdtrain(options.split(), name)
+
+
+def test_save_and_load_round_trip(tmp_path):
+    X, y = cdlinear.load_svmlight_file(data_file("dna.scale"))
+    model = cdlinear.train(y, X, "-s 0 -B 1")
+    path = str(tmp_path / "dna.model")
+    cdlinear.save_model(path, model)
+    loaded = cdlinear.load_model(path)
+    assert loaded.to_string() == model.to_string()
+    with open(path) as f:
+        assert f.read() == model.to_string()
+    labels, (accuracy, _, _), probabilities = cdlinear.predict(y, X, loaded, "-b 1")
+    np.testing.assert_allclose(probabilities.sum(axis=1), 1.0)
+    # The predicted label is the class of largest probability, and the
+    # accuracy is the share of labels predicted right.
+    np.testing.assert_array_equal(labels, loaded.labels[np.argmax(probabilities, axis=1)])
+    assert accuracy == pytest.approx(100 * np.mean(labels == y))
+
+
+def test_predict_decision_values_are_the_weights_times_x():
+    X, y = cdlinear.load_svmlight_file(data_file("heart_scale"))
+    model = cdlinear.train(y, X, "-s 2 -B 1")
+    labels, _, decision = cdlinear.predict(None, X, model)
+    dense = X.toarray()
+    w = np.array([float(line) for line in model.to_string().split("\nw\n")[1].split()])
+    np.testing.assert_allclose(decision[:, 0], dense @ w[:-1] + w[-1], rtol=1e-12, atol=1e-12)
+    expected = np.where(decision[:, 0] > 0, model.labels[0], model.labels[1])
+    np.testing.assert_array_equal(labels, expected)
+
+
+def test_cross_validation_accuracy_is_a_share():
+    X, y = cdlinear.load_svmlight_file(data_file("heart_scale"))
+    accuracy = cdlinear.train(y, X, "-s 2 -v 5")
+    assert 70 < accuracy <= 100
+    assert cdlinear.cross_validation(y, X, "-s 2 -v 5") == accuracy
+
+
+def test_bad_options_raise_value_error():
+    X, y = cdlinear.load_svmlight_file(data_file("heart_scale"))
+    with pytest.raises(ValueError, match="-c"):
+        cdlinear.train(y, X, "-c -1")
+    with pytest.raises(ValueError, match="-z"):
+        cdlinear.train(y, X, "-z 1")
+    with pytest.raises(ValueError, match="solver"):
+        cdlinear.train(y, X, "-s 99")
