@@ -39,7 +39,7 @@ GTEST_LIBS := -lgtest -lgtest_main
 
 TOOLS := cdtrain cdpredict cdscale
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := reader model cli train cache
+FUZZ_TARGETS := reader model cli train cache arrays
 # The fuzz targets with a plain main() that replays their seeds and kept
 # crash reproducers (fuzz/replay_main.cpp); part of make asan.
 REPLAYS := $(FUZZ_TARGETS:%=$(BUILD)/replay_%)

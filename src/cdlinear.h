@@ -218,6 +218,35 @@ class Model {
   const std::vector<int>& labels() const;
   std::size_t num_features() const;  // not counting the bias
   double bias() const;               // < 0: none
+  // LIBLINEAR's nr_class: labels().size(), or 2 for a regression or
+  // one-class model.
+  std::size_t nr_class() const;
+  // The number of decision values: 1 for two classes (except with the
+  // Crammer-Singer solver, "cs") and for a regression or one-class model,
+  // nr_class() otherwise.
+  std::size_t nr_w() const;
+  // The weights as LIBLINEAR's model holds them: num_features() rows (one
+  // more, the bias feature's, last, if bias() >= 0) of nr_w() weights each,
+  // so feature i's (1-based) weight for decision value k is
+  // weights()[(i - 1) * nr_w() + k].
+  const std::vector<double>& weights() const;
+  // The weights of decision value k < nr_w() (class labels()[k]'s, for
+  // more than two classes): one per feature, then the bias feature's if
+  // bias() >= 0. Throws ConfigError for k >= nr_w().
+  std::vector<double> weights_of(std::size_t k) const;
+  // A one-class model's offset: its decision value is w'x - rho(); 0 for
+  // the others.
+  double rho() const;
+  // From the training run that made the model, one per problem the solver
+  // solved: one for two classes, a regression or one class, and for the
+  // Crammer-Singer solver's problem over all classes; nr_w() for
+  // one-vs-rest, in labels() order. iterations(): the solver's outer
+  // iterations (epochs for the coordinate-descent solvers, Newton steps
+  // for tron and newton); objectives(): its objective value f(w) at the
+  // end, as its summary line prints it. Model files do not hold them: a
+  // loaded Model's are empty.
+  const std::vector<std::int64_t>& iterations() const;
+  const std::vector<double>& objectives() const;
 
   // The decision values w'x of one instance: one for two classes (positive
   // for labels()[0]) and for a regression, one per class otherwise.

@@ -9,6 +9,7 @@
 #include <ostream>
 
 #include "api/internal.h"
+#include "api/run_reporter.h"
 #include "data/input_file.h"
 #include "data/libsvm_reader.h"
 #include "data/parse_number.h"
@@ -95,10 +96,11 @@ cdl::Params params_of(const TrainOptions& options, const cdl::DataShape& shape) 
   params.quiet = options.progress == nullptr;
   params = cdl::resolve_defaults(cdl::choose_solver_by_shape(params, shape));
   cdl::validate(params);
-  if (cdl::is_regression(params.loss.value()) && !params.class_weights.empty()) {
-    throw cdl::ConfigError("class weights weigh classes; loss " +
-                           std::string(cdl::loss_info(*params.loss).name) +
-                           " is a regression, with none");
+  if (!cdl::has_classes(params.loss.value()) && !params.class_weights.empty()) {
+    throw cdl::ConfigError(
+        "class weights weigh classes; loss " + std::string(cdl::loss_info(*params.loss).name) +
+        (cdl::is_one_class(*params.loss) ? " is the one-class SVM" : " is a regression") +
+        ", with none");
   }
   return params;
 }
@@ -154,16 +156,13 @@ const std::vector<double>* instance_weights_of(const Data::Impl& data,
   return &weights;
 }
 
-cdl::LinearModel train_model(const Data::Impl& data, const TrainOptions& options) {
+cdl::LinearModel train_model(const Data::Impl& data, const TrainOptions& options,
+                             RunReporter& reporter) {
   const cdl::CscMatrix& read = data.csc.features;
   cdl::Params params = params_of(
       options, {read.num_rows, read.num_cols + (options.bias >= 0 ? 1 : 0),
                 static_cast<std::uint64_t>(read.nnz()) + (options.bias >= 0 ? read.num_rows : 0)});
   const std::vector<double>* weights = instance_weights_of(data, options);
-  std::ostream discard(nullptr);
-  cdl::Reporter reporter(
-      options.progress != nullptr ? *options.progress : discard,
-      options.progress != nullptr ? cdl::Reporter::Level::kNormal : cdl::Reporter::Level::kQuiet);
   // The training matrix: with the bias column, as the reader appends it.
   cdl::CscMatrix with_bias;
   if (params.bias >= 0) {
@@ -171,7 +170,7 @@ cdl::LinearModel train_model(const Data::Impl& data, const TrainOptions& options
     cdl::append_constant_column(with_bias, params.bias);
   }
   const cdl::CscMatrix& x = params.bias >= 0 ? with_bias : data.csc.features;
-  if (cdl::is_regression(params.loss.value())) {
+  if (!cdl::has_classes(params.loss.value())) {  // a regression or the one-class SVM
     // Checked here to name the line; train_regression() checks again (a
     // pass over the values) unless x is the copy with the bias column,
     // which records the check.
@@ -267,6 +266,24 @@ const std::string& Model::solver_type() const { return impl_->model.solver_type;
 const std::vector<int>& Model::labels() const { return impl_->model.labels; }
 std::size_t Model::num_features() const { return impl_->model.num_features; }
 double Model::bias() const { return impl_->model.bias; }
+std::size_t Model::nr_class() const { return impl_->model.nr_class(); }
+std::size_t Model::nr_w() const { return impl_->model.nr_w(); }
+const std::vector<double>& Model::weights() const { return impl_->model.w; }
+double Model::rho() const { return impl_->model.rho; }
+const std::vector<std::int64_t>& Model::iterations() const { return impl_->iterations; }
+const std::vector<double>& Model::objectives() const { return impl_->objectives; }
+
+std::vector<double> Model::weights_of(std::size_t k) const {
+  const cdl::LinearModel& model = impl_->model;
+  const std::size_t nr_w = model.nr_w();
+  if (k >= nr_w) {
+    throw ConfigError("weights_of(" + std::to_string(k) + "): the model has " +
+                      std::to_string(nr_w) + " decision values");
+  }
+  std::vector<double> out(model.weight_rows());
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = model.w[i * nr_w + k];
+  return out;
+}
 
 std::vector<double> Model::decision_values(const Instance& x) const {
   return translating_errors([&] {
@@ -298,8 +315,11 @@ std::vector<double> Model::predict(const Data& data) const {
 }
 
 Model train(const Data& data, const TrainOptions& options) {
-  return translating_errors(
-      [&] { return Access::make_model(train_model(Access::of(data), options)); });
+  return translating_errors([&] {
+    RunReporter reporter(options.progress);
+    cdl::LinearModel model = train_model(Access::of(data), options, reporter);
+    return Access::make_model(std::move(model), reporter.iterations(), reporter.objectives());
+  });
 }
 
 double accuracy(const std::vector<double>& predicted, const std::vector<double>& labels) {

@@ -3,6 +3,7 @@
 #ifndef CDL_API_INTERNAL_H_
 #define CDL_API_INTERNAL_H_
 
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -42,14 +43,20 @@ struct Data::Impl {
 
 struct Model::Impl {
   cdl::LinearModel model;
+  // The training run's, one per problem; empty for a loaded model.
+  std::vector<std::int64_t> iterations;
+  std::vector<double> objectives;
 };
 
 // The one way into Data's and Model's storage.
 struct Access {
   static Data make_data(std::shared_ptr<const Data::Impl> impl) { return Data(std::move(impl)); }
-  static Model make_model(cdl::LinearModel model) {
+  static Model make_model(cdl::LinearModel model, std::vector<std::int64_t> iterations = {},
+                          std::vector<double> objectives = {}) {
     auto impl = std::make_shared<Model::Impl>();
     impl->model = std::move(model);
+    impl->iterations = std::move(iterations);
+    impl->objectives = std::move(objectives);
     return Model(std::move(impl));
   }
   static const Data::Impl& of(const Data& data) { return *data.impl_; }

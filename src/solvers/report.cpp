@@ -34,6 +34,10 @@ std::string format_duration(double seconds) {
   return buffer;
 }
 
+std::unique_ptr<Reporter> Reporter::problem_reporter(std::size_t, std::ostream& log) {
+  return std::make_unique<Reporter>(log, level_);
+}
+
 void Reporter::begin_problem(const Problem&, LossKind, int) {}
 
 void Reporter::iteration(const IterationInfo& info) {

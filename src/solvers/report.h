@@ -7,9 +7,11 @@
 #ifndef CDL_REPORT_H_
 #define CDL_REPORT_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <iosfwd>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -66,6 +68,12 @@ class Reporter {
   // evaluations read them); train() then gives the solver columns too.
   virtual bool needs_columns() const { return false; }
   virtual void summary(const std::string& solver_name, const SolveResult& result);
+  // The reporter of one-vs-rest problem `problem` (0-based, in label
+  // order) when train() trains the classes on threads: it prints into
+  // `log`, which train() passes on in order, and is called from the
+  // problem's thread. This one is a plain Reporter at this level; a
+  // subclass may return one that also hands results back to it.
+  virtual std::unique_ptr<Reporter> problem_reporter(std::size_t problem, std::ostream& log);
   // Warnings are printed at every level.
   virtual void warning(const std::string& message);
   virtual void info(const std::string& message);

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <sstream>
@@ -228,9 +229,9 @@ void train_classes_on_threads(std::size_t problems, unsigned threads, Reporter& 
     }
   };
   const std::vector<std::exception_ptr> errors = run_tasks(problems, threads, [&](std::size_t k) {
-    Reporter log(logs[k], reporter.level());
+    const std::unique_ptr<Reporter> log = reporter.problem_reporter(k, logs[k]);
     try {
-      train_class(k, log);
+      train_class(k, *log);
     } catch (...) {
       const std::lock_guard<std::mutex> lock(flush_mutex);
       done[k] = 2;
