@@ -128,7 +128,7 @@ class _Classifier(LinearClassifierMixin, SparseCoefMixin, _Base):
                 # classes_[1].
                 self.coef_ = self.coef_[1:] - self.coef_[:1]
                 self.intercept_ = self.intercept_[1:] - self.intercept_[:1]
-        self.n_iter_ = int(self.max_iter)
+        self.n_iter_ = int(model.iterations.max())
         return self
 
     def _class_weights(self, codes):
@@ -308,7 +308,7 @@ class LinearSVR(RegressorMixin, LinearModel, _Base):
         coef, intercept = model.coef_and_intercept(X.shape[1])
         self.coef_ = coef[0]
         self.intercept_ = float(intercept[0]) if self.fit_intercept else 0.0
-        self.n_iter_ = int(self.max_iter)
+        self.n_iter_ = int(model.iterations.max())
         return self
 
     def _more_tags(self):
@@ -348,5 +348,5 @@ class Lasso(RegressorMixin, LinearModel, _Base):
         coef, _ = model.coef_and_intercept(X.shape[1])
         self.coef_ = coef[0]
         self.intercept_ = y_offset - float(X_offset @ self.coef_) if self.fit_intercept else 0.0
-        self.n_iter_ = int(self.max_iter)
+        self.n_iter_ = int(model.iterations.max())
         return self

@@ -1,5 +1,5 @@
-"""A trained model as numpy arrays, read from the model file's text (LIBLINEAR's
-format, which cdtrain writes), and the predictions LIBLINEAR makes from it."""
+"""A trained model as numpy arrays (LIBLINEAR's model, as cdtrain writes it),
+and the predictions LIBLINEAR makes from it."""
 
 import numpy as np
 from scipy.special import expit
@@ -15,33 +15,25 @@ class Model:
 
     Attributes: solver_type, labels (class labels in the model's order; empty
     for a regression or one-class model), nr_class, num_features, bias (< 0:
-    none), rho (a one-class model's offset), and w, the weights as the file
-    lays them out: one row per feature (plus one for the bias), nr_w columns.
+    none), rho (a one-class model's offset), w, the weights as the file lays
+    them out: one row per feature (plus one for the bias), nr_w columns, and
+    from the training run (empty for a loaded model) iterations and
+    objectives, the solver's outer iterations and final f(w) per problem.
     """
 
     def __init__(self, core_model):
         self._core = core_model
-        self._parse(core_model.to_string())
-
-    def _parse(self, text):
-        lines = text.splitlines()
-        header = {}
-        position = 0
-        while lines[position] != "w":
-            key, _, value = lines[position].partition(" ")
-            header[key] = value
-            position += 1
-        self.solver_type = header["solver_type"]
-        self.nr_class = int(header["nr_class"])
-        self.labels = np.array(header["label"].split(), dtype=np.int64) if "label" in header else (
-            np.empty(0, dtype=np.int64))
-        self.num_features = int(header["nr_feature"])
-        self.bias = float(header["bias"])
-        self.rho = float(header.get("rho", 0.0))
-        rows = lines[position + 1:]
-        self.w = np.array([[float(v) for v in row.split()] for row in rows], dtype=np.float64)
-        if self.w.size == 0:
-            self.w = self.w.reshape(len(rows), 0)
+        self.solver_type = core_model.solver_type
+        self.nr_class = core_model.nr_class
+        self.labels = np.array(core_model.labels, dtype=np.int64)
+        self.num_features = core_model.num_features
+        self.bias = core_model.bias
+        self.rho = core_model.rho
+        self.w = core_model.weights
+        # From the training run (empty for a loaded model): the solver's
+        # outer iterations and final objective, one per problem solved.
+        self.iterations = np.array(core_model.iterations, dtype=np.int64)
+        self.objectives = np.array(core_model.objectives, dtype=np.float64)
 
     @property
     def is_regression(self):

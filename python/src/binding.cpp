@@ -157,7 +157,18 @@ PYBIND11_MODULE(_core, m) {
       .def_property_readonly("solver_type", &cdlinear::Model::solver_type)
       .def_property_readonly("labels", &cdlinear::Model::labels)
       .def_property_readonly("num_features", &cdlinear::Model::num_features)
-      .def_property_readonly("bias", &cdlinear::Model::bias);
+      .def_property_readonly("bias", &cdlinear::Model::bias)
+      .def_property_readonly("nr_class", &cdlinear::Model::nr_class)
+      .def_property_readonly("rho", &cdlinear::Model::rho)
+      .def_property_readonly("iterations", &cdlinear::Model::iterations)
+      .def_property_readonly("objectives", &cdlinear::Model::objectives)
+      // LIBLINEAR's layout: one row per feature (and the bias), nr_w columns.
+      .def_property_readonly("weights", [](const cdlinear::Model& model) {
+        const std::vector<double>& weights = model.weights();
+        const auto columns = static_cast<py::ssize_t>(model.nr_w());
+        const auto rows = columns == 0 ? 0 : static_cast<py::ssize_t>(weights.size()) / columns;
+        return py::array_t<double>({rows, columns}, weights.data());
+      });
 
   m.def("train_arrays", &train_arrays, py::arg("compressed_rows"), py::arg("indptr"),
         py::arg("indices"), py::arg("values"), py::arg("rows"), py::arg("cols"), py::arg("labels"),
