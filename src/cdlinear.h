@@ -193,6 +193,34 @@ struct TrainOptions {
   // leaves it out). Empty: every weight is 1, or the Data's own
   // (Data::instance_weights()); giving both is a ConfigError.
   std::vector<double> instance_weights;
+  // -n: the one-class SVM's nu, in (0, 1] (solver "oneclass" or "21"
+  // only). Empty: 0.5, as LIBLINEAR.
+  std::optional<double> nu;
+  // -R: do not regularize the bias weight (needs bias > 0; the solvers and
+  // losses of cdtrain -R, LIBLINEAR's -R).
+  bool free_bias = false;
+  // --select: the coordinate selection rule of the CD solvers by name
+  // (cdtrain -h lists them). Empty: the solver's own.
+  std::string select;
+  // --partitions: the fixed blocks of one parallel solve, 1 to 4096 (cdper:
+  // of the features; dcd, tron, newton: of the rows); the model depends on
+  // them, never on threads. Empty: the solver's default for the data.
+  std::optional<std::int64_t> partitions;
+  bool fixed_parts = false;          // --fixed-parts: dcd's parts keep the first cut
+  std::optional<bool> shrink;        // --shrink (true) / --no-shrink (false): dual solvers
+  bool exact_gaps = false;           // --exact-gaps: dcd with a rule that reads the margins
+  std::optional<double> gap_tol;     // --gap-tol: dual solvers, pdcd, rcd-pair; > 0
+  std::optional<double> sigma;       // --sigma: CD's sufficient decrease, in (0, 0.5)
+  std::optional<double> beta;        // --beta: CD's line search shrink factor, in (0, 1)
+  std::optional<double> pd_sigma;    // --pd-sigma: pdcd's dual step, > 0
+  std::optional<double> tau_factor;  // --tau-factor: pdcd, in (0, 1)
+  std::optional<std::int64_t> pegasos_batch;  // -k: pegasos's instances per update, >= 1
+  // --stratified: cross validation and the searches keep each class's
+  // share in every fold (train() ignores it).
+  bool stratified = false;
+  // Each option left empty takes cdtrain's default. Options a solver does
+  // not take are a ConfigError, as cdtrain's usage errors are.
+
   // Where the solver's progress lines and warnings go (cdtrain writes them
   // to stderr); null: nowhere.
   std::ostream* progress = nullptr;
@@ -255,8 +283,26 @@ class Model {
   std::vector<double> decision_values(const Instance& x) const;
   // The predicted label (as a double) or, for a regression, the value.
   double predict(const Instance& x) const;
-  // predict() of every instance of `data`, in order.
-  std::vector<double> predict(const Data& data) const;
+
+  // Whether the model is a logistic regression (solver_type L2R_LR,
+  // L2R_LR_DUAL or L1R_LR), whose decision values give probabilities.
+  bool has_probabilities() const;
+  // The class probabilities of one instance, as LIBLINEAR's predict -b 1
+  // computes them: nr_class() values in labels() order, 1 / (1 +
+  // exp(-decision)) per class (for two classes p and 1 - p), normalized to
+  // sum to 1 for more than two. Throws ConfigError for a model without
+  // probabilities.
+  std::vector<double> probabilities(const Instance& x) const;
+
+  // The same for every instance of `data`, in order, on `threads` threads
+  // (0: one per core); the numbers never depend on the threads. Rows of
+  // values are laid out row-major: instance j's nr_w() decision values
+  // start at j * nr_w(), its nr_class() probabilities at j * nr_class().
+  // cdpredict's labels, values and -b 1 probabilities, for the data of
+  // its test file.
+  std::vector<double> predict(const Data& data, unsigned threads = 0) const;
+  std::vector<double> decision_values(const Data& data, unsigned threads = 0) const;
+  std::vector<double> probabilities(const Data& data, unsigned threads = 0) const;
 
   struct Impl;  // the library's own; opaque here
 
@@ -271,6 +317,54 @@ class Model {
 // trained with, ParseError "path:line: reason" for labels that are not
 // integers in a classification or values too large to train on.
 Model train(const Data& data, const TrainOptions& options = {});
+
+// What cross validation found (cdtrain -v).
+struct CrossValidation {
+  // A classification's share of instances predicted right, in [0, 1]
+  // (NaN for a regression).
+  double accuracy = 0;
+  // A regression's mean squared error and squared correlation coefficient
+  // of the predictions (NaN for a classification), as cdtrain -v prints them.
+  double mean_squared_error = 0;
+  double squared_correlation = 0;
+  // Each instance's prediction (label or value) by the model trained
+  // without its fold.
+  std::vector<double> predictions;
+};
+
+// cdtrain -v `folds` on `data` with `options`: the folds, their seeds and
+// the solver are cdtrain's, so the numbers are the ones it prints for the
+// same options; the folds train on options.threads threads at once and the
+// result never depends on the threads. More folds than instances: one per
+// instance. Throws ConfigError for folds < 2 and for the one-class SVM;
+// otherwise as train().
+CrossValidation cross_validate(const Data& data, int folds, const TrainOptions& options = {});
+
+// What a search for C found (cdtrain -C).
+struct Search {
+  // One cross validation of the search: its C, its p (an SVR's; -1
+  // otherwise), and its accuracy (classification) or mean squared error
+  // (regression).
+  struct Step {
+    double C = 0;
+    double p = -1;
+    double score = 0;
+  };
+  std::vector<Step> steps;  // in the order searched: cdtrain's log2c lines
+  double best_C = 0;
+  double best_p = -1;     // an SVR's best p; -1 otherwise
+  double best_score = 0;  // the best accuracy, or the lowest mean squared error
+};
+
+// cdtrain -C -v `folds` (5 if 0): for a classification, cross validation at
+// C = start, 2 start, ... up to 1024, each fold warm-started from the
+// previous C and stopping early as LIBLINEAR's search does; for a
+// regression C up to 2^20 by mean squared error, and with loss svr2 or
+// svr1 also p over 20 steps of max |y| (from options.svr_epsilon down, if
+// given). The start is `start_C` if given (cdtrain's -c), else LIBLINEAR's
+// choice from the data. options.C is not read. Throws as cross_validate().
+Search search_C(const Data& data, int folds, const TrainOptions& options = {},
+                std::optional<double> start_C = std::nullopt);
 
 // The share of `predicted` equal to `labels` (both of one size), in [0, 1].
 double accuracy(const std::vector<double>& predicted, const std::vector<double>& labels);

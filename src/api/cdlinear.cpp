@@ -22,9 +22,11 @@
 #include "solvers/params.h"
 #include "solvers/report.h"
 #include "solvers/solver_table.h"
+#include "train/cross_validation.h"
 #include "train/train.h"
 #include "train/train_regression.h"
 #include "util/error.h"
+#include "util/parallel.h"
 
 namespace cdlinear {
 
@@ -61,8 +63,9 @@ void set_solver(const std::string& solver, cdl::Params& params) {
 // The Params that cdtrain's flags of the same values give, resolved and
 // validated, with the solver chosen by `shape` when the options leave it to
 // the data.
-cdl::Params params_of(const TrainOptions& options, const cdl::DataShape& shape) {
+cdl::Params params_of(const TrainOptions& options, const cdl::DataShape& shape, int cv_folds) {
   cdl::Params params;
+  params.cv_folds = cv_folds;
   set_solver(options.solver, params);
   if (!options.loss.empty()) {
     const cdl::LossInfo* loss = cdl::find_loss(options.loss);
@@ -94,6 +97,25 @@ cdl::Params params_of(const TrainOptions& options, const cdl::DataShape& shape) 
   params.max_iter = options.max_iter;
   params.svr_epsilon = options.svr_epsilon;
   params.quiet = options.progress == nullptr;
+  params.nu = options.nu;
+  params.free_bias = options.free_bias;
+  if (!options.select.empty()) params.select = options.select;
+  params.partitions = options.partitions;
+  params.fixed_parts = options.fixed_parts;
+  params.shrink = options.shrink;
+  params.exact_gaps = options.exact_gaps;
+  params.gap_tol = options.gap_tol;
+  params.sigma = options.sigma.value_or(params.sigma);
+  params.beta = options.beta.value_or(params.beta);
+  params.pd_sigma = options.pd_sigma;
+  params.tau_factor = options.tau_factor.value_or(params.tau_factor);
+  params.pegasos_batch = options.pegasos_batch.value_or(params.pegasos_batch);
+  params.stratified = options.stratified;
+  if (options.threads > cdl::kMaxThreads) {
+    throw cdl::ConfigError("threads: expected 0 (one per core) to " +
+                           std::to_string(cdl::kMaxThreads) + ", got " +
+                           std::to_string(options.threads));
+  }
   params = cdl::resolve_defaults(cdl::choose_solver_by_shape(params, shape));
   cdl::validate(params);
   if (!cdl::has_classes(params.loss.value()) && !params.class_weights.empty()) {
@@ -156,39 +178,61 @@ const std::vector<double>* instance_weights_of(const Data::Impl& data,
   return &weights;
 }
 
-cdl::LinearModel train_model(const Data::Impl& data, const TrainOptions& options,
-                             RunReporter& reporter) {
+}  // namespace
+
+PreparedRun prepare_run(const Data::Impl& data, const TrainOptions& options, int cv_folds,
+                        bool search, cdl::Reporter& reporter) {
   const cdl::CscMatrix& read = data.csc.features;
-  cdl::Params params = params_of(
-      options, {read.num_rows, read.num_cols + (options.bias >= 0 ? 1 : 0),
-                static_cast<std::uint64_t>(read.nnz()) + (options.bias >= 0 ? read.num_rows : 0)});
-  const std::vector<double>* weights = instance_weights_of(data, options);
+  PreparedRun run;
+  run.data = &data;
+  run.params =
+      params_of(options,
+                {read.num_rows, read.num_cols + (options.bias >= 0 ? 1 : 0),
+                 static_cast<std::uint64_t>(read.nnz()) + (options.bias >= 0 ? read.num_rows : 0)},
+                cv_folds);
+  const cdl::Params& params = run.params;
+  run.weights = instance_weights_of(data, options);
   // The training matrix: with the bias column, as the reader appends it.
-  cdl::CscMatrix with_bias;
   if (params.bias >= 0) {
-    with_bias = data.csc.features;
-    cdl::append_constant_column(with_bias, params.bias);
+    run.with_bias = data.csc.features;
+    cdl::append_constant_column(run.with_bias, params.bias);
   }
-  const cdl::CscMatrix& x = params.bias >= 0 ? with_bias : data.csc.features;
-  if (!cdl::has_classes(params.loss.value())) {  // a regression or the one-class SVM
-    // Checked here to name the line; train_regression() checks again (a
-    // pass over the values) unless x is the copy with the bias column,
-    // which records the check.
-    check_magnitudes(data, x, cdl::ClassMap{}, params, weights);
-    if (params.bias >= 0) with_bias.checked_cost = cdl::largest_cost({}, params, weights);
-    return cdl::train_regression(x, data.csc.labels, params, reporter, nullptr, nullptr, weights);
+  if (run.has_classes()) {
+    check_integer_labels(data);
+    run.classes = cdl::map_classes(data.csc.labels);
   }
-  check_integer_labels(data);
-  const cdl::ClassMap classes = cdl::map_classes(data.csc.labels);
-  check_magnitudes(data, x, classes, params, weights);
-  if (params.bias >= 0) with_bias.checked_cost = cdl::largest_cost(classes, params, weights);
+  // Checked here to name the row; training checks again (a pass over the
+  // values) unless x is the copy with the bias column, which records the
+  // check.
+  cdl::Params at = params;
+  if (search) {
+    at.C = std::max(params.C,
+                    run.has_classes() ? cdl::kLargestSearchC : cdl::kLargestRegressionSearchC);
+  }
+  check_magnitudes(data, run.x(), run.classes, at, run.weights);
+  if (params.bias >= 0)
+    run.with_bias.checked_cost = cdl::largest_cost(run.classes, at, run.weights);
   for (const auto& [label, weight] : params.class_weights) {
-    if (std::find(classes.labels.begin(), classes.labels.end(), label) == classes.labels.end()) {
+    const std::vector<int>& labels = run.classes.labels;
+    if (std::find(labels.begin(), labels.end(), label) == labels.end()) {
       reporter.warning("class weight of label " + std::to_string(label) + ": no instance of " +
                        data.name + " has that label; the weight is unused");
     }
   }
-  return cdl::train(cdl::DataMatrix{&x, nullptr, weights}, classes, params, reporter);
+  return run;
+}
+
+namespace {
+
+cdl::LinearModel train_model(const Data::Impl& data, const TrainOptions& options,
+                             RunReporter& reporter) {
+  const PreparedRun run = prepare_run(data, options, 0, false, reporter);
+  if (!run.has_classes()) {  // a regression or the one-class SVM
+    return cdl::train_regression(run.x(), data.csc.labels, run.params, reporter, nullptr, nullptr,
+                                 run.weights);
+  }
+  return cdl::train(cdl::DataMatrix{&run.x(), nullptr, run.weights}, run.classes, run.params,
+                    reporter);
 }
 
 // The 0-based indices of an instance, for LinearModel::decision_values.
@@ -209,6 +253,36 @@ void indices_of(const Instance& x, std::vector<cdl::Index>& indices, std::vector
 double prediction(const cdl::LinearModel& model, const std::vector<double>& decision) {
   if (model.task() == cdl::Task::kRegression) return decision[0];
   return model.label_for(decision);
+}
+
+// Calls each(row, decision, scratch) with the decision values of every row
+// of `rows`, on `threads` threads (0: one per core), in blocks of rows;
+// `scratch` is the block's to use. O(nnz + rows * nr_w).
+template <class Each>
+void for_each_decision(const cdl::LinearModel& model, const cdl::CsrMatrix& rows, unsigned threads,
+                       Each each) {
+  constexpr std::size_t kBlock = 1024;
+  const std::size_t blocks = (rows.num_rows + kBlock - 1) / kBlock;
+  cdl::run_tasks_or_throw(
+      blocks, threads == 0 ? cdl::hardware_threads() : threads, [&](std::size_t block) {
+        std::vector<double> decision;
+        std::vector<double> scratch;
+        const std::size_t stop = std::min(rows.num_rows, (block + 1) * kBlock);
+        for (std::size_t row = block * kBlock; row < stop; ++row) {
+          const auto begin = static_cast<std::size_t>(rows.row_ptr[row]);
+          const auto count = static_cast<std::size_t>(rows.row_ptr[row + 1]) - begin;
+          model.decision_values(rows.col_idx.data() + begin, rows.values.data() + begin, count,
+                                decision);
+          each(row, decision, scratch);
+        }
+      });
+}
+
+void require_probabilities(const cdl::LinearModel& model) {
+  if (!model.has_probabilities()) {
+    throw ConfigError("probabilities need a logistic regression model (loss lr); this one is " +
+                      model.solver_type);
+  }
 }
 
 }  // namespace
@@ -300,17 +374,46 @@ double Model::predict(const Instance& x) const {
   return prediction(impl_->model, decision_values(x));
 }
 
-std::vector<double> Model::predict(const Data& data) const {
-  const cdl::CsrMatrix& rows = Access::of(data).rows();
-  std::vector<double> out(rows.num_rows);
-  std::vector<double> decision;
-  for (std::size_t row = 0; row < rows.num_rows; ++row) {
-    const auto begin = static_cast<std::size_t>(rows.row_ptr[row]);
-    const auto count = static_cast<std::size_t>(rows.row_ptr[row + 1]) - begin;
-    impl_->model.decision_values(rows.col_idx.data() + begin, rows.values.data() + begin, count,
-                                 decision);
-    out[row] = prediction(impl_->model, decision);
-  }
+bool Model::has_probabilities() const { return impl_->model.has_probabilities(); }
+
+std::vector<double> Model::probabilities(const Instance& x) const {
+  require_probabilities(impl_->model);
+  std::vector<double> out;
+  impl_->model.probabilities(decision_values(x), out);
+  return out;
+}
+
+std::vector<double> Model::predict(const Data& data, unsigned threads) const {
+  const cdl::LinearModel& model = impl_->model;
+  std::vector<double> out(data.size());
+  for_each_decision(model, Access::of(data).rows(), threads,
+                    [&](std::size_t row, const std::vector<double>& decision,
+                        std::vector<double>&) { out[row] = prediction(model, decision); });
+  return out;
+}
+
+std::vector<double> Model::decision_values(const Data& data, unsigned threads) const {
+  const std::size_t nr_w = impl_->model.nr_w();
+  std::vector<double> out(data.size() * nr_w);
+  for_each_decision(
+      impl_->model, Access::of(data).rows(), threads,
+      [&](std::size_t row, const std::vector<double>& decision, std::vector<double>&) {
+        std::copy(decision.begin(), decision.end(), out.begin() + row * nr_w);
+      });
+  return out;
+}
+
+std::vector<double> Model::probabilities(const Data& data, unsigned threads) const {
+  const cdl::LinearModel& model = impl_->model;
+  require_probabilities(model);
+  const std::size_t nr_class = model.nr_class();
+  std::vector<double> out(data.size() * nr_class);
+  for_each_decision(
+      model, Access::of(data).rows(), threads,
+      [&](std::size_t row, const std::vector<double>& decision, std::vector<double>& scratch) {
+        model.probabilities(decision, scratch);
+        std::copy(scratch.begin(), scratch.end(), out.begin() + row * nr_class);
+      });
   return out;
 }
 

@@ -12,8 +12,12 @@
 
 #include "cdlinear.h"
 #include "data/libsvm_reader.h"
+#include "data/problem.h"
 #include "data/sparse_matrix.h"
 #include "model/model.h"
+#include "objective/loss.h"
+#include "solvers/params.h"
+#include "solvers/report.h"
 #include "util/error.h"
 
 namespace cdlinear {
@@ -79,6 +83,30 @@ auto translating_errors(Body body) -> decltype(body()) {
     throw Error(e.what());
   }
 }
+
+// A run's inputs as cdtrain prepares them from its options and data: the
+// resolved and validated Params (the solver chosen by the data's shape
+// when the options leave it to them), the instance weights, the classes
+// (none for a regression or the one-class SVM), the matrix with the bias
+// column, and the values checked at the largest C the run trains at.
+struct PreparedRun {
+  const Data::Impl* data = nullptr;
+  cdl::Params params;
+  const std::vector<double>* weights = nullptr;  // null: none
+  cdl::ClassMap classes;
+  cdl::CscMatrix with_bias;  // when params.bias >= 0
+
+  bool has_classes() const { return cdl::has_classes(params.loss.value()); }
+  // The training matrix: the data's, with the bias column if any.
+  const cdl::CscMatrix& x() const { return params.bias >= 0 ? with_bias : data->csc.features; }
+};
+
+// `cv_folds`: Params::cv_folds (0: training once), which the shape's choice
+// of a solver reads; `search`: the values are checked at the largest C the
+// search for C trains at, as cdtrain -C checks them. Throws as train()
+// does; warns through `reporter`.
+PreparedRun prepare_run(const Data::Impl& data, const TrainOptions& options, int cv_folds,
+                        bool search, cdl::Reporter& reporter);
 
 // Throws the error about instance `row` (0-based) of `data`: a ParseError
 // "path:line: reason" for data read from a file, an ArrayError "array row

@@ -1,0 +1,138 @@
+// cross_validate() and search_C() of cdlinear.h: cdtrain's -v and -C on
+// the core's cross validation and searches, with each instance's
+// prediction by the model of its fold.
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "api/internal.h"
+#include "api/run_reporter.h"
+#include "cdlinear.h"
+#include "train/cross_validation.h"
+#include "train/train_regression.h"
+
+namespace cdlinear {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+void check_folds(int folds) {
+  if (folds < 2) {
+    throw ConfigError("folds: cross validation needs at least 2 folds, got " +
+                      std::to_string(folds));
+  }
+}
+
+void check_has_folds(const PreparedRun& run, const char* what) {
+  if (cdl::is_one_class(run.params.loss.value())) {
+    throw ConfigError(std::string(what) +
+                      ": the one-class SVM is not cross-validated; train a model and score it");
+  }
+}
+
+// Each row's value x_j'w_f by the weights `fold_weights[f]` of its fold f,
+// over x's columns (the bias column included).
+std::vector<double> fold_values(const cdl::CscMatrix& x, const std::vector<std::size_t>& fold_of,
+                                const std::vector<std::vector<double>>& fold_weights) {
+  std::vector<double> out(x.num_rows, 0.0);
+  for (std::size_t c = 0; c < x.num_cols; ++c) {
+    for (auto k = x.col_ptr[c]; k < x.col_ptr[c + 1]; ++k) {
+      const auto t = static_cast<std::size_t>(k);
+      const std::size_t row = x.row_idx[t];
+      out[row] += x.values[t] * fold_weights[fold_of[row]][c];
+    }
+  }
+  return out;
+}
+
+CrossValidation classification_folds(const PreparedRun& run, cdl::Reporter& reporter) {
+  const cdl::CscMatrix& x = run.x();
+  const cdl::CrossValidation cv =
+      cdl::cross_validate(cdl::DataMatrix{&x, nullptr, run.weights}, run.classes, run.params,
+                          reporter, nullptr, true, true);
+  cdl::Reporter quiet(reporter.stream(), cdl::Reporter::Level::kQuiet);
+  const std::size_t folds = cdl::fold_count(run.params, x.num_rows, quiet);
+  const std::vector<std::size_t> fold_of = cdl::fold_assignment(run.classes, folds, run.params);
+  std::vector<std::vector<int>> by_fold(folds);
+  for (std::size_t f = 0; f < folds; ++f) by_fold[f] = cv.models[f].predict(x);
+  CrossValidation out;
+  out.accuracy = cv.accuracy;
+  out.mean_squared_error = kNaN;
+  out.squared_correlation = kNaN;
+  out.predictions.resize(x.num_rows);
+  for (std::size_t r = 0; r < x.num_rows; ++r) out.predictions[r] = by_fold[fold_of[r]][r];
+  return out;
+}
+
+CrossValidation regression_folds(const PreparedRun& run, cdl::Reporter& reporter) {
+  const cdl::CscMatrix& x = run.x();
+  const std::vector<double>& targets = run.data->csc.labels;
+  const cdl::RegressionValidation cv = cdl::cross_validate_regression(
+      x, targets, run.params, reporter, run.weights, nullptr, true, true);
+  cdl::Reporter quiet(reporter.stream(), cdl::Reporter::Level::kQuiet);
+  const std::size_t folds = cdl::fold_count(run.params, x.num_rows, quiet);
+  CrossValidation out;
+  out.accuracy = kNaN;
+  out.mean_squared_error = cv.mean_squared_error;
+  out.squared_correlation = cv.squared_correlation;
+  out.predictions = fold_values(x, cdl::regression_fold_assignment(x.num_rows, folds, run.params),
+                                cv.fold_weights);
+  return out;
+}
+
+}  // namespace
+
+CrossValidation cross_validate(const Data& data, int folds, const TrainOptions& options) {
+  return translating_errors([&] {
+    check_folds(folds);
+    RunReporter reporter(options.progress);
+    const PreparedRun run = prepare_run(Access::of(data), options, folds, false, reporter);
+    check_has_folds(run, "cross_validate");
+    return run.has_classes() ? classification_folds(run, reporter)
+                             : regression_folds(run, reporter);
+  });
+}
+
+Search search_C(const Data& data, int folds, const TrainOptions& options,
+                std::optional<double> start_C) {
+  return translating_errors([&] {
+    if (folds == 0) folds = 5;
+    check_folds(folds);
+    if (start_C && (!(*start_C > 0) || !std::isfinite(*start_C))) {
+      throw ConfigError("start_C: expected a positive number");
+    }
+    RunReporter reporter(options.progress);
+    TrainOptions searched = options;
+    searched.C = start_C.value_or(TrainOptions{}.C);  // cdtrain's -c, or its default
+    const PreparedRun run = prepare_run(Access::of(data), searched, folds, true, reporter);
+    check_has_folds(run, "search_C");
+    Search out;
+    const cdl::CscMatrix& x = run.x();
+    if (run.has_classes()) {
+      const double start = start_C ? *start_C : cdl::search_start_C(x, run.params.loss.value());
+      const cdl::CSearch best =
+          cdl::search_C(cdl::DataMatrix{&x, nullptr, run.weights}, run.classes, run.params, start,
+                        reporter, [&](double C, double accuracy) {
+                          out.steps.push_back({C, -1, accuracy});
+                        });
+      out.best_C = best.best_C;
+      out.best_score = best.best_accuracy;
+      return out;
+    }
+    const cdl::RegressionSearch best = cdl::search_regression(
+        x, run.data->csc.labels, run.params, start_C, reporter,
+        [&](double C, double p, double mse) {
+          out.steps.push_back({C, p, mse});
+        },
+        run.weights);
+    out.best_C = best.best_C;
+    out.best_p = best.best_p;
+    out.best_score = best.best_mean_squared_error;
+    return out;
+  });
+}
+
+}  // namespace cdlinear
