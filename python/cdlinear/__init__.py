@@ -6,7 +6,7 @@ what LIBLINEAR's Python users know. See docs/python.md.
 """
 
 from ._core import Error
-from ._estimators import Lasso, LinearSVC, LinearSVR, LogisticRegression
+from ._estimators import Lasso, LinearSVC, LinearSVR, LogisticRegression, OneClassSVM
 from ._lowlevel import (cross_validation, load_model, load_svmlight_file, predict, save_model,
                         train)
 from ._model import Model
@@ -18,6 +18,7 @@ __all__ = [
     "LinearSVR",
     "LogisticRegression",
     "Model",
+    "OneClassSVM",
     "cross_validation",
     "load_model",
     "load_svmlight_file",

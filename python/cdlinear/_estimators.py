@@ -7,7 +7,7 @@ import numbers
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
+from sklearn.base import BaseEstimator, OutlierMixin, RegressorMixin
 from sklearn.linear_model._base import LinearClassifierMixin, LinearModel, SparseCoefMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.class_weight import compute_class_weight
@@ -54,9 +54,13 @@ class _Base(BaseEstimator):
     """What every estimator shares: checking the input, the options every
     solver takes, and turning the model into coef_ and intercept_."""
 
-    def _validate_input(self, X, y, sample_weight, y_numeric):
-        X, y = self._validate_data(X, y, accept_large_sparse=True, y_numeric=y_numeric,
-                                   order="C", **_ACCEPTED)
+    def _validate_input(self, X, y, sample_weight, y_numeric, unsupervised=False):
+        if unsupervised:
+            X = self._validate_data(X, accept_large_sparse=True, order="C", **_ACCEPTED)
+            y = np.zeros(X.shape[0])
+        else:
+            X, y = self._validate_data(X, y, accept_large_sparse=True, y_numeric=y_numeric,
+                                       order="C", **_ACCEPTED)
         if sp.issparse(X):
             check_sparse_structure(X)
         if sample_weight is not None:
@@ -87,10 +91,14 @@ class _Base(BaseEstimator):
 
     def _intercept_options(self, options):
         """-B: the intercept as a constant feature of value intercept_scaling,
-        regularized with the weights as in LIBLINEAR."""
+        regularized with the weights as in LIBLINEAR, or with free_intercept
+        not regularized (cdtrain's -R, for the solvers that take it)."""
         if self.fit_intercept:
             _check_positive("intercept_scaling", self.intercept_scaling)
             options["bias"] = float(self.intercept_scaling)
+            options["free_bias"] = bool(self.free_intercept)
+        elif self.free_intercept:
+            raise ValueError("free_intercept=True needs fit_intercept=True")
         return options
 
 
@@ -174,7 +182,8 @@ class LinearSVC(_Classifier):
 
     def __init__(self, penalty="l2", loss="squared_hinge", *, dual=True, tol=1e-4, C=1.0,
                  multi_class="ovr", fit_intercept=True, intercept_scaling=1, class_weight=None,
-                 verbose=0, random_state=None, max_iter=1000, n_jobs=None, solver="auto"):
+                 verbose=0, random_state=None, max_iter=1000, n_jobs=None, solver="auto",
+                 free_intercept=False):
         self.penalty = penalty
         self.loss = loss
         self.dual = dual
@@ -189,6 +198,7 @@ class LinearSVC(_Classifier):
         self.max_iter = max_iter
         self.n_jobs = n_jobs
         self.solver = solver
+        self.free_intercept = free_intercept
 
     def _options(self):
         options = self._common_options()
@@ -213,7 +223,7 @@ class LinearSVC(_Classifier):
                 options["solver"] = "3"
             elif self.penalty == "l1":
                 options["solver"] = "5"
-            elif self.dual:
+            elif self.dual and not self.free_intercept:
                 options["solver"] = "1"
         options["loss"] = losses[self.loss]
         options["regularizer"] = self.penalty
@@ -230,7 +240,8 @@ class LogisticRegression(_Classifier):
 
     def __init__(self, penalty="l2", *, dual=False, tol=1e-4, C=1.0, fit_intercept=True,
                  intercept_scaling=1, class_weight=None, random_state=None, solver="auto",
-                 max_iter=100, multi_class="auto", verbose=0, n_jobs=None):
+                 max_iter=100, multi_class="auto", verbose=0, n_jobs=None,
+                 free_intercept=False):
         self.penalty = penalty
         self.dual = dual
         self.tol = tol
@@ -244,6 +255,7 @@ class LogisticRegression(_Classifier):
         self.multi_class = multi_class
         self.verbose = verbose
         self.n_jobs = n_jobs
+        self.free_intercept = free_intercept
 
     def _options(self):
         options = self._common_options()
@@ -253,7 +265,8 @@ class LogisticRegression(_Classifier):
         if self.penalty not in ("l1", "l2"):
             raise ValueError("penalty must be 'l1' or 'l2', got %r" % (self.penalty,))
         if "solver" not in options:
-            options["solver"] = "6" if self.penalty == "l1" else ("7" if self.dual else "0")
+            options["solver"] = "6" if self.penalty == "l1" else (
+                "7" if self.dual and not self.free_intercept else "0")
         options["loss"] = "lr"
         options["regularizer"] = self.penalty
         return options
@@ -276,7 +289,8 @@ class LinearSVR(RegressorMixin, LinearModel, _Base):
 
     def __init__(self, *, epsilon=0.0, tol=1e-4, C=1.0, loss="epsilon_insensitive",
                  fit_intercept=True, intercept_scaling=1.0, dual=True, verbose=0,
-                 random_state=None, max_iter=1000, n_jobs=None, solver="auto"):
+                 random_state=None, max_iter=1000, n_jobs=None, solver="auto",
+                 free_intercept=False):
         self.epsilon = epsilon
         self.tol = tol
         self.C = C
@@ -289,6 +303,7 @@ class LinearSVR(RegressorMixin, LinearModel, _Base):
         self.max_iter = max_iter
         self.n_jobs = n_jobs
         self.solver = solver
+        self.free_intercept = free_intercept
 
     def fit(self, X, y, sample_weight=None):
         X, y, sample_weight = self._validate_input(X, y, sample_weight, y_numeric=True)
@@ -302,7 +317,7 @@ class LinearSVR(RegressorMixin, LinearModel, _Base):
         options = self._intercept_options(self._common_options())
         if "solver" not in options:
             options["solver"] = "13" if self.loss == "epsilon_insensitive" else (
-                "12" if self.dual else "11")
+                "12" if self.dual and not self.free_intercept else "11")
         options.update(C=float(self.C), loss=losses[self.loss], svr_epsilon=float(self.epsilon))
         model = train_matrix(X, y.astype(np.float64), options, sample_weight)
         coef, intercept = model.coef_and_intercept(X.shape[1])
@@ -350,3 +365,55 @@ class Lasso(RegressorMixin, LinearModel, _Base):
         self.intercept_ = y_offset - float(X_offset @ self.coef_) if self.fit_intercept else 0.0
         self.n_iter_ = int(model.iterations.max())
         return self
+
+
+class OneClassSVM(OutlierMixin, _Base):
+    """scikit-learn's OneClassSVM with a linear kernel: LIBLINEAR's -s 21,
+    which finds w and rho of min 1/2 ||w||^2 - rho + 1/(nu l) sum max(0,
+    rho - w'x) (Schoelkopf et al.'s problem). decision_function(x) = w'x -
+    rho, positive for inliers; predict gives +1 and -1. nu, tol, max_iter,
+    sample_weight as scikit-learn's; n_jobs, solver and random_state as the
+    other estimators'."""
+
+    def __init__(self, *, nu=0.5, tol=1e-3, max_iter=1000, random_state=None, n_jobs=None,
+                 solver="auto"):
+        self.nu = nu
+        self.tol = tol
+        self.max_iter = max_iter
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+        self.solver = solver
+
+    def fit(self, X, y=None, sample_weight=None):
+        """Trains on X alone (y is ignored)."""
+        X, _, sample_weight = self._validate_input(X, None, sample_weight, y_numeric=True,
+                                                   unsupervised=True)
+        if not isinstance(self.nu, numbers.Real) or not 0 < self.nu <= 1:
+            raise ValueError("nu must be in (0, 1], got %r" % (self.nu,))
+        options = self._common_options()
+        options.setdefault("solver", "21")
+        options["nu"] = float(self.nu)
+        model = train_matrix(X, np.ones(X.shape[0]), options, sample_weight)
+        coef, intercept = model.coef_and_intercept(X.shape[1])
+        self.coef_ = coef
+        self.intercept_ = intercept
+        self.offset_ = -intercept
+        self.n_iter_ = int(model.iterations.max())
+        return self
+
+    def _more_tags(self):
+        return _ORDER_DEPENDENT
+
+    def score_samples(self, X):
+        """w'x, the decision value before the offset rho."""
+        check_is_fitted(self)
+        X = self._validate_data(X, reset=False, **_ACCEPTED)
+        return np.asarray(X @ self.coef_[0]).ravel()
+
+    def decision_function(self, X):
+        """w'x - rho: positive for inliers."""
+        return self.score_samples(X) - self.offset_[0]
+
+    def predict(self, X):
+        """+1 for an inlier (decision value > 0), -1 for an outlier."""
+        return np.where(self.decision_function(X) > 0, 1, -1)

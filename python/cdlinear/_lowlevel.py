@@ -10,7 +10,7 @@ from sklearn.utils.validation import check_array
 
 from . import _core
 from ._model import Model, load
-from ._train import check_sparse_structure, train_matrix
+from ._train import check_sparse_structure, data_of, train_matrix
 
 # cdtrain's flags that train() takes: flag -> (TrainOptions key, converter).
 _FLAGS = {
@@ -24,6 +24,9 @@ _FLAGS = {
     "-m": ("threads", int),
     "--seed": ("seed", int),
     "--max-iter": ("max_iter", int),
+    "-n": ("nu", float),
+    "--select": ("select", str),
+    "--partitions": ("partitions", int),
 }
 
 
@@ -35,7 +38,11 @@ def parse_options(options):
     position = 0
     while position < len(tokens):
         flag = tokens[position]
-        if flag == "-q":
+        if flag in ("-q", "-R", "--stratified", "--shrink", "--no-shrink"):
+            switch = {"-R": ("free_bias", True), "--stratified": ("stratified", True),
+                      "--shrink": ("shrink", True), "--no-shrink": ("shrink", False)}
+            if flag in switch:
+                parsed[switch[flag][0]] = switch[flag][1]
             position += 1
             continue
         if position + 1 >= len(tokens):
@@ -54,7 +61,8 @@ def parse_options(options):
                     raise ValueError("option %s: expected a positive number, got %r"
                                      % (flag, value))
             else:
-                raise ValueError("option %s: not one train() takes (%s, -wi, -v, -q)"
+                raise ValueError("option %s: not one train() takes (%s, -wi, -v, -R, "
+                                 "--stratified, --shrink, --no-shrink, -q)"
                                  % (flag, ", ".join(_FLAGS)))
         except ValueError as error:
             if str(error).startswith("option"):
@@ -73,7 +81,8 @@ def _matrix(X):
 
 def train(y, X, options=""):
     """Trains as cdtrain does with `options` (a string of its flags: -s -l -r
-    -c -e -B -p -wi -m --seed --max-iter -q; -m defaults to 1 thread) on the
+    -c -e -B -R -p -n -wi -m --seed --max-iter --select --partitions
+    --stratified --shrink --no-shrink -q; -m defaults to 1 thread) on the
     labels or targets y and the matrix X (scipy CSR/CSC or dense, one
     instance a row). Returns a Model; with -v n, the cross validation's
     result instead, as cross_validation() gives it."""
@@ -125,28 +134,15 @@ def save_model(path, model):
 
 
 def cross_validation(y, X, options=""):
-    """n-fold cross validation with the train() options and -v n (default
-    5): the accuracy in percent for a classification, the mean squared error
-    for a regression, of predictions made by the folds' models on seeded
-    folds (--seed)."""
+    """cdtrain -v n with the train() options (n from -v, default 5): the
+    accuracy in percent for a classification, the mean squared error for a
+    regression, as cdtrain prints them (its folds, seeded by --seed)."""
     parsed = parse_options(options)
     folds = int(parsed.pop("folds", 5))
-    X = sp.csr_matrix(_matrix(X))
+    X = _matrix(X)
     y = np.asarray(y, dtype=np.float64)
-    if folds < 2 or folds > X.shape[0]:
-        raise ValueError("-v: the folds must be between 2 and the %d instances" % X.shape[0])
-    order = np.random.RandomState(parsed.get("seed", 1)).permutation(X.shape[0])
-    predicted = np.empty(X.shape[0])
-    regression = None
-    for fold in range(folds):
-        held = order[fold::folds]
-        kept = np.setdiff1d(order, held)
-        model = train_matrix(X[kept], y[kept], parsed)
-        regression = model.is_regression
-        predicted[held] = model.predict_from_decision(model.decision_values(X[held]))
-    if regression:
-        return float(np.mean((predicted - y) ** 2))
-    return 100.0 * float(np.mean(predicted == y))
+    accuracy, mse, _, _ = _core.cross_validate(data_of(X, y), folds, parsed)
+    return 100.0 * accuracy if np.isnan(mse) else mse
 
 
 def load_svmlight_file(path, n_jobs=None):

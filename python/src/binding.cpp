@@ -45,6 +45,18 @@ cdlinear::TrainOptions options_of(const py::dict& given) {
       options.max_iter = py::cast<std::int64_t>(value);
     } else if (key == "svr_epsilon") {
       options.svr_epsilon = py::cast<double>(value);
+    } else if (key == "nu") {
+      options.nu = py::cast<double>(value);
+    } else if (key == "free_bias") {
+      options.free_bias = py::cast<bool>(value);
+    } else if (key == "select") {
+      options.select = py::cast<std::string>(value);
+    } else if (key == "partitions") {
+      options.partitions = py::cast<std::int64_t>(value);
+    } else if (key == "shrink") {
+      options.shrink = py::cast<bool>(value);
+    } else if (key == "stratified") {
+      options.stratified = py::cast<bool>(value);
     } else {
       throw py::key_error("train: unknown option '" + key + "'");
     }
@@ -77,14 +89,13 @@ void check_contiguous(const py::array& array, const char* what) {
   }
 }
 
-// Trains on a scipy CSR or CSC matrix's arrays (`compressed_rows` tells
-// which), as they are: the interface reads them during the call, with the
+// Data from a scipy CSR or CSC matrix's arrays (`compressed_rows` tells
+// which), as they are: the interface copies them during the call, with the
 // GIL released; `labels` holds the class labels or targets, `weights` one
 // weight an instance or nothing.
-cdlinear::Model train_arrays(bool compressed_rows, const py::array& indptr,
-                             const py::array& indices, const py::array& values, std::size_t rows,
-                             std::size_t cols, const DoubleArray& labels,
-                             const DoubleArray& weights, const py::dict& options) {
+cdlinear::Data data_of(bool compressed_rows, const py::array& indptr, const py::array& indices,
+                       const py::array& values, std::size_t rows, std::size_t cols,
+                       const DoubleArray& labels, const DoubleArray& weights) {
   check_contiguous(indptr, "indptr");
   check_contiguous(indices, "indices");
   check_contiguous(values, "values");
@@ -105,12 +116,28 @@ cdlinear::Model train_arrays(bool compressed_rows, const py::array& indptr,
     throw py::value_error("indptr: expected one offset more than the matrix has " +
                           std::string(compressed_rows ? "rows" : "columns"));
   }
+  py::gil_scoped_release release;
+  return compressed_rows ? cdlinear::Data::from_csr(x, vector_of(labels), vector_of(weights))
+                         : cdlinear::Data::from_csc(x, vector_of(labels), vector_of(weights));
+}
+
+cdlinear::Model train(const cdlinear::Data& data, const py::dict& options) {
   const cdlinear::TrainOptions train_options = options_of(options);
   py::gil_scoped_release release;
-  const cdlinear::Data data =
-      compressed_rows ? cdlinear::Data::from_csr(x, vector_of(labels), vector_of(weights))
-                      : cdlinear::Data::from_csc(x, vector_of(labels), vector_of(weights));
   return cdlinear::train(data, train_options);
+}
+
+// cdtrain -v: (accuracy, mean squared error, squared correlation, each
+// instance's prediction).
+py::tuple cross_validate(const cdlinear::Data& data, int folds, const py::dict& options) {
+  const cdlinear::TrainOptions train_options = options_of(options);
+  cdlinear::CrossValidation result;
+  {
+    py::gil_scoped_release release;
+    result = cdlinear::cross_validate(data, folds, train_options);
+  }
+  return py::make_tuple(result.accuracy, result.mean_squared_error, result.squared_correlation,
+                        py::array(py::cast(result.predictions)));
 }
 
 // A LIBSVM-format file as CSR arrays: (indptr, indices, values, labels,
@@ -170,8 +197,13 @@ PYBIND11_MODULE(_core, m) {
         return py::array_t<double>({rows, columns}, weights.data());
       });
 
-  m.def("train_arrays", &train_arrays, py::arg("compressed_rows"), py::arg("indptr"),
-        py::arg("indices"), py::arg("values"), py::arg("rows"), py::arg("cols"), py::arg("labels"),
-        py::arg("weights"), py::arg("options"));
+  py::class_<cdlinear::Data>(m, "Data")
+      .def_property_readonly("size", &cdlinear::Data::size)
+      .def_property_readonly("num_features", &cdlinear::Data::num_features);
+
+  m.def("data_of", &data_of, py::arg("compressed_rows"), py::arg("indptr"), py::arg("indices"),
+        py::arg("values"), py::arg("rows"), py::arg("cols"), py::arg("labels"), py::arg("weights"));
+  m.def("train", &train, py::arg("data"), py::arg("options"));
+  m.def("cross_validate", &cross_validate, py::arg("data"), py::arg("folds"), py::arg("options"));
   m.def("read_file", &read_file, py::arg("path"));
 }

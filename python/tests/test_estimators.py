@@ -25,6 +25,10 @@ ESTIMATORS = [
     cdlinear.LinearSVR(),
     cdlinear.LinearSVR(loss="squared_epsilon_insensitive"),
     cdlinear.Lasso(alpha=0.1),
+    cdlinear.OneClassSVM(nu=0.2),
+    cdlinear.LinearSVC(free_intercept=True),
+    cdlinear.LogisticRegression(free_intercept=True),
+    cdlinear.LinearSVR(loss="squared_epsilon_insensitive", free_intercept=True),
 ]
 
 
@@ -227,3 +231,39 @@ def test_random_csr_arrays_train_or_raise_value_error():
             except ValueError:
                 continue
             assert estimator.predict(X).shape == (rows,)
+
+
+@pytest.mark.parametrize("estimator,args", [
+    (cdlinear.OneClassSVM(nu=0.2), ["-s", "21", "-n", "0.2", "-e", "0.001"]),
+    (cdlinear.LinearSVC(free_intercept=True),
+     ["-l", "l2svm", "-r", "l2", "-B", "1", "-R", "-e", "0.0001"]),
+    (cdlinear.LogisticRegression(free_intercept=True, C=2),
+     ["-s", "0", "-c", "2", "-B", "1", "-R", "-e", "0.0001", "--max-iter", "100"]),
+])
+def test_estimator_is_cdtrain_with_the_same_options(estimator, args, cdtrain, tmp_path):
+    """heart_scale's first label is +1, so the model's first class is
+    scikit-learn's classes_[1] and no sign changes."""
+    X, y = heart()
+    estimator.fit(X, y)
+    cdtrain(args, "heart_scale")
+    model = cdlinear.load_model(str(tmp_path / "cdtrain.model"))
+    coef, intercept = model.coef_and_intercept(X.shape[1])
+    np.testing.assert_allclose(estimator.coef_, coef, rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(estimator.intercept_, intercept, rtol=1e-12, atol=1e-14)
+    if isinstance(estimator, cdlinear.OneClassSVM):
+        decision = estimator.decision_function(X)
+        np.testing.assert_array_equal(estimator.predict(X), np.where(decision > 0, 1, -1))
+        # About nu of the instances fall outside.
+        assert 0.1 < np.mean(decision < 0) < 0.3
+
+
+def test_free_intercept_is_not_shrunk():
+    """With C small the regularized intercept is pulled to 0; the free one
+    stays near the data's offset."""
+    X, y = heart()
+    regularized = cdlinear.LinearSVR(C=0.001, loss="squared_epsilon_insensitive", tol=1e-8,
+                                     max_iter=100000).fit(X, y + 10)
+    free = cdlinear.LinearSVR(C=0.001, loss="squared_epsilon_insensitive", tol=1e-8,
+                              max_iter=100000, free_intercept=True).fit(X, y + 10)
+    assert abs(free.intercept_ - 10) < 1
+    assert abs(regularized.intercept_) < abs(free.intercept_) / 2

@@ -1,5 +1,7 @@
 """The LIBLINEAR-style functions against cdtrain and scikit-learn's reader."""
 
+import re
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -68,11 +70,18 @@ def test_predict_decision_values_are_the_weights_times_x():
     np.testing.assert_array_equal(labels, expected)
 
 
-def test_cross_validation_accuracy_is_a_share():
-    X, y = cdlinear.load_svmlight_file(data_file("heart_scale"))
-    accuracy = cdlinear.train(y, X, "-s 2 -v 5")
-    assert 70 < accuracy <= 100
-    assert cdlinear.cross_validation(y, X, "-s 2 -v 5") == accuracy
+@pytest.mark.parametrize("options,name", [("-s 2 -v 5", "heart_scale"),
+                                          ("-s 0 -v 3 --seed 7", "dna.scale"),
+                                          ("-s 11 -v 4", "heart_scale")])
+def test_cross_validation_prints_cdtrain_figure(options, name, cdtrain):
+    X, y = cdlinear.load_svmlight_file(data_file(name))
+    figure = cdlinear.train(y, X, options)
+    assert cdlinear.cross_validation(y, X, options) == figure
+    printed = cdtrain(options.split(), name)
+    number = re.search(r"(Accuracy|Mean squared error) = ([0-9.e+-]+)", printed)
+    assert number, printed
+    # cdtrain prints %g: six significant digits.
+    assert float(number.group(2)) == pytest.approx(figure, rel=1e-5)
 
 
 def test_bad_options_raise_value_error():
