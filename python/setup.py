@@ -7,6 +7,9 @@ needs neither the build tree nor a system libcdlinear.
 
 CC (e.g. "ccache g++") is the compiler, as distutils uses it; CDLINEAR_JOBS
 sets how many sources compile at once (default: one per core).
+CDLINEAR_LIBRARY, the path of a libcdlinear.a whose objects are
+position-independent (-fPIC), is linked instead of compiling the library's
+sources again (make python sets it when the Makefile builds them so).
 """
 import glob
 import os
@@ -32,9 +35,17 @@ binding_sources = sorted(
 
 ParallelCompile("CDLINEAR_JOBS", default=0).install()
 
+library = os.environ.get("CDLINEAR_LIBRARY")
+# setuptools rebuilds the extension when one of these is newer than it.
+headers = sorted(
+    os.path.relpath(path, HERE)
+    for path in glob.glob(os.path.join(SRC, "*.h")) + glob.glob(os.path.join(SRC, "*", "*.h"))
+)
 core = Pybind11Extension(
     "cdlinear._core",
-    binding_sources + library_sources,
+    binding_sources + ([] if library else library_sources),
+    extra_objects=[library] if library else [],
+    depends=headers + ([library] if library else []),
     include_dirs=[os.path.relpath(SRC, HERE)],
     cxx_std=17,
     # -UNDEBUG: the library keeps its assert()s, as the Makefile builds it.
