@@ -18,8 +18,10 @@
 #ifndef CDLINEAR_H_
 #define CDLINEAR_H_
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <map>
 #include <memory>
@@ -65,6 +67,13 @@ class ConfigError : public Error {
 
 // A file that cannot be opened, read or written.
 class IoError : public Error {
+ public:
+  using Error::Error;
+};
+
+// Training stopped by TrainOptions::cancel or on_iteration: train() (or
+// the search) returns nothing, and what it had made is freed.
+class Cancelled : public Error {
  public:
   using Error::Error;
 };
@@ -167,6 +176,21 @@ class Data {
   std::shared_ptr<const Impl> impl_;
 };
 
+// One outer iteration of a solver, as TrainOptions::on_iteration hears it.
+struct IterationProgress {
+  // The problem: a one-vs-rest class's index in Model::labels() order; 0
+  // for a single problem.
+  std::size_t problem = 0;
+  std::int64_t iteration = 0;  // from 1
+  // The objective f(w) after the iteration (the dual solvers report their
+  // primal value); NaN where a solver does not compute it every iteration.
+  double objective = 0;
+  // The stopping rule's measure after it (CD: the norm of the stored
+  // partial derivatives; Newton solvers: the gradient norm); 0 for Pegasos.
+  double grad_norm = 0;
+  double seconds = 0;  // training time so far
+};
+
 // What cdtrain's options set; the defaults are cdtrain's.
 struct TrainOptions {
   // -s: a solver's name ("cdper", "cd", "tron", "dcd", ...; cdtrain -h
@@ -224,6 +248,18 @@ struct TrainOptions {
   // Where the solver's progress lines and warnings go (cdtrain writes them
   // to stderr); null: nowhere.
   std::ostream* progress = nullptr;
+  // train() calls it after every outer iteration (epoch, Newton step) of
+  // every solver, from the thread that trains the problem (the classes of
+  // one-vs-rest may run on threads), one call at a time. Returning false
+  // stops training as `cancel` does; an exception it throws leaves train()
+  // as it is. Cross validation and the search do not call it. Null: none.
+  std::function<bool(const IterationProgress&)> on_iteration;
+  // train() polls it after every outer iteration of every solver: once it
+  // reads true, train() throws Cancelled, within one outer iteration of
+  // each problem in progress. search_C() polls it between two values of C
+  // (the folds of one C run to their end); cross_validate() does not poll
+  // it. May be set from any thread; null: never.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 // A trained linear model: LIBLINEAR's model, as its text file holds it.

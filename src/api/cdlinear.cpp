@@ -419,7 +419,7 @@ std::vector<double> Model::probabilities(const Data& data, unsigned threads) con
 
 Model train(const Data& data, const TrainOptions& options) {
   return translating_errors([&] {
-    RunReporter reporter(options.progress);
+    RunReporter reporter(options);
     cdl::LinearModel model = train_model(Access::of(data), options, reporter);
     return Access::make_model(std::move(model), reporter.iterations(), reporter.objectives());
   });

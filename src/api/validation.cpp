@@ -19,6 +19,14 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
+// The options of a cross validation, which calls no on_iteration (its
+// folds report to their own logs).
+TrainOptions without_callback(const TrainOptions& options) {
+  TrainOptions out = options;
+  out.on_iteration = nullptr;
+  return out;
+}
+
 void check_folds(int folds) {
   if (folds < 2) {
     throw ConfigError("folds: cross validation needs at least 2 folds, got " +
@@ -88,7 +96,7 @@ CrossValidation regression_folds(const PreparedRun& run, cdl::Reporter& reporter
 CrossValidation cross_validate(const Data& data, int folds, const TrainOptions& options) {
   return translating_errors([&] {
     check_folds(folds);
-    RunReporter reporter(options.progress);
+    RunReporter reporter(without_callback(options));
     const PreparedRun run = prepare_run(Access::of(data), options, folds, false, reporter);
     check_has_folds(run, "cross_validate");
     return run.has_classes() ? classification_folds(run, reporter)
@@ -104,7 +112,7 @@ Search search_C(const Data& data, int folds, const TrainOptions& options,
     if (start_C && (!(*start_C > 0) || !std::isfinite(*start_C))) {
       throw ConfigError("start_C: expected a positive number");
     }
-    RunReporter reporter(options.progress);
+    RunReporter reporter(without_callback(options));
     TrainOptions searched = options;
     searched.C = start_C.value_or(TrainOptions{}.C);  // cdtrain's -c, or its default
     const PreparedRun run = prepare_run(Access::of(data), searched, folds, true, reporter);
@@ -117,6 +125,7 @@ Search search_C(const Data& data, int folds, const TrainOptions& options,
           cdl::search_C(cdl::DataMatrix{&x, nullptr, run.weights}, run.classes, run.params, start,
                         reporter, [&](double C, double accuracy) {
                           out.steps.push_back({C, -1, accuracy});
+                          reporter.check_cancel();
                         });
       out.best_C = best.best_C;
       out.best_score = best.best_accuracy;
@@ -126,6 +135,7 @@ Search search_C(const Data& data, int folds, const TrainOptions& options,
         x, run.data->csc.labels, run.params, start_C, reporter,
         [&](double C, double p, double mse) {
           out.steps.push_back({C, p, mse});
+          reporter.check_cancel();
         },
         run.weights);
     out.best_C = best.best_C;
