@@ -7,8 +7,11 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <future>
 #include <string>
 #include <vector>
 
@@ -121,10 +124,36 @@ cdlinear::Data data_of(bool compressed_rows, const py::array& indptr, const py::
                          : cdlinear::Data::from_csc(x, vector_of(labels), vector_of(weights));
 }
 
+// Trains on a thread of its own while this one, the interpreter's, waits
+// without the GIL and looks for signals every 100 ms: a Ctrl-C sets the
+// interface's cancel flag, training stops within an outer iteration, and
+// KeyboardInterrupt (or what the signal's handler raised) is raised here.
 cdlinear::Model train(const cdlinear::Data& data, const py::dict& options) {
-  const cdlinear::TrainOptions train_options = options_of(options);
-  py::gil_scoped_release release;
-  return cdlinear::train(data, train_options);
+  cdlinear::TrainOptions train_options = options_of(options);
+  std::atomic<bool> cancel{false};
+  train_options.cancel = &cancel;
+  std::future<cdlinear::Model> model = std::async(
+      std::launch::async, [&data, &train_options] { return cdlinear::train(data, train_options); });
+  for (;;) {
+    {
+      py::gil_scoped_release release;
+      if (model.wait_for(std::chrono::milliseconds(100)) == std::future_status::ready) break;
+    }
+    if (PyErr_CheckSignals() != 0) {
+      cancel = true;
+      {
+        py::gil_scoped_release release;
+        model.wait();
+      }
+      try {
+        model.get();
+      } catch (const std::exception&) {
+        // Cancelled, or an error that the signal's exception supersedes.
+      }
+      throw py::error_already_set();
+    }
+  }
+  return model.get();
 }
 
 // cdtrain -v: (accuracy, mean squared error, squared correlation, each

@@ -1,7 +1,10 @@
 """The estimators: scikit-learn's own checks, and their models against
 scikit-learn's LIBLINEAR-backed estimators on the same data."""
 
+import os
 import pickle
+import signal
+import threading
 import warnings
 
 import numpy as np
@@ -267,3 +270,20 @@ def test_free_intercept_is_not_shrunk():
                               max_iter=100000, free_intercept=True).fit(X, y + 10)
     assert abs(free.intercept_ - 10) < 1
     assert abs(regularized.intercept_) < abs(free.intercept_) / 2
+
+
+def test_ctrl_c_stops_training_with_keyboard_interrupt():
+    """SIGINT during a fit that would run for minutes (the L1-loss SVM at a
+    large C to a tolerance it cannot reach) raises KeyboardInterrupt; the
+    estimator stays unfitted and the next fit works."""
+    X, y = cdlinear.load_svmlight_file(data_file("a9a"))
+    estimator = cdlinear.LinearSVC(loss="hinge", C=1000, tol=1e-15, max_iter=10**9)
+    timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            estimator.fit(X, y)
+    finally:
+        timer.cancel()
+    assert not hasattr(estimator, "coef_")
+    assert cdlinear.LinearSVC().fit(X[:200], y[:200]).coef_.shape == (1, X.shape[1])
