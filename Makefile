@@ -252,8 +252,9 @@ python: $(PYTHON_LIBRARY)
 
 # pytest on python/tests (from the repository root, so that the installed
 # package is imported, not python/cdlinear): the README's Python lines among
-# them; the model comparisons with cdtrain run ./cdtrain of this build.
-test-python: python cdtrain
+# them; the comparisons with the tools run ./cdtrain and ./cdpredict of this
+# build.
+test-python: python cdtrain cdpredict
 	CDL_BIN_DIR=$(CURDIR) CDL_DATA_DIR=$(CURDIR)/data \
 	  $(PYTHON_VENV)/bin/python -m pytest -q -p no:cacheprovider python/tests
 

@@ -98,20 +98,22 @@ def train(y, X, options=""):
 
 
 def predict(y, X, model, options=""):
-    """Predicts the instances of X with `model`. Returns (labels, (accuracy
-    in percent, mean squared error, squared correlation), decision values or,
-    with options '-b 1', probabilities), as LIBLINEAR's predict(); y may be
-    None or empty when the true labels are unknown."""
-    probability = False
-    tokens = shlex.split(options)
-    if tokens and tokens[0] == "-b" and len(tokens) == 2 and tokens[1] in ("0", "1"):
-        probability = tokens[1] == "1"
-    elif tokens:
-        raise ValueError("predict: the only option is -b 0|1, got %r" % options)
+    """Predicts the instances of X with `model`, as cdpredict does, on every
+    core (the numbers never depend on the threads). Returns (labels,
+    (accuracy in percent, mean squared error, squared correlation), decision
+    values or, with options '-b 1', probabilities), as LIBLINEAR's
+    predict(); y may be None or empty when the true labels are unknown."""
+    tokens = [token for token in shlex.split(options) if token != "-q"]
+    if tokens not in ([], ["-b", "0"], ["-b", "1"]):
+        raise ValueError("predict: the options are -b 0|1 and -q, got %r" % options)
+    probability = tokens == ["-b", "1"]
     X = _matrix(X)
-    decision = model.decision_values(X)
-    labels = model.predict_from_decision(decision)
-    values = model.probabilities(decision) if probability else decision
+    data = data_of(X, np.zeros(X.shape[0]))
+    labels = model._core.predict_data(data, 0)[:, 0]
+    if probability:
+        values = model._core.probabilities_data(data, 0)
+    else:
+        values = model._core.decision_values_data(data, 0)
     scores = (float("nan"),) * 3
     if y is not None and len(y) > 0:
         truth = np.asarray(y, dtype=np.float64)

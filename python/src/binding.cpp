@@ -169,6 +169,15 @@ py::tuple cross_validate(const cdlinear::Data& data, int folds, const py::dict& 
                         py::array(py::cast(result.predictions)));
 }
 
+// Values laid out row-major, `columns` a row, as a numpy array; takes the
+// GIL, which the prediction calls release.
+py::array rows_of(std::vector<double> values, std::size_t columns) {
+  py::gil_scoped_acquire acquire;
+  const auto width = static_cast<py::ssize_t>(columns);
+  const auto height = width == 0 ? 0 : static_cast<py::ssize_t>(values.size()) / width;
+  return py::array_t<double>({height, width}, values.data());
+}
+
 // A LIBSVM-format file as CSR arrays: (indptr, indices, values, labels,
 // number of features), indices 0-based.
 py::tuple read_file(const std::string& path) {
@@ -218,6 +227,26 @@ PYBIND11_MODULE(_core, m) {
       .def_property_readonly("rho", &cdlinear::Model::rho)
       .def_property_readonly("iterations", &cdlinear::Model::iterations)
       .def_property_readonly("objectives", &cdlinear::Model::objectives)
+      // cdpredict's labels, decision values (rows x nr_w) and -b 1
+      // probabilities (rows x nr_class) of every instance of a Data.
+      .def(
+          "predict_data",
+          [](const cdlinear::Model& model, const cdlinear::Data& data, unsigned threads) {
+            return rows_of(model.predict(data, threads), 1);
+          },
+          py::call_guard<py::gil_scoped_release>())
+      .def(
+          "decision_values_data",
+          [](const cdlinear::Model& model, const cdlinear::Data& data, unsigned threads) {
+            return rows_of(model.decision_values(data, threads), model.nr_w());
+          },
+          py::call_guard<py::gil_scoped_release>())
+      .def(
+          "probabilities_data",
+          [](const cdlinear::Model& model, const cdlinear::Data& data, unsigned threads) {
+            return rows_of(model.probabilities(data, threads), model.nr_class());
+          },
+          py::call_guard<py::gil_scoped_release>())
       // LIBLINEAR's layout: one row per feature (and the bias), nr_w columns.
       .def_property_readonly("weights", [](const cdlinear::Model& model) {
         const std::vector<double>& weights = model.weights();

@@ -1,5 +1,5 @@
 """Paths the tests share: the repository's data/ files and its ./cdtrain
-(make test-python builds it first)."""
+and ./cdpredict (make test-python builds them first)."""
 
 import os
 import subprocess

@@ -1,6 +1,8 @@
 """The LIBLINEAR-style functions against cdtrain and scikit-learn's reader."""
 
+import os
 import re
+import subprocess
 
 import numpy as np
 import pytest
@@ -8,7 +10,7 @@ import scipy.sparse as sp
 from sklearn.datasets import load_svmlight_file as sklearn_load
 
 import cdlinear
-from conftest import data_file
+from conftest import BIN, data_file
 
 
 @pytest.mark.parametrize("name", ["heart_scale", "dna.scale", "svmguide1", "w8a",
@@ -92,3 +94,29 @@ def test_bad_options_raise_value_error():
         cdlinear.train(y, X, "-z 1")
     with pytest.raises(ValueError, match="solver"):
         cdlinear.train(y, X, "-s 99")
+
+
+@pytest.mark.parametrize("flag", ["0", "1"])
+def test_predict_gives_cdpredict_output(flag, cdtrain, tmp_path):
+    """cdpredict's output file: the labels, and with -b 1 a header and each
+    instance's probabilities in label order (printed with %g)."""
+    cdtrain(["-s", "0"], "dna.scale")
+    model_path = str(tmp_path / "cdtrain.model")
+    output = str(tmp_path / "cdpredict.out")
+    program = os.path.join(BIN, "cdpredict")
+    subprocess.run([program, "-b", flag, data_file("dna.scale.t"), model_path, output],
+                   check=True, capture_output=True)
+    with open(output) as f:
+        lines = f.read().splitlines()
+    X, y = cdlinear.load_svmlight_file(data_file("dna.scale.t"))
+    model = cdlinear.load_model(model_path)
+    labels, (accuracy, _, _), values = cdlinear.predict(y, X, model, "-b " + flag)
+    if flag == "1":
+        assert lines.pop(0) == "labels " + " ".join(str(label) for label in model.labels)
+        printed = np.array([[float(v) for v in line.split()] for line in lines])
+        np.testing.assert_array_equal(labels, printed[:, 0])
+        np.testing.assert_allclose(values, printed[:, 1:], rtol=1e-5, atol=1e-300)
+    else:
+        np.testing.assert_array_equal(labels, [float(line) for line in lines])
+        assert values.shape == (X.shape[0], 3)
+    assert accuracy == pytest.approx(100 * np.mean(labels == y))
