@@ -1,9 +1,11 @@
 """scikit-learn estimators over cdlinear's solvers: the names and parameters
-of scikit-learn's LinearSVC, LogisticRegression, LinearSVR and Lasso, plus
-n_jobs (threads; the model never depends on them) and solver ('auto' or any
-cdlinear solver, by name or by LIBLINEAR's -s number)."""
+of scikit-learn's LinearSVC, LogisticRegression, LinearSVR, Lasso and (with
+a linear kernel) OneClassSVM, plus n_jobs (threads; the model never depends
+on them), solver ('auto' or any cdlinear solver, by name or by LIBLINEAR's
+-s number) and free_intercept (cdtrain's -R)."""
 
 import numbers
+import os
 
 import numpy as np
 import scipy.sparse as sp
@@ -18,10 +20,23 @@ from ._train import check_sparse_structure, train_matrix
 
 _ACCEPTED = dict(accept_sparse=["csr", "csc"], dtype=[np.float64, np.float32])
 
+# scikit-learn's check_sample_weights_invariance(kind=zeros) fits the kept
+# instances in another (shuffled) order and asks for the same predictions
+# to 1e-7; the order-dependent solvers agree only to their stopping
+# tolerance. scikit-learn marks the same check of its own LinearSVC,
+# LinearSVR and OneClassSVM. test_weight_zero_equals_dropping_the_sample
+# checks that a weight of 0 drops the instance, in the same order.
+_ORDER_DEPENDENT = {
+    "_xfail_checks": {
+        "check_sample_weights_invariance": "the instances come shuffled, and the solver stops "
+                                           "at its tolerance, not at 1e-7 of the optimum"
+    }
+}
+
 
 def _threads(n_jobs):
     """TrainOptions::threads for scikit-learn's n_jobs: None is 1, -1 every
-    core (0), -2 all but one, and so on."""
+    core, -2 all but one, and so on."""
     if n_jobs is None:
         return 1
     if not isinstance(n_jobs, numbers.Integral) or n_jobs == 0:
@@ -29,7 +44,6 @@ def _threads(n_jobs):
                          % (n_jobs,))
     if n_jobs > 0:
         return int(n_jobs)
-    import os
     return max(1, (os.cpu_count() or 1) + 1 + int(n_jobs))
 
 
@@ -51,8 +65,8 @@ def _check_positive(name, value):
 
 
 class _Base(BaseEstimator):
-    """What every estimator shares: checking the input, the options every
-    solver takes, and turning the model into coef_ and intercept_."""
+    """What every estimator shares: checking the input, and the options
+    every solver takes."""
 
     def _validate_input(self, X, y, sample_weight, y_numeric, unsupervised=False):
         if unsupervised:
@@ -81,7 +95,8 @@ class _Base(BaseEstimator):
         if not isinstance(self.max_iter, numbers.Integral) or self.max_iter <= 0:
             raise ValueError("max_iter must be a positive integer, got %r" % (self.max_iter,))
         options = dict(eps=float(self.tol), max_iter=int(self.max_iter),
-                       threads=_threads(self.n_jobs), seed=_seed(self.random_state))
+                       threads=_threads(self.n_jobs), seed=_seed(self.random_state),
+                       progress=bool(getattr(self, "verbose", 0)))
         if self.solver != "auto":
             if not isinstance(self.solver, (str, numbers.Integral)):
                 raise ValueError("solver must be 'auto', a cdlinear solver's name or a LIBLINEAR "
@@ -152,20 +167,6 @@ class _Classifier(LinearClassifierMixin, SparseCoefMixin, _Base):
                     raise ValueError("class_weight: class label %r is not present" % (label,))
                 weights[found[0]] = weight
         return {int(k): float(w) for k, w in enumerate(weights)}
-
-
-# scikit-learn's check_sample_weights_invariance(kind=zeros) fits the kept
-# instances in another (shuffled) order and asks for the same predictions
-# to 1e-7; the order-dependent solvers agree only to their stopping
-# tolerance. scikit-learn marks the same check of its own LinearSVC and
-# LinearSVR. test_weight_zero_equals_dropping_the_sample checks that a
-# weight of 0 drops the instance, in the same order.
-_ORDER_DEPENDENT = {
-    "_xfail_checks": {
-        "check_sample_weights_invariance": "the instances come shuffled, and the solver stops "
-                                           "at its tolerance, not at 1e-7 of the optimum"
-    }
-}
 
 
 class LinearSVC(_Classifier):
@@ -322,7 +323,7 @@ class LinearSVR(RegressorMixin, LinearModel, _Base):
         model = train_matrix(X, y.astype(np.float64), options, sample_weight)
         coef, intercept = model.coef_and_intercept(X.shape[1])
         self.coef_ = coef[0]
-        self.intercept_ = float(intercept[0]) if self.fit_intercept else 0.0
+        self.intercept_ = float(intercept[0])
         self.n_iter_ = int(model.iterations.max())
         return self
 

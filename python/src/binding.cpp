@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <future>
+#include <iostream>
 #include <string>
 #include <vector>
 
@@ -60,6 +61,9 @@ cdlinear::TrainOptions options_of(const py::dict& given) {
       options.shrink = py::cast<bool>(value);
     } else if (key == "stratified") {
       options.stratified = py::cast<bool>(value);
+    } else if (key == "progress") {
+      // The solver's progress lines go to the process's standard error.
+      options.progress = py::cast<bool>(value) ? &std::cerr : nullptr;
     } else {
       throw py::key_error("train: unknown option '" + key + "'");
     }

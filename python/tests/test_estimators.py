@@ -216,6 +216,7 @@ def test_random_csr_arrays_train_or_raise_value_error():
     """Random matrices, well- and ill-formed: every one trains (and predicts
     its own rows) or raises ValueError; none crashes the interpreter."""
     rng = np.random.RandomState(0)
+    outcomes = {"trained": 0, "refused": 0}
     for trial in range(60):
         rows, cols = rng.randint(1, 12), rng.randint(1, 9)
         dense = rng.randn(rows, cols) * (rng.rand(rows, cols) < 0.4)
@@ -223,7 +224,8 @@ def test_random_csr_arrays_train_or_raise_value_error():
         X.indices = X.indices.astype(rng.choice([np.int32, np.int64]))
         X.indptr = X.indptr.astype(X.indices.dtype)
         if X.nnz and rng.rand() < 0.3:
-            X.indices[rng.randint(X.nnz)] = rng.choice([-1, cols, 2**31 + 5, 0])
+            beyond = 2**31 + 5 if X.indices.dtype == np.int64 else cols + 1
+            X.indices[rng.randint(X.nnz)] = rng.choice([-1, cols, beyond, 0])
         if X.nnz and rng.rand() < 0.2:
             X.data[rng.randint(X.nnz)] = rng.choice([np.nan, np.inf, 1e308])
         y = rng.randint(0, rng.randint(1, 4), size=rows)
@@ -232,8 +234,12 @@ def test_random_csr_arrays_train_or_raise_value_error():
             try:
                 estimator.fit(X, y)
             except ValueError:
+                outcomes["refused"] += 1
                 continue
+            outcomes["trained"] += 1
             assert estimator.predict(X).shape == (rows,)
+    # Both paths ran, many times.
+    assert min(outcomes.values()) >= 20, outcomes
 
 
 @pytest.mark.parametrize("estimator,args", [
@@ -287,3 +293,12 @@ def test_ctrl_c_stops_training_with_keyboard_interrupt():
         timer.cancel()
     assert not hasattr(estimator, "coef_")
     assert cdlinear.LinearSVC().fit(X[:200], y[:200]).coef_.shape == (1, X.shape[1])
+
+
+def test_verbose_prints_the_solver_progress(capfd):
+    X, y = heart()
+    cdlinear.LogisticRegression().fit(X, y)
+    assert capfd.readouterr().err == ""
+    cdlinear.LogisticRegression(verbose=1).fit(X, y)
+    err = capfd.readouterr().err
+    assert "tron" in err and "iter" in err
