@@ -1,5 +1,6 @@
 // Calling cdlinear from a program: read data, train two models, save one,
-// load it back, predict, and catch the error of a malformed file. Build it
+// load it back, predict, build data from arrays in memory, and catch the
+// error of a malformed file. Build it
 // against an installed cdlinear (make install PREFIX=...):
 //
 //   g++ -std=c++17 library-example.cpp -I$PREFIX/include -L$PREFIX/lib -lcdlinear -pthread
@@ -7,9 +8,11 @@
 // Run it as `a.out data/heart_scale scratch_dir`.
 #include <cdlinear.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <vector>
 
 int main(int argc, char** argv) {
   if (argc != 3) {
@@ -40,6 +43,31 @@ int main(int argc, char** argv) {
     std::printf("loaded: same text %s; instance 1: label %g, decision value %.6f\n",
                 loaded.to_string() == cdper.to_string() ? "yes" : "no", loaded.predict(first),
                 loaded.decision_values(first)[0]);
+
+    // The same instances as CSR arrays in memory (scipy.sparse's layout,
+    // 0-based columns), trained to the same model.
+    std::vector<std::int64_t> indptr{0};
+    std::vector<std::int32_t> indices;
+    std::vector<double> values;
+    for (std::size_t j = 0; j < data.size(); ++j) {
+      for (const cdlinear::Feature& f : data.instance(j)) {
+        indices.push_back(f.index - 1);
+        values.push_back(f.value);
+      }
+      indptr.push_back(static_cast<std::int64_t>(values.size()));
+    }
+    cdlinear::SparseArrays x;
+    x.rows = data.size();
+    x.cols = data.num_features();
+    x.nnz = values.size();
+    x.indptr = indptr.data();  // int64 by default
+    x.indices = indices.data();
+    x.indices_type = cdlinear::IndexType::kInt32;
+    x.values = values.data();  // float64 by default
+    const cdlinear::Model from_arrays = cdlinear::train(cdlinear::Data::from_csr(x, data.labels()));
+    std::printf("from arrays: same model %s, %lld outer iterations, w_1 = %.6f\n",
+                from_arrays.to_string() == cdper.to_string() ? "yes" : "no",
+                static_cast<long long>(from_arrays.iterations()[0]), from_arrays.weights()[0]);
   } catch (const cdlinear::Error& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 1;

@@ -1,6 +1,7 @@
-// cdlinear's library interface: read LIBSVM-format data, train a linear
-// classifier or regression, predict, and save and load models in LIBLINEAR's
-// text format, from a C++17 program. It is the whole interface a program
+// cdlinear's library interface: read LIBSVM-format data or take it from
+// arrays in memory, train a linear classifier or regression, cross-validate
+// and search C, predict, and save and load models in LIBLINEAR's text
+// format, from a C++17 program. It is the whole interface a program
 // needs, and includes nothing but the standard library, so that it can be
 // installed alone beside libcdlinear.a:
 //
@@ -118,8 +119,9 @@ struct SparseArrays {
   ValueType value_type = ValueType::kFloat64;
 };
 
-// The instances of a LIBSVM-format file: `label index:value ...` per line,
-// read by cdtrain's strict reader.
+// A data set: the instances of a LIBSVM-format file (`label index:value
+// ...` per line, read by cdtrain's strict reader), or of a sparse matrix in
+// memory.
 class Data {
  public:
   // Reads `path` ("-": standard input). Throws ParseError "path:line:
@@ -176,6 +178,8 @@ class Data {
   std::shared_ptr<const Impl> impl_;
 };
 
+class Model;
+
 // One outer iteration of a solver, as TrainOptions::on_iteration hears it.
 struct IterationProgress {
   // The problem: a one-vs-rest class's index in Model::labels() order; 0
@@ -186,7 +190,8 @@ struct IterationProgress {
   // primal value); NaN where a solver does not compute it every iteration.
   double objective = 0;
   // The stopping rule's measure after it (CD: the norm of the stored
-  // partial derivatives; Newton solvers: the gradient norm); 0 for Pegasos.
+  // partial derivatives; Newton solvers: the gradient norm; Pegasos has
+  // none).
   double grad_norm = 0;
   double seconds = 0;  // training time so far
 };
@@ -242,6 +247,12 @@ struct TrainOptions {
   // --stratified: cross validation and the searches keep each class's
   // share in every fold (train() ignores it).
   bool stratified = false;
+  // -i: train() starts from this model's weights: a classifier's of the
+  // same labels and bias for a classification, a regression model's for a
+  // regression. Not for the dual solvers, nor with cross validation or the
+  // search (ConfigError). As with cdtrain -i, the data's shape then never
+  // chooses the solver. The model must outlive the call; null: start from 0.
+  const Model* initial_model = nullptr;
   // Each option left empty takes cdtrain's default. Options a solver does
   // not take are a ConfigError, as cdtrain's usage errors are.
 

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
 #include <memory>
 #include <string>
 #include <utility>
@@ -16,12 +15,6 @@
 namespace cdlinear {
 
 namespace {
-
-std::string show(double value) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.17g", value);
-  return buffer;
-}
 
 // Element k of an index array of either width.
 std::int64_t index_at(const void* array, IndexType type, std::size_t k) {

@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <ostream>
 
 #include "api/internal.h"
@@ -31,12 +30,6 @@
 namespace cdlinear {
 
 namespace {
-
-std::string show(double value) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.17g", value);
-  return buffer;
-}
 
 // TrainOptions::solver: a LIBLINEAR number, or a solver's name; empty: the
 // default, which the data's shape chooses (cdl::choose_solver_by_shape).
@@ -116,8 +109,18 @@ cdl::Params params_of(const TrainOptions& options, const cdl::DataShape& shape, 
                            std::to_string(cdl::kMaxThreads) + ", got " +
                            std::to_string(options.threads));
   }
-  params = cdl::resolve_defaults(cdl::choose_solver_by_shape(params, shape));
+  // A start from a model keeps the solver asked for, as cdtrain -i does.
+  params = cdl::resolve_defaults(
+      options.initial_model != nullptr ? params : cdl::choose_solver_by_shape(params, shape));
   cdl::validate(params);
+  if (options.initial_model != nullptr) {
+    const cdl::SolverInfo& row = cdl::solver_info(params.solver);
+    if (cv_folds > 0) throw cdl::ConfigError("initial_model: not with cross validation");
+    if (row.dual) {
+      throw cdl::ConfigError(std::string("initial_model: ") + row.name +
+                             " solves the dual, where a start from a model's w is not defined");
+    }
+  }
   if (!cdl::has_classes(params.loss.value()) && !params.class_weights.empty()) {
     throw cdl::ConfigError(
         "class weights weigh classes; loss " + std::string(cdl::loss_info(*params.loss).name) +
@@ -224,15 +227,43 @@ PreparedRun prepare_run(const Data::Impl& data, const TrainOptions& options, int
 
 namespace {
 
+// TrainOptions::initial_model's weights for each problem of a
+// classification `run`, whose labels and bias the model must share (as
+// cdtrain -i checks them).
+cdl::InitialWeights initial_classes(const cdl::LinearModel& start, const PreparedRun& run) {
+  std::vector<int> theirs = start.labels;
+  std::vector<int> ours = run.classes.labels;
+  std::sort(theirs.begin(), theirs.end());
+  std::sort(ours.begin(), ours.end());
+  if (start.task() != cdl::Task::kClassification || theirs != ours) {
+    throw cdl::ConfigError(
+        "initial_model: a " + start.solver_type + " model of " + std::to_string(theirs.size()) +
+        " labels cannot start a classifier of these " + std::to_string(ours.size()) + " labels");
+  }
+  if ((start.bias >= 0 || run.params.bias >= 0) && start.bias != run.params.bias) {
+    throw cdl::ConfigError("initial_model: the model has bias " + show(start.bias) + ", this run " +
+                           show(run.params.bias));
+  }
+  return cdl::initial_weights(start, run.classes, run.x().num_cols, run.params.bias);
+}
+
 cdl::LinearModel train_model(const Data::Impl& data, const TrainOptions& options,
                              RunReporter& reporter) {
   const PreparedRun run = prepare_run(data, options, 0, false, reporter);
+  const cdl::LinearModel* start =
+      options.initial_model != nullptr ? &Access::of(*options.initial_model) : nullptr;
   if (!run.has_classes()) {  // a regression or the one-class SVM
-    return cdl::train_regression(run.x(), data.csc.labels, run.params, reporter, nullptr, nullptr,
-                                 run.weights);
+    std::vector<double> w0;
+    if (start != nullptr) {
+      w0 = cdl::initial_regression_weights(*start, run.x().num_cols, run.params.bias);
+    }
+    return cdl::train_regression(run.x(), data.csc.labels, run.params, reporter,
+                                 start != nullptr ? &w0 : nullptr, nullptr, run.weights);
   }
+  cdl::InitialWeights initial;
+  if (start != nullptr) initial = initial_classes(*start, run);
   return cdl::train(cdl::DataMatrix{&run.x(), nullptr, run.weights}, run.classes, run.params,
-                    reporter);
+                    reporter, start != nullptr ? &initial : nullptr);
 }
 
 // The 0-based indices of an instance, for LinearModel::decision_values.

@@ -4,6 +4,7 @@
 #define CDL_API_INTERNAL_H_
 
 #include <cstdint>
+#include <cstdio>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -107,6 +108,13 @@ struct PreparedRun {
 // does; warns through `reporter`.
 PreparedRun prepare_run(const Data::Impl& data, const TrainOptions& options, int cv_folds,
                         bool search, cdl::Reporter& reporter);
+
+// A number as messages show it: "%.17g", every digit of a double.
+inline std::string show(double value) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.17g", value);
+  return buffer;
+}
 
 // Throws the error about instance `row` (0-based) of `data`: a ParseError
 // "path:line: reason" for data read from a file, an ArrayError "array row

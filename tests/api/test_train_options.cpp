@@ -92,6 +92,58 @@ TEST(TrainOptions, SolverOptionsGiveCdtrainsModelBytes) {
   }
 }
 
+TEST(TrainOptions, InitialModelIsCdtrainsMinusI) {
+  test::ScratchDir dir;
+  struct Start {
+    std::string file;
+    std::string start_flags;
+    std::string flags;
+    cdlinear::TrainOptions options;
+  };
+  cdlinear::TrainOptions multi;
+  multi.solver = "cdper";
+  multi.bias = 1;
+  cdlinear::TrainOptions ridge;
+  ridge.loss = "sq";
+  ridge.C = 2;
+  cdlinear::TrainOptions lr;
+  lr.solver = "tron";
+  lr.loss = "lr";
+  for (const Start& c : std::vector<Start>{
+           {test::data_path("dna.scale"), "-s cdper -B 1 -c 0.1 -e 0.5", "-s cdper -B 1", multi},
+           {test::fixture_path("diabetes.svm"), "-l sq -e 0.5", "-l sq -c 2", ridge},
+           {test::data_path("heart_scale"), "-s tron -l lr -c 4", "-s tron -l lr", lr}}) {
+    SCOPED_TRACE(c.flags);
+    const std::string start = dir.file("start.model");
+    const std::string tool_model = dir.file("tool.model");
+    ASSERT_EQ(test::run_tool("cdtrain", "-q " + c.start_flags + " " + c.file + " " + start).status,
+              0);
+    const auto r = test::run_tool(
+        "cdtrain", "-q " + c.flags + " -i " + start + " " + c.file + " " + tool_model);
+    ASSERT_EQ(r.status, 0) << r.err;
+    const cdlinear::Model from = cdlinear::Model::load(start);
+    cdlinear::TrainOptions options = c.options;
+    options.initial_model = &from;
+    const cdlinear::Data data = cdlinear::Data::read(c.file);
+    const std::string model = cdlinear::train(data, options).to_string();
+    EXPECT_EQ(model, test::read_file(tool_model));
+  }
+  // Starts that do not fit.
+  const cdlinear::Data heart = cdlinear::Data::read(test::data_path("heart_scale"));
+  const cdlinear::Model heart_model = cdlinear::train(heart);
+  cdlinear::TrainOptions bad;
+  bad.initial_model = &heart_model;
+  bad.bias = 1;
+  EXPECT_THROW(cdlinear::train(heart, bad), cdlinear::ConfigError);  // bias differs
+  bad.bias = -1;
+  EXPECT_THROW(cdlinear::train(cdlinear::Data::read(test::data_path("dna.scale")), bad),
+               cdlinear::ConfigError);  // other labels
+  bad.solver = "dcd";
+  EXPECT_THROW(cdlinear::train(heart, bad), cdlinear::ConfigError);  // a dual solver
+  bad.solver.clear();
+  EXPECT_THROW(cdlinear::cross_validate(heart, 5, bad), cdlinear::ConfigError);
+}
+
 TEST(TrainOptions, OptionsCdtrainRefusesAreConfigErrors) {
   const cdlinear::Data data = cdlinear::Data::read(test::data_path("heart_scale"));
   std::vector<cdlinear::TrainOptions> bad(7);
