@@ -38,9 +38,10 @@ def parse_options(options):
     position = 0
     while position < len(tokens):
         flag = tokens[position]
-        if flag in ("-q", "-R", "--stratified", "--shrink", "--no-shrink"):
-            switch = {"-R": ("free_bias", True), "--stratified": ("stratified", True),
-                      "--shrink": ("shrink", True), "--no-shrink": ("shrink", False)}
+        if flag in ("-q", "-R", "-C", "--stratified", "--shrink", "--no-shrink"):
+            switch = {"-R": ("free_bias", True), "-C": ("search", True),
+                      "--stratified": ("stratified", True), "--shrink": ("shrink", True),
+                      "--no-shrink": ("shrink", False)}
             if flag in switch:
                 parsed[switch[flag][0]] = switch[flag][1]
             position += 1
@@ -61,7 +62,7 @@ def parse_options(options):
                     raise ValueError("option %s: expected a positive number, got %r"
                                      % (flag, value))
             else:
-                raise ValueError("option %s: not one train() takes (%s, -wi, -v, -R, "
+                raise ValueError("option %s: not one train() takes (%s, -wi, -v, -C, -R, "
                                  "--stratified, --shrink, --no-shrink, -q)"
                                  % (flag, ", ".join(_FLAGS)))
         except ValueError as error:
@@ -85,8 +86,10 @@ def train(y, X, options=""):
     --stratified --shrink --no-shrink -q; -m defaults to 1 thread) on the
     labels or targets y and the matrix X (scipy CSR/CSC or dense, one
     instance a row). Returns a Model; with -v n, the cross validation's
-    result instead, as cross_validation() gives it."""
+    result instead, as cross_validation() gives it; with -C, search_C()'s."""
     parsed = parse_options(options)
+    if parsed.pop("search", False):
+        return search_C(y, X, options)
     folds = parsed.pop("folds", None)
     if folds is not None:
         return cross_validation(y, X, options)
@@ -145,6 +148,20 @@ def cross_validation(y, X, options=""):
     y = np.asarray(y, dtype=np.float64)
     accuracy, mse, _, _ = _core.cross_validate(data_of(X, y), folds, parsed)
     return 100.0 * accuracy if np.isnan(mse) else mse
+
+
+def search_C(y, X, options=""):
+    """cdtrain -C with the train() options (-v n folds, default 5; -c the
+    first C): (best C, best p, best score), p being an SVR's epsilon (-1
+    otherwise) and the score the cross validation's accuracy as a share in
+    [0, 1], or for a regression its mean squared error."""
+    parsed = parse_options(options)
+    parsed.pop("search", None)
+    folds = int(parsed.pop("folds", 5))
+    start = parsed.pop("C", None)
+    X = _matrix(X)
+    y = np.asarray(y, dtype=np.float64)
+    return _core.search_C(data_of(X, y), folds, parsed, start)
 
 
 def load_svmlight_file(path, n_jobs=None):

@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <future>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -173,6 +174,19 @@ py::tuple cross_validate(const cdlinear::Data& data, int folds, const py::dict& 
                         py::array(py::cast(result.predictions)));
 }
 
+// cdtrain -C: (best C, best p (-1 but for an SVR), best score: accuracy in
+// [0, 1] or mean squared error); start_C: cdtrain's -c, if given.
+py::tuple search_C(const cdlinear::Data& data, int folds, const py::dict& options,
+                   std::optional<double> start_C) {
+  const cdlinear::TrainOptions train_options = options_of(options);
+  cdlinear::Search result;
+  {
+    py::gil_scoped_release release;
+    result = cdlinear::search_C(data, folds, train_options, start_C);
+  }
+  return py::make_tuple(result.best_C, result.best_p, result.best_score);
+}
+
 // Values laid out row-major, `columns` a row, as a numpy array; takes the
 // GIL, which the prediction calls release.
 py::array rows_of(std::vector<double> values, std::size_t columns) {
@@ -267,5 +281,7 @@ PYBIND11_MODULE(_core, m) {
         py::arg("values"), py::arg("rows"), py::arg("cols"), py::arg("labels"), py::arg("weights"));
   m.def("train", &train, py::arg("data"), py::arg("options"));
   m.def("cross_validate", &cross_validate, py::arg("data"), py::arg("folds"), py::arg("options"));
+  m.def("search_C", &search_C, py::arg("data"), py::arg("folds"), py::arg("options"),
+        py::arg("start_C"));
   m.def("read_file", &read_file, py::arg("path"));
 }

@@ -120,3 +120,22 @@ def test_predict_gives_cdpredict_output(flag, cdtrain, tmp_path):
         np.testing.assert_array_equal(labels, [float(line) for line in lines])
         assert values.shape == (X.shape[0], 3)
     assert accuracy == pytest.approx(100 * np.mean(labels == y))
+
+
+@pytest.mark.parametrize("options,name", [("-C", "heart_scale"), ("-C -s 11", "heart_scale")])
+def test_search_c_finds_cdtrain_best(options, name, cdtrain):
+    X, y = cdlinear.load_svmlight_file(data_file(name))
+    best_C, best_p, score = cdlinear.train(y, X, options)
+    assert (best_C, best_p, score) == cdlinear.search_C(y, X, options)
+    printed = cdtrain(options.split() + ["-v", "5"], name).splitlines()[-1]
+    assert float(re.search(r"Best C = ([0-9.e+-]+)", printed).group(1)) == pytest.approx(
+        best_C, rel=1e-5)
+    if "-s 11" in options:
+        assert float(re.search(r"Best p = ([0-9.e+-]+)", printed).group(1)) == pytest.approx(
+            best_p, abs=1e-9)
+        assert float(re.search(r"CV MSE = ([0-9.e+-]+)", printed).group(1)) == pytest.approx(
+            score, rel=1e-5)
+    else:
+        assert best_p == -1
+        assert float(re.search(r"CV accuracy = ([0-9.e+-]+)%", printed).group(1)) == (
+            pytest.approx(100 * score, rel=1e-5))
