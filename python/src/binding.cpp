@@ -21,52 +21,62 @@ namespace py = pybind11;
 
 namespace {
 
-// TrainOptions from the keyword dictionary the Python layer builds; an
-// unknown key is a programming error of that layer.
+// One TrainOptions field from the keyword dictionary the Python layer
+// builds; an unknown key is a programming error of that layer.
+void set_option(cdlinear::TrainOptions& options, const std::string& key, const py::handle& value) {
+  if (key == "solver") {
+    options.solver = py::cast<std::string>(value);
+  } else if (key == "loss") {
+    options.loss = py::cast<std::string>(value);
+  } else if (key == "regularizer") {
+    options.regularizer = py::cast<std::string>(value);
+  } else if (key == "C") {
+    options.C = py::cast<double>(value);
+  } else if (key == "eps") {
+    options.eps = py::cast<double>(value);
+  } else if (key == "bias") {
+    options.bias = py::cast<double>(value);
+  } else if (key == "class_weights") {
+    options.class_weights = py::cast<std::map<int, double>>(value);
+  } else if (key == "threads") {
+    options.threads = py::cast<unsigned>(value);
+  } else if (key == "seed") {
+    options.seed = py::cast<std::uint64_t>(value);
+  } else if (key == "max_iter") {
+    options.max_iter = py::cast<std::int64_t>(value);
+  } else if (key == "svr_epsilon") {
+    options.svr_epsilon = py::cast<double>(value);
+  } else if (key == "nu") {
+    options.nu = py::cast<double>(value);
+  } else if (key == "free_bias") {
+    options.free_bias = py::cast<bool>(value);
+  } else if (key == "select") {
+    options.select = py::cast<std::string>(value);
+  } else if (key == "partitions") {
+    options.partitions = py::cast<std::int64_t>(value);
+  } else if (key == "shrink") {
+    options.shrink = py::cast<bool>(value);
+  } else if (key == "stratified") {
+    options.stratified = py::cast<bool>(value);
+  } else if (key == "progress") {
+    // The solver's progress lines go to the process's standard error.
+    options.progress = py::cast<bool>(value) ? &std::cerr : nullptr;
+  } else {
+    throw py::key_error("train: unknown option '" + key + "'");
+  }
+}
+
+// TrainOptions from that dictionary (None: the option's default);
+// ValueError for a value of the wrong type or out of range.
 cdlinear::TrainOptions options_of(const py::dict& given) {
   cdlinear::TrainOptions options;
   for (const auto& [key_object, value] : given) {
     const std::string key = py::cast<std::string>(key_object);
     if (value.is_none()) continue;
-    if (key == "solver") {
-      options.solver = py::cast<std::string>(value);
-    } else if (key == "loss") {
-      options.loss = py::cast<std::string>(value);
-    } else if (key == "regularizer") {
-      options.regularizer = py::cast<std::string>(value);
-    } else if (key == "C") {
-      options.C = py::cast<double>(value);
-    } else if (key == "eps") {
-      options.eps = py::cast<double>(value);
-    } else if (key == "bias") {
-      options.bias = py::cast<double>(value);
-    } else if (key == "class_weights") {
-      options.class_weights = py::cast<std::map<int, double>>(value);
-    } else if (key == "threads") {
-      options.threads = py::cast<unsigned>(value);
-    } else if (key == "seed") {
-      options.seed = py::cast<std::uint64_t>(value);
-    } else if (key == "max_iter") {
-      options.max_iter = py::cast<std::int64_t>(value);
-    } else if (key == "svr_epsilon") {
-      options.svr_epsilon = py::cast<double>(value);
-    } else if (key == "nu") {
-      options.nu = py::cast<double>(value);
-    } else if (key == "free_bias") {
-      options.free_bias = py::cast<bool>(value);
-    } else if (key == "select") {
-      options.select = py::cast<std::string>(value);
-    } else if (key == "partitions") {
-      options.partitions = py::cast<std::int64_t>(value);
-    } else if (key == "shrink") {
-      options.shrink = py::cast<bool>(value);
-    } else if (key == "stratified") {
-      options.stratified = py::cast<bool>(value);
-    } else if (key == "progress") {
-      // The solver's progress lines go to the process's standard error.
-      options.progress = py::cast<bool>(value) ? &std::cerr : nullptr;
-    } else {
-      throw py::key_error("train: unknown option '" + key + "'");
+    try {
+      set_option(options, key, value);
+    } catch (const py::cast_error&) {
+      throw py::value_error("option " + key + ": bad value " + py::str(value).cast<std::string>());
     }
   }
   return options;

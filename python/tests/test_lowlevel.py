@@ -94,6 +94,10 @@ def test_bad_options_raise_value_error():
         cdlinear.train(y, X, "-z 1")
     with pytest.raises(ValueError, match="solver"):
         cdlinear.train(y, X, "-s 99")
+    with pytest.raises(ValueError, match="option threads: bad value -1"):
+        cdlinear.train(y, X, "-m -1")
+    with pytest.raises(ValueError, match="-w1"):
+        cdlinear.train(y, X, "-w1")
 
 
 @pytest.mark.parametrize("flag", ["0", "1"])
