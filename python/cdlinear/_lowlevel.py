@@ -1,6 +1,6 @@
 """The functions LIBLINEAR's Python users know: train(y, X, '-s 2 -c 4'),
-predict, load_model, save_model, cross_validation, and load_svmlight_file on
-cdtrain's reader."""
+predict, load_model, save_model, cross_validation, search_C, and
+load_svmlight_file on cdtrain's reader."""
 
 import shlex
 
@@ -9,7 +9,7 @@ import scipy.sparse as sp
 from sklearn.utils.validation import check_array
 
 from . import _core
-from ._model import Model, load
+from ._model import load
 from ._train import check_sparse_structure, data_of, train_matrix
 
 # cdtrain's flags that train() takes: flag -> (TrainOptions key, converter).
@@ -28,6 +28,15 @@ _FLAGS = {
     "--select": ("select", str),
     "--partitions": ("partitions", int),
 }
+# cdtrain's flags without a value: flag -> (key, value), None for -q.
+_SWITCHES = {
+    "-q": None,
+    "-R": ("free_bias", True),
+    "-C": ("search", True),
+    "--stratified": ("stratified", True),
+    "--shrink": ("shrink", True),
+    "--no-shrink": ("shrink", False),
+}
 
 
 def parse_options(options):
@@ -38,12 +47,10 @@ def parse_options(options):
     position = 0
     while position < len(tokens):
         flag = tokens[position]
-        if flag in ("-q", "-R", "-C", "--stratified", "--shrink", "--no-shrink"):
-            switch = {"-R": ("free_bias", True), "-C": ("search", True),
-                      "--stratified": ("stratified", True), "--shrink": ("shrink", True),
-                      "--no-shrink": ("shrink", False)}
-            if flag in switch:
-                parsed[switch[flag][0]] = switch[flag][1]
+        if flag in _SWITCHES:
+            if _SWITCHES[flag] is not None:
+                key, value = _SWITCHES[flag]
+                parsed[key] = value
             position += 1
             continue
         if position + 1 >= len(tokens):
@@ -62,9 +69,8 @@ def parse_options(options):
                     raise ValueError("option %s: expected a positive number, got %r"
                                      % (flag, value))
             else:
-                raise ValueError("option %s: not one train() takes (%s, -wi, -v, -C, -R, "
-                                 "--stratified, --shrink, --no-shrink, -q)"
-                                 % (flag, ", ".join(_FLAGS)))
+                raise ValueError("option %s: not one train() takes (%s, -wi, -v, %s)"
+                                 % (flag, ", ".join(_FLAGS), ", ".join(_SWITCHES)))
         except ValueError as error:
             if str(error).startswith("option"):
                 raise
