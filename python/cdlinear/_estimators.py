@@ -16,7 +16,7 @@ from sklearn.utils.class_weight import compute_class_weight
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted
 
-from ._train import check_sparse_structure, train_matrix
+from ._train import train_matrix
 
 _ACCEPTED = dict(accept_sparse=["csr", "csc"], dtype=[np.float64, np.float32])
 
@@ -75,8 +75,6 @@ class _Base(BaseEstimator):
         else:
             X, y = self._validate_data(X, y, accept_large_sparse=True, y_numeric=y_numeric,
                                        order="C", **_ACCEPTED)
-        if sp.issparse(X):
-            check_sparse_structure(X)
         if sample_weight is not None:
             sample_weight = _check_sample_weight(sample_weight, X, dtype=np.float64,
                                                  only_non_negative=True)

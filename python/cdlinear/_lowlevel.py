@@ -10,7 +10,7 @@ from sklearn.utils.validation import check_array
 
 from . import _core
 from ._model import load
-from ._train import check_sparse_structure, data_of, train_matrix
+from ._train import data_of, train_matrix
 
 # cdtrain's flags that train() takes: flag -> (TrainOptions key, converter).
 _FLAGS = {
@@ -81,8 +81,6 @@ def parse_options(options):
 def _matrix(X):
     X = check_array(X, accept_sparse=["csr", "csc"], dtype=[np.float64, np.float32],
                     accept_large_sparse=True)
-    if sp.issparse(X):
-        check_sparse_structure(X)
     return X
 
 

@@ -188,9 +188,11 @@ def csr(data, indices, indptr, shape, index_type=np.int32):
 
 
 @pytest.mark.parametrize("X,message", [
-    (csr([1, 2, 3], [1, 0, 2], [0, 2, 3], (2, 3)), "unsorted or duplicate"),
-    (csr([1, 2, 3], [1, 1, 2], [0, 2, 3], (2, 3)), "unsorted or duplicate"),
-    (csr([1, 2, 3], [0, 1, 2**40], [0, 2, 3], (2, 3), np.int64), "out of range"),
+    (csr([1, 2, 3], [1, 0, 2], [0, 2, 3], (2, 3)), "row 0, entry 1: column index 0 not greater"),
+    (csr([1, 2, 3], [1, 1, 2], [0, 2, 3], (2, 3)), "row 0, entry 1: column index 1 not greater"),
+    (csr([1, 2, 3], [0, 1, 2**40], [0, 2, 3], (2, 3), np.int64),
+     "row 1, entry 0: column index 1099511627776 is not below the 3 columns"),
+    (csr([1, 2, 3], [0, 1, -1], [0, 2, 3], (2, 3)), "column index -1 is negative"),
     (csr([1, np.nan, 3], [0, 1, 2], [0, 2, 3], (2, 3)), "NaN"),
     (np.array([[1.0, np.inf], [0.0, 1.0]]), "infinity"),
 ])
