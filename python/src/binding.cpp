@@ -84,6 +84,12 @@ cdlinear::TrainOptions options_of(const py::dict& given) {
 
 using DoubleArray = py::array_t<double, py::array::c_style | py::array::forcecast>;
 
+// A numpy array holding a copy of `values` (one memcpy, no Python objects).
+template <class T>
+py::array_t<T> array_of(const std::vector<T>& values) {
+  return py::array_t<T>(static_cast<py::ssize_t>(values.size()), values.data());
+}
+
 std::vector<double> vector_of(const DoubleArray& array) {
   return std::vector<double>(array.data(), array.data() + array.size());
 }
@@ -181,7 +187,7 @@ py::tuple cross_validate(const cdlinear::Data& data, int folds, const py::dict& 
     result = cdlinear::cross_validate(data, folds, train_options);
   }
   return py::make_tuple(result.accuracy, result.mean_squared_error, result.squared_correlation,
-                        py::array(py::cast(result.predictions)));
+                        array_of(result.predictions));
 }
 
 // cdtrain -C: (best C, best p (-1 but for an SVR), best score: accuracy in
@@ -228,8 +234,8 @@ py::tuple read_file(const std::string& path) {
       indptr.push_back(static_cast<std::int64_t>(indices.size()));
     }
   }
-  return py::make_tuple(py::array(py::cast(indptr)), py::array(py::cast(indices)),
-                        py::array(py::cast(values)), py::array(py::cast(labels)), num_features);
+  return py::make_tuple(array_of(indptr), array_of(indices), array_of(values), array_of(labels),
+                        num_features);
 }
 
 }  // namespace
