@@ -158,11 +158,13 @@ $(EXAMPLE): docs/library-example.cpp $(BUILD)/public/cdlinear.h $(LIB)
 	$(CXX) -std=c++17 $(WARNINGS) $(CXXFLAGS) -I$(BUILD)/public $< $(LIB) -o $@ $(LDLIBS)
 
 # The end-to-end tests run ./cdtrain and ./cdpredict of the same build, and
-# the library example; then the install is checked in a scratch prefix.
+# the library example; then the install is checked in a scratch prefix, and
+# the Python package is built and tested.
 test: $(TOOLS) $(TEST_BIN) $(EXAMPLE)
 	CDL_BIN_DIR=$(CURDIR) CDL_DATA_DIR=$(CURDIR)/data CDL_LIBRARY_EXAMPLE=$(CURDIR)/$(EXAMPLE) \
 	  $(TEST_BIN)
 	$(MAKE) --no-print-directory test-install
+	$(MAKE) --no-print-directory test-python
 
 test-install: $(TOOLS) $(LIB) $(SHARED)
 	MAKE="$(MAKE)" bash checks/check_install.sh
@@ -273,7 +275,7 @@ cdtrain-mpi: $(MPI_OBJS) $(CLI_OBJ) $(LIB)
 test-mpi: mpi cdtrain
 	MAKE="$(MAKE)" bash tests/mpi/test_mpi.sh
 
-FORMAT_FILES = $(wildcard src/*.h src/*/*.h src/*/*.cpp tools/*.h tools/*.cpp mpi/*.h mpi/*.cpp bench/*.cpp gen/*.cpp experiments/*.cpp tests/*.h tests/*/*.cpp fuzz/*.h fuzz/*.cpp docs/*.cpp docs/*.c)
+FORMAT_FILES = $(wildcard src/*.h src/*/*.h src/*/*.cpp tools/*.h tools/*.cpp mpi/*.h mpi/*.cpp bench/*.cpp gen/*.cpp experiments/*.cpp tests/*.h tests/*/*.cpp fuzz/*.h fuzz/*.cpp docs/*.cpp docs/*.c python/src/*.cpp)
 
 # The formatting is clang-format 14's (Debian 12's clang-format package):
 # another major version formats some lines differently, so both targets
@@ -291,6 +293,30 @@ format: check-clang-format-version
 format-check: check-clang-format-version
 	@$(CLANG_FORMAT) --dry-run --Werror $(FORMAT_FILES)
 	@echo "format-check: $(words $(FORMAT_FILES)) files as clang-format $(CLANG_FORMAT_MAJOR) formats them"
+
+# The Python package (python/, docs/python.md), installed into a virtual
+# environment in $(BUILD)/venv that sees Debian's numpy, scipy, scikit-learn,
+# pybind11 and pytest (apt-get install python3-numpy python3-scipy
+# python3-sklearn python3-pybind11 pybind11-dev python3-pytest python3-venv
+# python3-dev): no network. The extension links $(LIB) when the library's
+# objects are position-independent (LIB_PIC has -fPIC), and otherwise
+# compiles the library's sources itself, with the compiler of CXX.
+PYTHON ?= /usr/bin/python3
+PYTHON_VENV = $(BUILD)/venv
+PYTHON_LIBRARY = $(if $(findstring -fPIC,$(LIB_PIC)),$(LIB))
+.PHONY: python test-python
+python: $(PYTHON_LIBRARY)
+	@test -x $(PYTHON_VENV)/bin/python || $(PYTHON) -m venv --system-site-packages $(PYTHON_VENV)
+	CC="$(CXX)" CDLINEAR_LIBRARY="$(if $(PYTHON_LIBRARY),$(CURDIR)/$(PYTHON_LIBRARY))" \
+	  $(PYTHON_VENV)/bin/python -m pip install -q --no-build-isolation --no-index ./python
+
+# pytest on python/tests (from the repository root, so that the installed
+# package is imported, not python/cdlinear): the README's Python lines among
+# them; the comparisons with the tools run ./cdtrain and ./cdpredict of this
+# build.
+test-python: python cdtrain cdpredict
+	CDL_BIN_DIR=$(CURDIR) CDL_DATA_DIR=$(CURDIR)/data \
+	  $(PYTHON_VENV)/bin/python -m pytest -q -p no:cacheprovider python/tests
 
 clean:
 	rm -rf build build-asan build-tsan build-fuzz $(TOOLS) cdtrain-mpi
