@@ -1,11 +1,8 @@
 #include "train/cross_validation.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <exception>
-#include <mutex>
 #include <numeric>
 #include <optional>
 #include <random>
@@ -15,7 +12,6 @@
 #include "select/random.h"
 #include "train/folds.h"
 #include "train/train.h"
-#include "util/parallel.h"
 
 namespace cdl {
 

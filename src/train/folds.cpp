@@ -142,16 +142,23 @@ CrossValidation cross_validate_folds(const ClassMap& classes, const FoldRows& ro
                                      const FoldPredictor& predict,
                                      const std::vector<LinearModel>* warm, bool fold_lines,
                                      bool keep_models) {
-  // The whole data's classes, row by row, for the folds' draw.
-  ClassMap whole;
-  whole.labels = classes.labels;
-  const std::vector<std::uint64_t> class_of =
-      gathered(rows, std::vector<std::uint64_t>(classes.class_of.begin(), classes.class_of.end()));
-  whole.class_of.assign(class_of.begin(), class_of.end());
-  const std::size_t l = whole.class_of.size();
-  const std::size_t folds = fold_count(params, l, reporter);
-  const std::vector<std::size_t> fold_of = fold_assignment(whole, folds, params);
-  whole = ClassMap();
+  // The whole data's classes, row by row, for the folds' draw: gathered
+  // from the ranks, or this process's.
+  std::size_t l = classes.class_of.size();
+  std::size_t folds = 0;
+  std::vector<std::size_t> fold_of;
+  {
+    ClassMap whole;
+    if (rows.collective != nullptr) {
+      whole.labels = classes.labels;
+      const std::vector<std::uint64_t> class_of = rows.collective->gather_all(
+          std::vector<std::uint64_t>(classes.class_of.begin(), classes.class_of.end()));
+      whole.class_of.assign(class_of.begin(), class_of.end());
+      l = whole.class_of.size();
+    }
+    folds = fold_count(params, l, reporter);
+    fold_of = fold_assignment(rows.collective != nullptr ? whole : classes, folds, params);
+  }
 
   std::vector<std::uint64_t> right_of(folds, 0);
   CrossValidation out;

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <exception>
 #include <limits>
 #include <sstream>
 #include <string>
@@ -16,7 +15,6 @@
 #include "train/folds.h"
 #include "train/train.h"
 #include "util/error.h"
-#include "util/parallel.h"
 
 namespace cdl {
 
