@@ -256,10 +256,7 @@ int run(int argc, char** argv, cdl::MpiCollective& collective) {
                     on_ranks);
       const double accuracy =
           cdl::cross_validate_ranks(data, params, share, reporter, collective).accuracy;
-      if (rank0) {
-        std::printf("%sCross Validation Accuracy = %g%%\n", cdl::summary_prefix(params).c_str(),
-                    100.0 * accuracy);
-      }
+      if (rank0) cdl::print_validation(params, accuracy);
     } else {
       share(data, params);
       reporter.info("cdtrain-mpi: training" + on_ranks + " in " + layout);
@@ -289,15 +286,9 @@ int run(int argc, char** argv, cdl::MpiCollective& collective) {
                   1e-6 * static_cast<double>(data.bytes_moved),
                   1e-6 * static_cast<double>(collective.bytes_sent() - data.bytes_moved));
   }
-  char total[224];
-  std::snprintf(total, sizeof total, "total time %s: reading %s, %s %s; %s",
-                cdl::format_duration(seconds_since(start)).c_str(),
-                cdl::format_duration(reading_seconds).c_str(),
-                command.find_C        ? "searching C"
-                : params.cv_folds > 0 ? "cross validation"
-                                      : "sharing the rows and training",
-                cdl::format_duration(seconds_since(training_start)).c_str(), sent);
-  reporter.info(total);
+  reporter.info(cdl::total_time_line(command, params, seconds_since(start), reading_seconds,
+                                     seconds_since(training_start), "sharing the rows and training",
+                                     sent));
   return 0;
 }
 

@@ -23,22 +23,19 @@ namespace cdl {
 // run under `params` (whose seed cuts the dual CD's parts).
 using ShareRows = std::function<void(DistributedRows& rows, const Params& params)>;
 
-// params.cv_folds-fold cross validation of a classification run, as
-// cdtrain's cross_validate(): the folds of the whole data's rows as cdtrain
-// draws them (fold_assignment()). Fold f trains on a copy of the rows read
-// whose fold-f rows have weight 0 (cdtrain holds them out, with the same
-// effect), laid out by `share` as a run's rows are, one fold after another
-// on every rank; each fold from its model in `warm` if given, else with a
-// solver that takes a start fold 0 first from 0 and the others from its
-// model. Each rank predicts its own rows read, and the counts are added.
-// Returns the accuracy over the whole data and every fold's model, on every
-// rank; with `fold_lines` the fold lines go to `reporter` (rank 0's prints
-// them). A collective call.
+// params.cv_folds-fold cross validation of a classification run, by
+// cdtrain's fold loop (train/folds.h) on the ranks: fold f trains on a copy
+// of the rows read whose fold-f rows have weight 0 (cdtrain holds them out,
+// with the same effect), laid out by `share` as a run's rows are, one fold
+// after another on every rank. Each rank predicts its own rows read, and
+// the counts are added. Returns the accuracy over the whole data and, with
+// `keep_models`, every fold's model, on every rank; `warm` and `fold_lines`
+// as cross_validate()'s (rank 0's reporter prints). A collective call.
 CrossValidation cross_validate_ranks(const DistributedRows& data, const Params& params,
                                      const ShareRows& share, Reporter& reporter,
                                      MpiCollective& collective,
                                      const std::vector<LinearModel>* warm = nullptr,
-                                     bool fold_lines = true);
+                                     bool fold_lines = true, bool keep_models = true);
 
 // -C: search_C() with each C's cross validation by cross_validate_ranks(),
 // from the whole data's first C (search_start_C()) unless `start` is given.
@@ -47,11 +44,11 @@ CSearch search_C_ranks(const DistributedRows& data, const Params& params,
                        Reporter& reporter, MpiCollective& collective,
                        const std::function<void(double, double)>& on_step);
 
-// -v of a regression, as cdtrain's cross_validate_regression(): its folds
-// (regression_fold_assignment()), each trained on the ranks as above; every
-// held-out row's prediction and target are gathered in file order, so that
-// the fold lines, the mean squared error and the squared correlation are
-// cdtrain's. `warm`, `keep_weights` and `fold_lines` as there. A collective
+// -v of a regression, by the same fold loop as cdtrain's
+// cross_validate_regression(), each fold trained on the ranks as above;
+// every held-out row's prediction and target are gathered in file order, so
+// that the fold lines, the mean squared error and the squared correlation
+// are cdtrain's. `warm`, `keep_weights` and `fold_lines` as there. A collective
 // call.
 RegressionValidation cross_validate_regression_ranks(
     const DistributedRows& data, const Params& params, const ShareRows& share, Reporter& reporter,

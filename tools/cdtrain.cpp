@@ -484,11 +484,9 @@ void run_classification(const cdl::TrainCommand& command, const cdl::Params& par
     search(command, params, data, classes, reporter);
   } else if (params.cv_folds > 0) {
     reporter.info("cdtrain: " + std::to_string(params.cv_folds) + "-fold cross validation, " + run);
-    const double accuracy =
-        cdl::cross_validate(data.matrix(), classes, params, reporter, nullptr, true, false)
-            .accuracy;
-    std::printf("%sCross Validation Accuracy = %g%%\n", cdl::summary_prefix(params).c_str(),
-                100.0 * accuracy);
+    cdl::print_validation(
+        params, cdl::cross_validate(data.matrix(), classes, params, reporter, nullptr, true, false)
+                    .accuracy);
   } else {
     reporter.info("cdtrain: training, " + run);
     train_and_save(command, params, data, classes, reporter);
@@ -555,15 +553,8 @@ int main(int argc, char** argv) {
       run_classification(command, params, data, reporter);
     }
     std::fflush(stdout);
-    char total[160];
-    std::snprintf(total, sizeof total, "total time %s: reading %s, %s %s",
-                  cdl::format_duration(seconds_since(start)).c_str(),
-                  cdl::format_duration(reading_seconds).c_str(),
-                  command.find_C        ? "searching C"
-                  : params.cv_folds > 0 ? "cross validation"
-                                        : "training",
-                  cdl::format_duration(seconds_since(training_start)).c_str());
-    reporter.info(total);
+    reporter.info(cdl::total_time_line(command, params, seconds_since(start), reading_seconds,
+                                       seconds_since(training_start), "training"));
     return 0;
   });
 }

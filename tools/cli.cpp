@@ -638,6 +638,21 @@ void print_search_result(const std::string& tool, const Params& params, const CS
               100.0 * best.best_accuracy);
 }
 
+void print_validation(const Params& params, double accuracy) {
+  std::printf("%sCross Validation Accuracy = %g%%\n", summary_prefix(params).c_str(),
+              100.0 * accuracy);
+}
+
+std::string total_time_line(const TrainCommand& command, const Params& params, double total,
+                            double reading, double work, const std::string& training,
+                            const std::string& more) {
+  return "total time " + format_duration(total) + ": reading " + format_duration(reading) + ", " +
+         (command.find_C        ? "searching C"
+          : params.cv_folds > 0 ? "cross validation"
+                                : training) +
+         " " + format_duration(work) + (more.empty() ? "" : "; " + more);
+}
+
 void print_regression_validation(const Params& params, const RegressionValidation& cv) {
   const std::string prefix = summary_prefix(params);
   std::printf("%sCross Validation Mean squared error = %g\n", prefix.c_str(),

@@ -73,6 +73,18 @@ void print_search_step(double C, double accuracy);
 void print_search_result(const std::string& tool, const Params& params, const CSearch& best,
                          Reporter& reporter);
 
+// -v's output on stdout: "... Cross Validation Accuracy = a%", as
+// LIBLINEAR's.
+void print_validation(const Params& params, double accuracy);
+
+// The last stderr line of cdtrain and cdtrain-mpi: "total time T: reading
+// R, WHAT W", WHAT "searching C" for -C, "cross validation" for -v, else
+// `training` (what the tool calls its training); then "; " and `more` if
+// it is not empty.
+std::string total_time_line(const TrainCommand& command, const Params& params, double total,
+                            double reading, double work, const std::string& training,
+                            const std::string& more = "");
+
 // A regression's -v output on stdout, as LIBLINEAR's: "... Cross Validation
 // Mean squared error = m" and "... Squared correlation coefficient = r".
 void print_regression_validation(const Params& params, const RegressionValidation& cv);

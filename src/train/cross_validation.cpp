@@ -1,11 +1,8 @@
 #include "train/cross_validation.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <exception>
-#include <mutex>
 #include <numeric>
 #include <optional>
 #include <random>
@@ -13,8 +10,8 @@
 #include <utility>
 
 #include "select/random.h"
+#include "train/folds.h"
 #include "train/train.h"
-#include "util/parallel.h"
 
 namespace cdl {
 
@@ -48,64 +45,6 @@ std::size_t fold_count(const Params& params, std::size_t rows, Reporter& reporte
   reporter.warning(std::to_string(folds) + " folds of " + std::to_string(rows) +
                    " instances: using " + std::to_string(rows) + " (leave-one-out)");
   return rows;
-}
-
-void run_folds(const std::vector<std::size_t>& fold_of, std::size_t folds, const Params& params,
-               Reporter& reporter, bool fold_lines, const FoldTask& task, bool lead_fold) {
-  const std::size_t l = fold_of.size();
-  const std::size_t lead = lead_fold && folds > 0 ? 1 : 0;
-  std::vector<std::ostringstream> logs(folds);
-  // Per-iteration lines only with -V, under a fold header; otherwise a
-  // fold's own output is its warnings, and one line per fold follows it.
-  const Reporter::Level fold_level = params.verbose ? reporter.level() : Reporter::Level::kQuiet;
-  const bool print_lines = fold_lines && reporter.level() != Reporter::Level::kQuiet;
-  // Each fold's output goes out as soon as it and every fold before it are
-  // done, so that progress is live and in fold order whatever the threads.
-  std::vector<char> done(folds, 0);
-  std::size_t flushed = 0;
-  std::mutex flush_mutex;
-  const auto flush_ready = [&] {
-    for (; flushed < folds && done[flushed] != 0; ++flushed) {
-      reporter.stream() << logs[flushed].str() << std::flush;
-    }
-  };
-  const auto run_fold = [&](std::size_t f) {
-    const auto start = std::chrono::steady_clock::now();
-    const auto finish = [&](char state) {
-      const std::lock_guard<std::mutex> lock(flush_mutex);
-      done[f] = state;
-      flush_ready();
-    };
-    std::string result;
-    try {  // whatever throws, the fold is marked done, so later folds print
-      std::vector<std::uint8_t> held_out(l);
-      for (std::size_t r = 0; r < l; ++r) held_out[r] = fold_of[r] == f;
-      Params fold_params = cdl::fold_params(params, f);
-      // The folds are the parallel work, except the lead fold, which runs alone.
-      if (f >= lead) fold_params.threads = 1;
-      Reporter log(logs[f], fold_level);
-      if (params.verbose) {
-        log.info(fold_header(f, folds, params.C));
-      }
-      result = task(f, held_out, fold_params, log);
-    } catch (...) {
-      finish(2);
-      throw;
-    }
-    if (print_lines) {
-      const double ms =
-          1000 * std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      logs[f] << fold_line(f, folds, result, ms) << '\n';
-    }
-    finish(1);
-  };
-  const unsigned threads = thread_count(params);
-  if (lead > 0) run_fold(0);  // its error, if any, is thrown before the others start
-  const std::vector<std::exception_ptr> errors =
-      run_tasks(folds - lead, threads, [&](std::size_t k) { run_fold(lead + k); });
-  for (const std::exception_ptr& error : errors) {
-    if (error) std::rethrow_exception(error);
-  }
 }
 
 Params fold_params(const Params& params, std::size_t f) {
@@ -149,22 +88,6 @@ CrossValidation cross_validate(const DataMatrix& data, const ClassMap& classes,
                                const Params& params, Reporter& reporter,
                                const std::vector<LinearModel>* warm, bool fold_lines,
                                bool keep_models) {
-  const std::size_t l = data.num_rows();
-  const std::size_t folds = fold_count(params, l, reporter);
-  const std::vector<std::size_t> fold_of = fold_assignment(classes, folds, params);
-
-  CrossValidation out;
-  if (keep_models) out.models.resize(folds);
-  // Without `warm`, a solver that can start from given weights trains fold
-  // 0 first, from 0 and alone, and then every other fold from its model:
-  // the training sets of two folds share three of their four fifths (-v 5),
-  // so fold 0's model is a close start (on the wide text file 5 CDPER outer
-  // iterations instead of 16), and every fold still stops by its own test.
-  // The start of each fold is fixed, so the result does not depend on the
-  // thread count.
-  const bool lead = warm == nullptr && starts_from_lead_fold(params, folds);
-  LinearModel lead_model;
-  std::vector<int> predicted(l);
   // The folds share one matrix (the rows alone for a run that trains on
   // them, else the columns and, if the solver needs them, the rows): a
   // fold's training problem holds its test rows out with C_j = 0, which
@@ -186,45 +109,16 @@ CrossValidation cross_validate(const DataMatrix& data, const ClassMap& classes,
       shared.rows = &own_rows.emplace(to_csr(*data.columns));
     }
   }
-  run_folds(
-      fold_of, folds, params, reporter, fold_lines,
-      [&](std::size_t f, const std::vector<std::uint8_t>& held_out, const Params& fold_params,
-          Reporter& log) {
-        const LinearModel* start = warm != nullptr ? &(*warm)[f]
-                                   : lead && f > 0 ? &lead_model
-                                                   : nullptr;
-        InitialWeights start_w;
-        if (start != nullptr) {
-          start_w = initial_weights(*start, classes, shared.num_cols(), params.bias);
-        }
-        LinearModel model =
-            train(shared, classes, fold_params, log, start ? &start_w : nullptr, &held_out);
-        const std::vector<int> fold_predicted = shared.columns != nullptr
-                                                    ? model.predict(*shared.columns)
-                                                    : model.predict(*shared.rows);
-        if (lead && f == 0) {
-          lead_model = std::move(model);  // kept whole until every fold is done
-        } else if (keep_models) {
-          out.models[f] = std::move(model);
-        }
-        std::size_t held = 0;
-        std::size_t right = 0;
-        for (std::size_t r = 0; r < l; ++r) {
-          if (!held_out[r]) continue;
-          predicted[r] = fold_predicted[r];
-          ++held;
-          right += fold_predicted[r] == classes.labels[classes.class_of[r]];
-        }
-        return accuracy_text(right, held);
+  const std::size_t l = data.num_rows();
+  return cross_validate_folds(
+      classes, FoldRows{0, l, l, nullptr}, shared.num_cols(), params, reporter,
+      [&](const Params& run, const std::vector<std::uint8_t>& held_out, const InitialWeights* start,
+          Reporter& log) { return train(shared, classes, run, log, start, &held_out); },
+      [&](const LinearModel& model) {
+        return shared.columns != nullptr ? model.predict(*shared.columns)
+                                         : model.predict(*shared.rows);
       },
-      lead);
-  if (lead && keep_models) out.models[0] = std::move(lead_model);
-  std::size_t correct = 0;
-  for (std::size_t r = 0; r < l; ++r) {
-    correct += predicted[r] == classes.labels[classes.class_of[r]];
-  }
-  out.accuracy = static_cast<double>(correct) / static_cast<double>(l);
-  return out;
+      warm, fold_lines, keep_models);
 }
 
 Reporter& SearchLog::step() {

@@ -33,27 +33,6 @@ std::vector<std::size_t> assign_folds(const ClassMap& classes, std::size_t folds
 std::vector<std::size_t> fold_assignment(const ClassMap& classes, std::size_t folds,
                                          const Params& params);
 
-// One fold's work for run_folds(): train with `held_out` rows left out (C_j
-// = 0) under `fold_params` (the fold's own seed, one thread), writing
-// progress to `log`, and return the fold's result for its one line, e.g.
-// "accuracy 81.48% (22/27)".
-using FoldTask =
-    std::function<std::string(std::size_t fold, const std::vector<std::uint8_t>& held_out,
-                              const Params& fold_params, Reporter& log)>;
-
-// Runs `task` for the folds 0..folds-1 of `fold_of` on params.threads
-// threads (0: one per core). Each fold's output is buffered and printed as
-// soon as it and every fold before it are done (live, in fold order): its
-// warnings, with params.verbose (-V) a "fold f/F, C = c" header and its
-// per-iteration lines first, and with `fold_lines` and a reporter that is
-// not quiet "fold f/F: RESULT, T ms". The first fold error is rethrown after
-// the earlier folds' output. With `lead_fold`, fold 0 runs first and alone,
-// with params.threads (its classes on threads), and is done (its error
-// rethrown) before any other fold starts, so that the others may start from
-// its model; every other fold trains with one thread.
-void run_folds(const std::vector<std::size_t>& fold_of, std::size_t folds, const Params& params,
-               Reporter& reporter, bool fold_lines, const FoldTask& task, bool lead_fold = false);
-
 // Fold f's (from 0) params: `params` with the fold's own seed, derived from
 // params.seed, which every fold's training takes.
 Params fold_params(const Params& params, std::size_t f);

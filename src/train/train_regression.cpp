@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <exception>
 #include <limits>
 #include <sstream>
 #include <string>
@@ -13,9 +12,9 @@
 #include "objective/evaluate.h"
 #include "select/random.h"
 #include "train/cross_validation.h"
+#include "train/folds.h"
 #include "train/train.h"
 #include "util/error.h"
-#include "util/parallel.h"
 
 namespace cdl {
 
@@ -90,39 +89,14 @@ RegressionValidation cross_validate_regression(const CscMatrix& x,
                                                const std::vector<std::vector<double>>* warm,
                                                bool keep_weights, bool fold_lines) {
   const std::size_t l = x.num_rows;
-  const std::size_t folds = fold_count(params, l, reporter);
-  const std::vector<std::size_t> fold_of = regression_fold_assignment(l, folds, params);
-  std::vector<double> predicted(l, 0.0);
-  RegressionValidation out;
-  if (keep_weights) out.fold_weights.resize(folds);
-  // Later folds start from the lead fold's weights, as cross_validate()'s.
-  const bool lead = warm == nullptr && starts_from_lead_fold(params, folds);
-  std::vector<double> lead_w;
-  run_folds(
-      fold_of, folds, params, reporter, fold_lines,
-      [&](std::size_t f, const std::vector<std::uint8_t>& held_out, const Params& fold_params,
-          Reporter& log) {
-        const std::vector<double>* start = warm != nullptr ? &(*warm)[f]
-                                           : lead && f > 0 ? &lead_w
-                                                           : nullptr;
-        LinearModel model =
-            train_regression(x, targets, fold_params, log, start, &held_out, instance_weights);
-        const std::vector<double> values = decision_values(x, model.w);
-        RegressionScore fold_score;
-        std::size_t held = 0;
-        for (std::size_t r = 0; r < l; ++r) {
-          if (!held_out[r]) continue;
-          predicted[r] = values[r];
-          fold_score.add(values[r], targets[r]);
-          ++held;
-        }
-        if (lead && f == 0) lead_w = model.w;
-        if (keep_weights) out.fold_weights[f] = std::move(model.w);
-        return regression_fold_text(fold_score, held);
+  return cross_validate_regression_folds(
+      targets, FoldRows{0, l, l, nullptr}, params, reporter,
+      [&](const Params& run, const std::vector<std::uint8_t>& held_out,
+          const std::vector<double>* start, Reporter& log) {
+        return train_regression(x, targets, run, log, start, &held_out, instance_weights);
       },
-      lead);
-  score_rows(predicted, targets, out);
-  return out;
+      [&](const LinearModel& model) { return decision_values(x, model.w); }, warm, keep_weights,
+      fold_lines);
 }
 
 void score_rows(const std::vector<double>& predicted, const std::vector<double>& targets,
