@@ -67,8 +67,8 @@ struct CrossValidation {
 // from its model. With `keep_models` the folds' models are returned;
 // otherwise each is freed once its fold is predicted (the lead fold's once
 // every fold is done). One lead fold, not two: on two cores two folds at
-// once each took 1.3-1.4 s on the wide text file where one alone takes
-// about 1.0 s, and a later fold about 0.45 s from either start.
+// once each ran slower than one alone, and a later fold took under half a
+// lead fold's time from either start (docs/checks.md has the figures).
 //
 // Whether cross validation with `folds` folds under `params` starts the
 // folds after the first from its model: a solver that takes a start, and
