@@ -297,8 +297,8 @@ format-check: check-clang-format-version
 # The Python package (python/, docs/python.md), installed into a virtual
 # environment in $(BUILD)/venv that sees Debian's numpy, scipy, scikit-learn,
 # pybind11 and pytest (apt-get install python3-numpy python3-scipy
-# python3-sklearn python3-pybind11 pybind11-dev python3-pytest python3-venv
-# python3-dev): no network. The extension links $(LIB) when the library's
+# python3-sklearn python3-pandas python3-pybind11 pybind11-dev python3-pytest
+# python3-venv python3-dev; pandas for scikit-learn's DataFrame checks): no network. The extension links $(LIB) when the library's
 # objects are position-independent (LIB_PIC has -fPIC), and otherwise
 # compiles the library's sources itself, with the compiler of CXX.
 PYTHON ?= /usr/bin/python3
