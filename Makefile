@@ -42,7 +42,8 @@ TOOLS := cdtrain cdpredict cdscale
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS := reader model cli train cache arrays
 # The fuzz targets with a plain main() that replays their seeds and kept
-# crash reproducers (fuzz/replay_main.cpp); part of make asan.
+# crash reproducers (fuzz/replay_main.cpp; a target may have no
+# fuzz/regressions/ folder yet); part of make asan.
 REPLAYS := $(FUZZ_TARGETS:%=$(BUILD)/replay_%)
 EXTRA_TOOLS := $(BUILD)/gen_rcv1like $(BUILD)/bench_cd
 
@@ -226,7 +227,8 @@ test-tsan: $(BUILD)/cdtrain $(BUILD)/cdpredict $(BUILD)/cdscale $(TEST_BIN) $(EX
 test-asan: $(BUILD)/cdtrain $(BUILD)/cdpredict $(BUILD)/cdscale $(TEST_BIN) $(REPLAYS) $(EXAMPLE)
 	$(SANITIZED_SUITE)
 	for t in $(FUZZ_TARGETS); do \
-	  $(BUILD)/replay_$$t fuzz/seeds/$$t fuzz/regressions/$$t || exit 1; \
+	  regressions=fuzz/regressions/$$t; [ -d $$regressions ] || regressions=; \
+	  $(BUILD)/replay_$$t fuzz/seeds/$$t $$regressions || exit 1; \
 	done
 
 $(BUILD)/replay_%: fuzz/fuzz_%.cpp fuzz/replay_main.cpp $(CLI_OBJ) $(LIB)
