@@ -401,7 +401,7 @@ struct UnreadData {
 // place. A value rewritten under the run is a wrong number, never a wild
 // index. A read lease would not make mapped row numbers safe: it is broken
 // without the run noticing when its SIGIO goes unhandled, and the pages then
-// change under the run (the README's "Tried and not kept").
+// change under the run.
 UnreadData sized_data(const Header& header, const ReadFd& fd, const Layout& layout) {
   UnreadData unread;
   LabeledCsc& data = unread.data;
