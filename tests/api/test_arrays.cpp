@@ -14,60 +14,16 @@
 #include "cdlinear.h"
 #include "data/libsvm_reader.h"
 #include "test_util.h"
+#include "text_arrays.h"
 
 namespace cdl {
 namespace {
 
-// A file's instances as CSR arrays, parsed here from its text (0-based
-// columns), with their transposition as CSC arrays.
-struct Arrays {
-  std::size_t rows = 0;
-  std::size_t cols = 0;
-  std::vector<double> labels;
-  std::vector<std::int64_t> row_ptr{0};
-  std::vector<std::int64_t> col_idx;
-  std::vector<double> values;
-  std::vector<std::int64_t> col_ptr;
-  std::vector<std::int64_t> row_idx;
-  std::vector<double> col_values;
-};
+// A file's instances as 64-bit CSR and CSC arrays, parsed in the test.
+using Arrays = test::TextArrays<std::int64_t, std::int64_t>;
 
 Arrays parse(const std::string& path) {
-  Arrays a;
-  std::istringstream lines(test::read_file(path));
-  std::string line;
-  while (std::getline(lines, line)) {
-    std::istringstream tokens(line);
-    std::string token;
-    tokens >> token;
-    a.labels.push_back(std::strtod(token.c_str(), nullptr));
-    while (tokens >> token) {
-      const std::size_t colon = token.find(':');
-      const long long index = std::stoll(token.substr(0, colon));
-      a.col_idx.push_back(index - 1);
-      a.values.push_back(std::strtod(token.c_str() + colon + 1, nullptr));
-      a.cols = std::max(a.cols, static_cast<std::size_t>(index));
-    }
-    a.row_ptr.push_back(static_cast<std::int64_t>(a.col_idx.size()));
-  }
-  a.rows = a.labels.size();
-  // Columns by a scan per column: slow, but independent of the library.
-  a.col_ptr.assign(1, 0);
-  std::vector<std::vector<std::int64_t>> rows_of(a.cols);
-  std::vector<std::vector<double>> values_of(a.cols);
-  for (std::size_t r = 0; r < a.rows; ++r) {
-    for (auto k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) {
-      const auto t = static_cast<std::size_t>(k);
-      rows_of[static_cast<std::size_t>(a.col_idx[t])].push_back(static_cast<std::int64_t>(r));
-      values_of[static_cast<std::size_t>(a.col_idx[t])].push_back(a.values[t]);
-    }
-  }
-  for (std::size_t c = 0; c < a.cols; ++c) {
-    a.row_idx.insert(a.row_idx.end(), rows_of[c].begin(), rows_of[c].end());
-    a.col_values.insert(a.col_values.end(), values_of[c].begin(), values_of[c].end());
-    a.col_ptr.push_back(static_cast<std::int64_t>(a.row_idx.size()));
-  }
-  return a;
+  return test::text_arrays<std::int64_t, std::int64_t>(path);
 }
 
 template <class T>

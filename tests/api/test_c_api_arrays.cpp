@@ -17,6 +17,7 @@
 #include "c_api_test_util.h"
 #include "cdlinear_c.h"
 #include "test_util.h"
+#include "text_arrays.h"
 
 namespace cdl {
 namespace {
@@ -26,52 +27,12 @@ using test::ModelHandle;
 using test::OptionsHandle;
 using test::weights_in;
 
-// A data file's instances as CSR arrays (0-based columns), parsed here from
-// its text, and the same matrix by columns, transposed here.
-struct Arrays {
-  std::size_t rows = 0;
-  std::size_t cols = 0;
-  std::vector<double> labels;
-  std::vector<std::int32_t> row_ptr{0};
-  std::vector<std::int32_t> col_idx;
-  std::vector<double> values;
-  std::vector<std::int64_t> col_ptr;
-  std::vector<std::int32_t> row_idx;
-  std::vector<double> col_values;
-};
+// A data file's instances as 32-bit CSR arrays and CSC arrays (64-bit
+// offsets), parsed in the test.
+using Arrays = test::TextArrays<std::int32_t, std::int32_t>;
 
 Arrays arrays_of(const std::string& path) {
-  Arrays a;
-  std::istringstream lines(test::read_file(path));
-  for (std::string line; std::getline(lines, line);) {
-    std::istringstream tokens(line);
-    double label = 0;
-    tokens >> label;
-    a.labels.push_back(label);
-    for (std::string pair; tokens >> pair;) {
-      const int column = std::stoi(pair) - 1;
-      a.col_idx.push_back(column);
-      a.values.push_back(std::stod(pair.substr(pair.find(':') + 1)));
-      a.cols = std::max(a.cols, static_cast<std::size_t>(column) + 1);
-    }
-    a.row_ptr.push_back(static_cast<std::int32_t>(a.col_idx.size()));
-  }
-  a.rows = a.labels.size();
-  a.col_ptr.assign(a.cols + 1, 0);
-  for (std::int32_t column : a.col_idx) ++a.col_ptr[static_cast<std::size_t>(column) + 1];
-  for (std::size_t c = 0; c < a.cols; ++c) a.col_ptr[c + 1] += a.col_ptr[c];
-  std::vector<std::int64_t> next(a.col_ptr.begin(), a.col_ptr.end() - 1);
-  a.row_idx.resize(a.col_idx.size());
-  a.col_values.resize(a.col_idx.size());
-  for (std::size_t r = 0; r < a.rows; ++r) {
-    for (auto k = static_cast<std::size_t>(a.row_ptr[r]);
-         k < static_cast<std::size_t>(a.row_ptr[r + 1]); ++k) {
-      const auto at = static_cast<std::size_t>(next[static_cast<std::size_t>(a.col_idx[k])]++);
-      a.row_idx[at] = static_cast<std::int32_t>(r);
-      a.col_values[at] = a.values[k];
-    }
-  }
-  return a;
+  return test::text_arrays<std::int32_t, std::int32_t>(path);
 }
 
 int csr_of(const Arrays& a, cdl_data** out) {
