@@ -41,53 +41,27 @@ void check_has_folds(const PreparedRun& run, const char* what) {
   }
 }
 
-// Each row's value x_j'w_f by the weights `fold_weights[f]` of its fold f,
-// over x's columns (the bias column included).
-std::vector<double> fold_values(const cdl::CscMatrix& x, const std::vector<std::size_t>& fold_of,
-                                const std::vector<std::vector<double>>& fold_weights) {
-  std::vector<double> out(x.num_rows, 0.0);
-  for (std::size_t c = 0; c < x.num_cols; ++c) {
-    for (auto k = x.col_ptr[c]; k < x.col_ptr[c + 1]; ++k) {
-      const auto t = static_cast<std::size_t>(k);
-      const std::size_t row = x.row_idx[t];
-      out[row] += x.values[t] * fold_weights[fold_of[row]][c];
-    }
-  }
-  return out;
-}
-
 CrossValidation classification_folds(const PreparedRun& run, cdl::Reporter& reporter) {
   const cdl::CscMatrix& x = run.x();
   const cdl::CrossValidation cv =
       cdl::cross_validate(cdl::DataMatrix{&x, nullptr, run.weights}, run.classes, run.params,
-                          reporter, nullptr, true, true);
-  cdl::Reporter quiet(reporter.stream(), cdl::Reporter::Level::kQuiet);
-  const std::size_t folds = cdl::fold_count(run.params, x.num_rows, quiet);
-  const std::vector<std::size_t> fold_of = cdl::fold_assignment(run.classes, folds, run.params);
-  std::vector<std::vector<int>> by_fold(folds);
-  for (std::size_t f = 0; f < folds; ++f) by_fold[f] = cv.models[f].predict(x);
+                          reporter, nullptr, true, false);
   CrossValidation out;
   out.accuracy = cv.accuracy;
   out.mean_squared_error = kNaN;
   out.squared_correlation = kNaN;
-  out.predictions.resize(x.num_rows);
-  for (std::size_t r = 0; r < x.num_rows; ++r) out.predictions[r] = by_fold[fold_of[r]][r];
+  out.predictions.assign(cv.predicted.begin(), cv.predicted.end());
   return out;
 }
 
 CrossValidation regression_folds(const PreparedRun& run, cdl::Reporter& reporter) {
-  const cdl::CscMatrix& x = run.x();
-  const std::vector<double>& targets = run.data->csc.labels;
   const cdl::RegressionValidation cv = cdl::cross_validate_regression(
-      x, targets, run.params, reporter, run.weights, nullptr, true, true);
-  cdl::Reporter quiet(reporter.stream(), cdl::Reporter::Level::kQuiet);
-  const std::size_t folds = cdl::fold_count(run.params, x.num_rows, quiet);
+      run.x(), run.data->csc.labels, run.params, reporter, run.weights, nullptr, false, true);
   CrossValidation out;
   out.accuracy = kNaN;
   out.mean_squared_error = cv.mean_squared_error;
   out.squared_correlation = cv.squared_correlation;
-  out.predictions = fold_values(x, cdl::regression_fold_assignment(x.num_rows, folds, run.params),
-                                cv.fold_weights);
+  out.predictions = cv.predicted;
   return out;
 }
 

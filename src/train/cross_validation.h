@@ -48,6 +48,9 @@ std::string accuracy_text(std::size_t right, std::size_t held);
 
 struct CrossValidation {
   double accuracy = 0;  // correct predictions / instances
+  // Each row's label as predicted by the model trained without its fold,
+  // for the rows this process holds (all of them but on ranks), in order.
+  std::vector<int> predicted;
   // The model trained without each fold; empty unless asked for (a model
   // is n weights per class, and -v alone needs only the predictions).
   std::vector<LinearModel> models;

@@ -162,6 +162,9 @@ CrossValidation cross_validate_folds(const ClassMap& classes, const FoldRows& ro
 
   std::vector<std::uint64_t> right_of(folds, 0);
   CrossValidation out;
+  // Each fold writes its own held-out rows, so the folds on threads write
+  // apart.
+  out.predicted.assign(rows.count, 0);
   fold_loop<LinearModel>(
       fold_of, folds, rows, params, reporter, fold_lines, warm,
       [&](const Params& run, const std::vector<std::uint8_t>& held_out, const LinearModel* start,
@@ -177,6 +180,7 @@ CrossValidation cross_validate_folds(const ClassMap& classes, const FoldRows& ro
         for (std::size_t j = 0; j < rows.count; ++j) {
           if (!held_out[j]) continue;
           ++held;
+          out.predicted[j] = predicted[j];
           right += predicted[j] == classes.labels[classes.class_of[j]];
         }
         const std::vector<std::uint64_t> counts =
@@ -233,6 +237,7 @@ RegressionValidation cross_validate_regression_folds(
       },
       [](LinearModel&& model) { return std::move(model.w); }, keep_weights, out.fold_weights);
   score_rows(predicted, all_targets, out);
+  out.predicted = std::move(predicted);
   return out;
 }
 

@@ -48,6 +48,9 @@ std::vector<double> initial_regression_weights(const LinearModel& model, std::si
 struct RegressionValidation {
   double mean_squared_error = 0;
   double squared_correlation = 0;
+  // Each row's value as predicted by the model trained without its fold,
+  // every row in file order (on ranks too).
+  std::vector<double> predicted;
   // The weights trained without each fold, when asked for.
   std::vector<std::vector<double>> fold_weights;
 };
