@@ -251,7 +251,9 @@ fuzz-run: fuzz-build
 $(BUILD)/fuzz_%: fuzz/fuzz_%.cpp $(CLI_OBJ) $(LIB)
 	$(CXX) $(ALL_CXXFLAGS) -fsanitize=fuzzer $< $(CLI_OBJ) $(LIB) -o $@ $(LDLIBS)
 
-bench: tools
+# docs/benchmarks.md (bench/bench.sh's header says what it measures); its
+# python section runs the package that `make python` installs in build/venv.
+bench: tools python
 	bash bench/bench.sh
 
 # The optional MPI build: ./cdtrain-mpi (mpi/), compiled by Open MPI's

@@ -11,7 +11,9 @@
 #                                    synthetic files and WordNet's glosses (45
 #                                    classes, ../shared/data): every LIBLINEAR
 #                                    number and the default, CDL_CORES_ROUNDS
-#                                    (default 5) rounds. The tables are made
+#                                    (default 5) rounds; then the python
+#                                    section's tables (below) on the same
+#                                    files and rounds. The tables are made
 #                                    first and the file is renamed into place at
 #                                    the end: a failed run (a tool that fails, a
 #                                    value that does not parse) leaves the old
@@ -20,7 +22,9 @@
 #                                    "Every core" runs in docs/checks.md); the
 #                                    glosses' table is not yet timed (200 runs
 #                                    of 45 one-vs-rest models on 2.1M nonzeros;
-#                                    expect most of another hour).
+#                                    expect most of another hour). The python
+#                                    section adds about two hours (an estimate
+#                                    from the smoke run's sizes, not yet timed).
 #   CDL_BENCH_HUGE=1 make bench      adds the 200M-nonzero file's table (made on
 #                                    first use, 3.2 GB; ~4 more hours: its
 #                                    default row took ~25 minutes in 5 rounds).
@@ -32,7 +36,8 @@
 #                                    CDL_BENCH_HUGE=1) and one round (or
 #                                    CDL_CORES_ROUNDS), written to
 #                                    CDL_BENCH_OUT, never to docs/benchmarks.md
-#                                    (two minutes on a loaded machine).
+#                                    (three minutes on a loaded machine, one
+#                                    of them the python section's).
 #   bash bench/bench.sh SECTION      one section, printed to standard output:
 #   bash bench/bench.sh small        the data/ sets only (about a minute)
 #   bash bench/bench.sh large        the 500 MB rcv1-like file only
@@ -81,6 +86,30 @@
 #                                    those, CDL_CORES_FILES="tall gloss" those
 #                                    files (wide, tall, gloss, huge). The peers
 #                                    are built into $CDL_BENCH_DIR/peers.
+#   bash bench/bench.sh python       the Python package (make python) against
+#                                    scikit-learn 1.2 on the cores section's
+#                                    wide, tall and glosses files (a fixed
+#                                    split of the synthetic ones), every
+#                                    measurement a fresh process of
+#                                    bench/python_bench.py, CDL_CORES_ROUNDS
+#                                    rounds: fit time, the memory a fit adds,
+#                                    f and test accuracy of LinearSVC and
+#                                    LogisticRegression against scikit-learn's
+#                                    liblinear estimators and lbfgs
+#                                    (CDL_PY_LBFGS_MAX_ITER, default 1000);
+#                                    load_svmlight_file against scikit-learn's
+#                                    (same matrix, or the run fails); the fit
+#                                    against cdtrain's training time.
+#                                    CDL_PY_FILES="wide tall gloss" picks the
+#                                    files. Expected: about two hours on a
+#                                    quiet 2-core machine, not yet timed: the
+#                                    smoke run (1% of the nonzeros) takes a
+#                                    minute, mostly Python's start; scaled,
+#                                    scikit-learn's fits at tol 1e-4 and
+#                                    lbfgs on the glosses' 45 classes (the
+#                                    multinomial problem: 21M weights, and
+#                                    several GB for L-BFGS's history) take
+#                                    most of it.
 #   bash bench/bench.sh mpi          cdtrain-mpi (make mpi) -s 0 on the 200M-
 #                                    nonzero file, made if missing: 1 rank of
 #                                    -m 2 threads, 2 and 4 ranks of one, against
@@ -96,7 +125,8 @@
 #                                    text-shaped file or the 500 MB tall one.
 #
 # Needs liblinear-train/-predict (apt-get install liblinear-tools), GNU time
-# (apt-get install time) and the tools built by `make tools`. The large file
+# (apt-get install time), the tools built by `make tools` and, for the python
+# section, the package installed into build/venv by `make python`. The large file
 # is made by build/gen_rcv1like (seed 1) into build/bench/ on first use; set
 # CDL_BENCH_DIR to put it elsewhere. Nothing is downloaded.
 set -euo pipefail
@@ -993,6 +1023,289 @@ cores() {
   fi
 }
 
+# The python section: the package's estimators and reader against
+# scikit-learn's, and its fit against cdtrain's training, on the files of
+# the peer tables (cores_wide and cores_tall split into a training part and
+# every 5th line as the test part; the glosses and their .t file). Every
+# measurement is a fresh process of bench/python_bench.py (its comment says
+# what each prints); CDL_CORES_ROUNDS rounds (5; a smoke run 1) run them in
+# turn. CDL_PY_FILES picks among wide, tall and gloss.
+python_bin=build/venv/bin/python
+py_dir=$cores_dir/python
+py_fits=(cdlinear-svc sklearn-svc cdlinear-lr sklearn-liblinear sklearn-lbfgs)
+# The cdtrain options of cdlinear.LinearSVC(n_jobs=2) and
+# LogisticRegression(n_jobs=2) at their defaults (docs/python.md): LIBLINEAR's
+# -s 1 and -s 0, scikit-learn's tol as -e, its max_iter, intercept_scaling 1
+# as -B 1, C = 1, seed 1.
+py_cdtrain_svc=(-s 1 -c 1 -e 0.0001 --max-iter 1000 -B 1 -m 2 --seed 1)
+py_cdtrain_lr=(-s 0 -c 1 -e 0.0001 --max-iter 100 -B 1 -m 2 --seed 1)
+py_options() {  # svc or lr: that estimator's cdtrain options
+  if [ "$1" = svc ]; then echo "${py_cdtrain_svc[*]}"; else echo "${py_cdtrain_lr[*]}"; fi
+}
+
+# Runs python_bench.py with its arguments; prints its output line, or fails
+# the run with its error.
+py_run() {
+  local out
+  out=$("$python_bin" bench/python_bench.py "$@" 2>"$tmp/py_err") ||
+    { echo "bench: python_bench.py $*: $(tail -3 "$tmp/py_err")" >&2; exit 1; }
+  echo "$out"
+}
+
+# The value after NAME in a python_bench.py output line, checked to be a number.
+py_field() {  # name line
+  local v
+  v=$(awk -v k="$1" '{for (i = 1; i < NF; i += 2) if ($i == k) print $(i + 1)}' <<<"$2")
+  need_number "python_bench.py's $1 in '$2'" "$v"
+  echo "$v"
+}
+
+# The training seconds of cdtrain's last stderr line, "total time 1.234s:
+# reading 0.5s, training 0.7s" (under a second in ms), in $1.
+cdtrain_training_seconds() {
+  local v
+  v=$(tail -1 "$1" | sed -n 's/^total time .*, training \([0-9.]*m\{0,1\}s\)$/\1/p')
+  case $v in
+    *ms) v=$(awk -v x="${v%ms}" 'BEGIN{print x / 1000}') ;;
+    *s) v=${v%s} ;;
+  esac
+  need_number "cdtrain's training time in '$(tail -1 "$1")'" "$v"
+  echo "$v"
+}
+
+# The training and test parts of a file as .npz, made on first use (and
+# again when the LIBSVM file is newer): $py_dir/NAME.train.npz and
+# NAME.test.npz; a synthetic file is split first, every 5th line to the
+# test part, into NAME.train.svm (cdtrain's) and NAME.test.svm.
+py_prepare() {  # name svm [test_svm]
+  local name=$1 svm=$2 test=${3:-}
+  mkdir -p "$py_dir"
+  if [ -z "$test" ]; then
+    test=$py_dir/$name.test.svm
+    if [ ! -f "$test" ] || [ "$svm" -nt "$test" ]; then
+      awk 'NR % 5 != 0' "$svm" >"$py_dir/$name.train.svm.part"
+      awk 'NR % 5 == 0' "$svm" >"$py_dir/$name.test.svm.part"
+      mv "$py_dir/$name.train.svm.part" "$py_dir/$name.train.svm"
+      mv "$py_dir/$name.test.svm.part" "$test"
+    fi
+    svm=$py_dir/$name.train.svm
+  fi
+  if [ ! -f "$py_dir/$name.test.npz" ] || [ "$test" -nt "$py_dir/$name.test.npz" ]; then
+    py_run prepare "$svm" "$test" "$py_dir/$name.train.part.npz" "$py_dir/$name.test.part.npz" >/dev/null
+    mv "$py_dir/$name.train.part.npz" "$py_dir/$name.train.npz"
+    mv "$py_dir/$name.test.part.npz" "$py_dir/$name.test.npz"
+  fi
+  echo "$svm"
+}
+
+# Appends the value after NAME in LINE (a python_bench.py output line) to
+# the list $tmp/py_LABEL_KEY (KEY: the tool's name, _, NAME).
+py_keep() {  # label tool name line
+  local v
+  v=$(py_field "$3" "$4")
+  echo "$v" >>"$tmp/py_$1_$2_$3"
+}
+# "median min max" of a list.
+py_median() { median_range <"$tmp/py_$1_$2"; }
+
+# One file: $3 rounds, each running every fit, cdtrain with each estimator's
+# options and both loaders, one fresh process each; then f*, the f of
+# cdtrain's models and the loaders' equality. Leaves the lists in
+# $tmp/py_LABEL_*.
+py_measure() {  # label whole_svm rounds train_svm
+  local label=$1 whole=$2 rounds=$3 train=$4 k tool line key kind options seconds
+  local train_npz=$py_dir/$label.train.npz test_npz=$py_dir/$label.test.npz
+  for k in $(seq "$rounds"); do
+    for tool in "${py_fits[@]}"; do
+      line=$(py_run fit "$tool" "$train_npz" "$test_npz")
+      for key in seconds added_kb iterations max_iter converged f multinomial accuracy; do
+        py_keep "$label" "$tool" "$key" "$line"
+      done
+    done
+    for kind in svc lr; do
+      read -ra options <<<"$(py_options $kind)"
+      ./cdtrain "${options[@]}" "$train" "$tmp/py_$kind.model" >/dev/null 2>"$tmp/py_cdtrain_err" ||
+        { echo "bench: cdtrain ${options[*]} $train failed: $(tail -1 "$tmp/py_cdtrain_err")" >&2; exit 1; }
+      seconds=$(cdtrain_training_seconds "$tmp/py_cdtrain_err")
+      py_keep "$label" "cdtrain-$kind" seconds "seconds $seconds"
+    done
+    cat "$whole" >/dev/null  # both loaders read it from the page cache
+    for tool in cdlinear sklearn; do
+      line=$(py_run load "$tool" "$whole")
+      py_keep "$label" "load-$tool" seconds "$line"
+      py_keep "$label" "load-$tool" added_kb "$line"
+    done
+  done
+  line=$(py_run reference l2svm "$train_npz"); py_keep "$label" reference-svc f "$line"
+  line=$(py_run reference lr "$train_npz"); py_keep "$label" reference-lr f "$line"
+  for kind in svc lr; do
+    line=$(py_run model-f "$([ $kind = svc ] && echo l2svm || echo lr)" "$train_npz" "$tmp/py_$kind.model")
+    py_keep "$label" "cdtrain-$kind" f "$line"
+    py_keep "$label" "cdtrain-$kind" write_seconds "$line"
+  done
+  line=$(py_run same "$whole"); py_field same "$line" >/dev/null
+}
+
+# a / b with two decimals for the tables' ratios, or "-" when b is not
+# positive (a fit that added no memory, writing that took the whole time).
+py_awk='function ratio(a, b) { return b > 0 ? sprintf("%.2f", a / b) : "-" } '
+# "median [min-max]" seconds of a list.
+py_time() { py_median "$1" "$2" | awk '{printf "%.2f [%.2f-%.2f]", $1, $2, $3}'; }
+py_value() { py_median "$1" "$2" | cut -d' ' -f1; }
+# An estimator's iterations (median), with * if a round did not converge.
+py_iterations() {
+  awk -v n="$(py_value "$1" "${2}_iterations")" -v all="$(sort -n "$tmp/py_$1_${2}_converged" | head -1)" \
+    'BEGIN{printf "%d%s", n, all == 1 ? "" : "*"}'
+}
+# (f - f*)/f* of an estimator's median f; f* is the lowest f of the
+# reference fit, every estimator's fits and cdtrain's model of the loss.
+py_gap() {  # label tool loss(svc|lr)
+  local fstar tools=(cdlinear-svc sklearn-svc) t
+  [ "$3" = svc ] || tools=(cdlinear-lr sklearn-liblinear sklearn-lbfgs)
+  if [ "$2" = sklearn-lbfgs ] && [ "$(py_value "$1" sklearn-lbfgs_multinomial)" != 0 ]; then
+    echo "(multinomial)"; return
+  fi
+  fstar=$(for t in "${tools[@]}" reference-$3 cdtrain-$3; do
+    [ "$t" = sklearn-lbfgs ] && [ "$(py_value "$1" sklearn-lbfgs_multinomial)" != 0 ] && continue
+    cat "$tmp/py_$1_${t}_f"
+  done | sort -g | head -1)
+  awk -v f="$(py_value "$1" "${2}_f")" -v s="$fstar" 'BEGIN{printf "%.1e", (f - s) / s}'
+}
+
+py_svc_row() {  # label
+  local l=$1 c=cdlinear-svc s=sklearn-svc
+  awk -v l="$l" -v ct="$(py_time "$l" ${c}_seconds)" -v st="$(py_time "$l" ${s}_seconds)" \
+    -v c="$(py_value "$l" ${c}_seconds)" -v s="$(py_value "$l" ${s}_seconds)" \
+    -v cm="$(py_value "$l" ${c}_added_kb)" -v sm="$(py_value "$l" ${s}_added_kb)" \
+    -v cg="$(py_gap "$l" $c svc)" -v sg="$(py_gap "$l" $s svc)" \
+    -v ca="$(py_value "$l" ${c}_accuracy)" -v sa="$(py_value "$l" ${s}_accuracy)" \
+    -v ci="$(py_iterations "$l" $c)" -v si="$(py_iterations "$l" $s)" \
+    "$py_awk"'BEGIN{printf "| %s | %s | %s | **%s** | %.0f / %.0f | **%s** | %s / %s | %.2f / %.2f | %+.2f | %s / %s |\n",
+      l, ct, st, ratio(c, s), cm / 1024, sm / 1024, ratio(cm, sm), cg, sg, ca, sa, ca - sa, ci, si}'
+}
+
+py_lr_row() {  # label
+  local l=$1 c=cdlinear-lr s=sklearn-liblinear g=sklearn-lbfgs
+  awk -v l="$l" -v ct="$(py_time "$l" ${c}_seconds)" -v st="$(py_time "$l" ${s}_seconds)" \
+    -v bt="$(py_time "$l" ${g}_seconds)" -v c="$(py_value "$l" ${c}_seconds)" \
+    -v s="$(py_value "$l" ${s}_seconds)" -v g="$(py_value "$l" ${g}_seconds)" \
+    -v cm="$(py_value "$l" ${c}_added_kb)" -v sm="$(py_value "$l" ${s}_added_kb)" \
+    -v bm="$(py_value "$l" ${g}_added_kb)" \
+    -v cg="$(py_gap "$l" $c lr)" -v sg="$(py_gap "$l" $s lr)" -v bg="$(py_gap "$l" $g lr)" \
+    -v ca="$(py_value "$l" ${c}_accuracy)" -v sa="$(py_value "$l" ${s}_accuracy)" \
+    -v ba="$(py_value "$l" ${g}_accuracy)" \
+    -v ci="$(py_iterations "$l" $c)" -v si="$(py_iterations "$l" $s)" -v bi="$(py_iterations "$l" $g)" \
+    "$py_awk"'BEGIN{printf "| %s | %s | %s | %s | **%s** | **%s** | %.0f / %.0f / %.0f | **%s** | %s / %s / %s | %.2f / %.2f / %.2f | %+.2f / %+.2f | %s / %s / %s |\n",
+      l, ct, st, bt, ratio(c, s), ratio(c, g), cm / 1024, sm / 1024, bm / 1024, ratio(cm, sm), cg, sg, bg,
+      ca, sa, ba, ca - sa, ca - ba, ci, si, bi}'
+}
+
+py_load_row() {  # label file
+  local l=$1
+  awk -v l="$l" -v ct="$(py_time "$l" load-cdlinear_seconds)" -v st="$(py_time "$l" load-sklearn_seconds)" \
+    -v c="$(py_value "$l" load-cdlinear_seconds)" -v s="$(py_value "$l" load-sklearn_seconds)" \
+    -v cm="$(py_value "$l" load-cdlinear_added_kb)" -v sm="$(py_value "$l" load-sklearn_added_kb)" \
+    -v shape="$(shape "$2")" \
+    "$py_awk"'BEGIN{printf "| %s | %s | %s | %s | **%s** | %.0f / %.0f | yes |\n", l, shape, ct, st, ratio(s, c), cm / 1024, sm / 1024}'
+}
+
+py_cdtrain_rows() {  # label
+  local l=$1 kind estimator
+  for kind in svc lr; do
+    estimator="LinearSVC(n_jobs=2)"
+    [ "$kind" = svc ] || estimator="LogisticRegression(n_jobs=2)"
+    awk -v l="$l" -v e="$estimator" -v o="$(py_options $kind)" \
+      -v pt="$(py_time "$l" cdlinear-${kind}_seconds)" -v ct="$(py_time "$l" cdtrain-${kind}_seconds)" \
+      -v p="$(py_value "$l" cdlinear-${kind}_seconds)" -v c="$(py_value "$l" cdtrain-${kind}_seconds)" \
+      -v w="$(py_value "$l" cdtrain-${kind}_write_seconds)" \
+      -v pf="$(py_value "$l" cdlinear-${kind}_f)" -v cf="$(py_value "$l" cdtrain-${kind}_f)" \
+      "$py_awk"'BEGIN{printf "| %s | %s | `%s` | %s | %s | %.2f | **%s** | **%s** | %+.1e |\n", l, e, o, pt, ct, w,
+        ratio(p, c), ratio(p, c - w), (pf - cf) / cf}'
+  done
+}
+
+python_section() {
+  [ -x "$python_bin" ] && "$python_bin" -c 'import cdlinear, sklearn' 2>/dev/null ||
+    { echo "bench: python: $python_bin cannot import cdlinear and sklearn; run 'make python'" >&2; exit 1; }
+  make_cores
+  make_gloss
+  local rounds=${CDL_CORES_ROUNDS:-5} name labels=() files=() svm train
+  [ "$smoke" != 1 ] || rounds=${CDL_CORES_ROUNDS:-1}
+  for name in ${CDL_PY_FILES:-wide tall gloss}; do
+    case $name in
+      wide) train=$(py_prepare cores_wide "$cores_wide"); svm=$cores_wide ;;
+      tall) train=$(py_prepare cores_tall "$cores_tall"); svm=$cores_tall ;;
+      gloss) train=$(py_prepare wordnet-gloss "$gloss_train" "$gloss_test"); svm=$gloss_train ;;
+      *) echo "bench: CDL_PY_FILES: wide, tall or gloss, not $name" >&2; exit 2 ;;
+    esac
+    labels+=("$(basename "$svm" .svm)")
+    files+=("$svm")
+    py_measure "${labels[-1]}" "$svm" "$rounds" "$train"
+  done
+  local k
+  echo "### Python: cdlinear's estimators against scikit-learn's"
+  echo
+  local version
+  version=$("$python_bin" -c 'import sklearn; print(sklearn.__version__)')
+  echo "Each measurement is a fresh Python process (\`bench/python_bench.py\`; Debian's Python,"
+  echo "scikit-learn $version, the package built by \`make python\`), so that its peak memory is"
+  echo "its own: it loads the training part into a scipy CSR matrix from an .npz (not timed), fits"
+  echo "the estimator at its defaults and scores the model. Rounds: $rounds, each running every"
+  echo "process in turn, so that the tools alternate; seconds are medians [min-max] of the rounds,"
+  echo "ratios medians over medians. Files: the peer tables' \`cores_wide\` and \`cores_tall\`, each"
+  echo "split into a training part and a test part (every 5th line), and WordNet's glosses with"
+  echo "their .t file$([ "$smoke" != 1 ] || echo " (the smoke run's slices)")."
+  echo
+  echo "- fit: \`time.perf_counter()\` around \`fit(X, y)\`; cdlinear with \`n_jobs=2\`, scikit-learn's"
+  echo "  \`LinearSVC()\`, \`LogisticRegression(solver='liblinear')\` and \`LogisticRegression(max_iter=${CDL_PY_LBFGS_MAX_ITER:-1000})\`"
+  echo "  (lbfgs; its default max_iter, 100, stops it short on text)."
+  echo "- fit adds: the peak RSS of the fit (VmHWM, reset before it) minus the RSS before it, in MB."
+  echo "- f: every model's primal objective, one formula in numpy from \`coef_\` and \`intercept_\`: the"
+  echo "  problem of LIBLINEAR's \`-B 1\`, which scikit-learn's liblinear estimators solve at"
+  echo "  intercept_scaling=1, ½(‖w‖² + b²) + C Σ loss(y(wᵀx + b)), C = 1, summed over one-vs-rest's"
+  echo "  problems. lbfgs does not regularize its intercept, so its f is of a slightly different"
+  echo "  problem, and on more than two classes it solves the multinomial problem (no f given). f* is"
+  echo "  the lowest f of all models of the loss and of a reference fit (cdlinear's tron, tol 1e-6)."
+  echo "- test accuracy on the test part; \"difference\": cdlinear's minus scikit-learn's (each"
+  echo "  estimator's), in points. Iterations: \`n_iter_\` (the largest over classes), * when a round reached"
+  echo "  max_iter or scikit-learn warned that it did not converge."
+  echo
+  echo "LinearSVC (L2-loss SVM, dual CD: LIBLINEAR's \`-s 1\` in both):"
+  echo
+  echo "| file | cdlinear s | scikit-learn s | cdlinear / scikit-learn | fit adds MB: cdlinear / scikit-learn | memory: cdlinear / scikit-learn | (f - f*)/f*: cdlinear / scikit-learn | test accuracy %: cdlinear / scikit-learn | difference | iterations: cdlinear / scikit-learn |"
+  echo "|---|---|---|---|---|---|---|---|---|---|"
+  for k in "${labels[@]}"; do py_svc_row "$k"; done
+  echo
+  echo "LogisticRegression (cdlinear and liblinear: tron, \`-s 0\`; lbfgs):"
+  echo
+  echo "| file | cdlinear s | liblinear s | lbfgs s | cdlinear / liblinear | cdlinear / lbfgs | fit adds MB: cdlinear / liblinear / lbfgs | memory: cdlinear / liblinear | (f - f*)/f*: cdlinear / liblinear / lbfgs | test accuracy %: cdlinear / liblinear / lbfgs | difference: - liblinear / - lbfgs | iterations: cdlinear / liblinear / lbfgs |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+  for k in "${labels[@]}"; do py_lr_row "$k"; done
+  echo
+  echo "\`load_svmlight_file\` on the whole file: \`cdlinear.load_svmlight_file(path, n_jobs=2)\` against"
+  echo "\`sklearn.datasets.load_svmlight_file(path)\`, each in a fresh process; \"load adds\" is the"
+  echo "peak RSS of the call minus the RSS before it. \"same\": the two matrices' data, indices,"
+  echo "indptr and shape and the labels were equal (checked in another process; else the run fails)."
+  echo
+  echo "| file | shape | cdlinear s | scikit-learn s | scikit-learn / cdlinear | load adds MB: cdlinear / scikit-learn | same |"
+  echo "|---|---|---|---|---|---|---|"
+  for k in "${!labels[@]}"; do py_load_row "${labels[$k]}" "${files[$k]}"; done
+  echo
+  echo "The Python fit (the fit column above) against cdtrain's training time on the training part"
+  echo "with the estimator's options: the training part of cdtrain's last line (\"total time ...:"
+  echo "reading ..., training ...\"), reading not counted, in the same rounds. That part includes"
+  echo "writing the model file, which the Python fit does not do; \"writing\" is the time"
+  echo "\`cdlinear.save_model\` takes to write cdtrain's model (the same writer on one thread, where"
+  echo "cdtrain uses -m's two: at least cdtrain's share), so the true ratio lies between"
+  echo "\"Python / cdtrain\" and \"Python / (cdtrain - writing)\". The last column compares the two"
+  echo "models' f (cdtrain's model file scored by the same formula)."
+  echo
+  echo "| file | estimator | cdtrain options | Python fit s | cdtrain training s | writing s | Python / cdtrain | Python / (cdtrain - writing) | (f_Python - f_cdtrain)/f_cdtrain |"
+  echo "|---|---|---|---|---|---|---|---|---|"
+  for k in "${labels[@]}"; do py_cdtrain_rows "$k"; done
+  echo
+}
+
 # The short table at the top of docs/benchmarks.md, from $tmp/records: the
 # default and a few numbers on each file, time and memory against LIBLINEAR
 # 2.50 and multi-core LIBLINEAR. Fails if a row it names was not measured.
@@ -1160,6 +1473,7 @@ case $section in
     # is renamed into place only when every table is complete.
     load_before=$(cut -d' ' -f1-3 /proc/loadavg)
     cores >"$tmp/body"
+    python_section >>"$tmp/body"
     new=$(mktemp "$(dirname "$out")/.$(basename "$out").XXXXXX")
     trap 'rm -rf "$tmp"; rm -f "$new"' EXIT
     { header; summary; cat "$tmp/body"; other_sections; } >"$new"
@@ -1179,6 +1493,7 @@ case $section in
   reading) load before; reading; load after ;;
   pipe) load before; pipe; load after ;;
   cores) load before; cores; load after ;;
+  python) load before; python_section; load after ;;
   mpi) load before; mpi; load after ;;
-  *) echo "usage: $0 [all|small|large|solvers|robust|sweep|wide|huge|reading|pipe|dual|l1|cores|mpi]" >&2; exit 2 ;;
+  *) echo "usage: $0 [all|small|large|solvers|robust|sweep|wide|huge|reading|pipe|dual|l1|cores|python|mpi]" >&2; exit 2 ;;
 esac
