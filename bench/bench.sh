@@ -1090,7 +1090,8 @@ py_prepare() {  # name svm [test_svm]
     fi
     svm=$py_dir/$name.train.svm
   fi
-  if [ ! -f "$py_dir/$name.test.npz" ] || [ "$test" -nt "$py_dir/$name.test.npz" ]; then
+  if [ ! -f "$py_dir/$name.test.npz" ] || [ "$svm" -nt "$py_dir/$name.train.npz" ] ||
+    [ "$test" -nt "$py_dir/$name.test.npz" ]; then
     py_run prepare "$svm" "$test" "$py_dir/$name.train.part.npz" "$py_dir/$name.test.part.npz" >/dev/null
     mv "$py_dir/$name.train.part.npz" "$py_dir/$name.train.npz"
     mv "$py_dir/$name.test.part.npz" "$py_dir/$name.test.npz"
@@ -1285,7 +1286,8 @@ python_section() {
   echo "\`load_svmlight_file\` on the whole file: \`cdlinear.load_svmlight_file(path, n_jobs=2)\` against"
   echo "\`sklearn.datasets.load_svmlight_file(path)\`, each in a fresh process; \"load adds\" is the"
   echo "peak RSS of the call minus the RSS before it. \"same\": the two matrices' data, indices,"
-  echo "indptr and shape and the labels were equal (checked in another process; else the run fails)."
+  echo "indptr and shape and the labels were equal, dtypes included (checked in another process;"
+  echo "else the run fails)."
   echo
   echo "| file | shape | cdlinear s | scikit-learn s | scikit-learn / cdlinear | load adds MB: cdlinear / scikit-learn | same |"
   echo "|---|---|---|---|---|---|---|"

@@ -30,7 +30,7 @@ bench.sh parses (a value that does not parse fails the section there).
       prints seconds and added_kb.
   same FILE
       Reads FILE with both loaders; fails unless data, indices, indptr, the
-      shape and y are equal. Prints "same 1".
+      shape and y are equal, dtypes included. Prints "same 1".
 
 The peak is /proc/self/status's VmHWM, reset just before the measured part
 by writing 5 to /proc/self/clear_refs (Linux 4.0 and later), so that the
@@ -210,8 +210,10 @@ def same(path):
                                ("data", X_ours.data, X_theirs.data),
                                ("indices", X_ours.indices, X_theirs.indices),
                                ("indptr", X_ours.indptr, X_theirs.indptr), ("y", y_ours, y_theirs)):
-        if not np.array_equal(np.asarray(ours), np.asarray(theirs)):
-            sys.exit("python_bench: %s: the loaders' %s differ" % (path, what))
+        ours, theirs = np.asarray(ours), np.asarray(theirs)
+        if ours.dtype != theirs.dtype or not np.array_equal(ours, theirs):
+            sys.exit("python_bench: %s: the loaders' %s differ (dtypes %s and %s)"
+                     % (path, what, ours.dtype, theirs.dtype))
     print("same 1")
 
 
