@@ -23,8 +23,8 @@
 #                                    glosses' table is not yet timed (200 runs
 #                                    of 45 one-vs-rest models on 2.1M nonzeros;
 #                                    expect most of another hour). The python
-#                                    section adds about two hours (an estimate
-#                                    from the smoke run's sizes, not yet timed).
+#                                    section adds two to three hours (an
+#                                    estimate, not yet timed; see python).
 #   CDL_BENCH_HUGE=1 make bench      adds the 200M-nonzero file's table (made on
 #                                    first use, 3.2 GB; ~4 more hours: its
 #                                    default row took ~25 minutes in 5 rounds).
@@ -95,21 +95,23 @@
 #                                    rounds: fit time, the memory a fit adds,
 #                                    f and test accuracy of LinearSVC and
 #                                    LogisticRegression against scikit-learn's
-#                                    liblinear estimators and lbfgs
-#                                    (CDL_PY_LBFGS_MAX_ITER, default 1000);
+#                                    liblinear estimators and lbfgs (all at
+#                                    their defaults; CDL_PY_LBFGS_MAX_ITER=N
+#                                    gives lbfgs another max_iter than 100);
 #                                    load_svmlight_file against scikit-learn's
 #                                    (same matrix, or the run fails); the fit
 #                                    against cdtrain's training time.
 #                                    CDL_PY_FILES="wide tall gloss" picks the
-#                                    files. Expected: about two hours on a
-#                                    quiet 2-core machine, not yet timed: the
-#                                    smoke run (1% of the nonzeros) takes a
-#                                    minute, mostly Python's start; scaled,
-#                                    scikit-learn's fits at tol 1e-4 and
-#                                    lbfgs on the glosses' 45 classes (the
-#                                    multinomial problem: 21M weights, and
-#                                    several GB for L-BFGS's history) take
-#                                    most of it.
+#                                    files. Expected: two to three hours on a
+#                                    quiet 2-core machine, not yet timed. The
+#                                    smoke run (about 1% of the nonzeros)
+#                                    takes a minute, mostly Python's start.
+#                                    lbfgs on the whole glosses takes most of
+#                                    it: their 45 classes make a multinomial
+#                                    problem of 21.5M weights, and a probe of
+#                                    3 iterations took 55 CPU seconds and
+#                                    added 5.3 GB, so its 100 iterations take
+#                                    some 10 to 30 minutes a fit.
 #   bash bench/bench.sh mpi          cdtrain-mpi (make mpi) -s 0 on the 200M-
 #                                    nonzero file, made if missing: 1 rank of
 #                                    -m 2 threads, 2 and 4 ranks of one, against
@@ -1258,8 +1260,14 @@ python_section() {
   echo "their .t file$([ "$smoke" != 1 ] || echo " (the smoke run's slices)")."
   echo
   echo "- fit: \`time.perf_counter()\` around \`fit(X, y)\`; cdlinear with \`n_jobs=2\`, scikit-learn's"
-  echo "  \`LinearSVC()\`, \`LogisticRegression(solver='liblinear')\` and \`LogisticRegression(max_iter=${CDL_PY_LBFGS_MAX_ITER:-1000})\`"
-  echo "  (lbfgs; its default max_iter, 100, stops it short on text)."
+  if [ -z "${CDL_PY_LBFGS_MAX_ITER:-}" ]; then
+    echo "  \`LinearSVC()\`, \`LogisticRegression(solver='liblinear')\` and \`LogisticRegression()\` (lbfgs),"
+    echo "  all at their defaults, lbfgs' max_iter 100 included: the iterations column marks a fit"
+    echo "  that stops there unconverged (\`CDL_PY_LBFGS_MAX_ITER=N\` gives lbfgs another max_iter)."
+  else
+    echo "  \`LinearSVC()\`, \`LogisticRegression(solver='liblinear')\` and"
+    echo "  \`LogisticRegression(max_iter=$CDL_PY_LBFGS_MAX_ITER)\` (lbfgs; \`CDL_PY_LBFGS_MAX_ITER\`)."
+  fi
   echo "- fit adds: the peak RSS of the fit (VmHWM, reset before it) minus the RSS before it, in MB."
   echo "- f: every model's primal objective, one formula in numpy from \`coef_\` and \`intercept_\`: the"
   echo "  problem of LIBLINEAR's \`-B 1\`, which scikit-learn's liblinear estimators solve at"

@@ -105,8 +105,10 @@ def objective(loss, X, y, coef, intercept, classes):
 
 
 def estimator(name):
-    """(estimator at its defaults, its loss in objective()). lbfgs gets a
-    max_iter from CDL_PY_LBFGS_MAX_ITER (default 1000)."""
+    """(estimator at its defaults, its loss in objective()). lbfgs is
+    scikit-learn's LogisticRegression() as it is, unless
+    CDL_PY_LBFGS_MAX_ITER gives it another max_iter (its default, 100,
+    stops it before it converges on text)."""
     import cdlinear
     import sklearn.linear_model
     import sklearn.svm
@@ -119,8 +121,10 @@ def estimator(name):
     if name == "sklearn-liblinear":
         return sklearn.linear_model.LogisticRegression(solver="liblinear"), "lr"
     if name == "sklearn-lbfgs":
-        max_iter = int(os.environ.get("CDL_PY_LBFGS_MAX_ITER", "1000"))
-        return sklearn.linear_model.LogisticRegression(max_iter=max_iter), "lr"
+        max_iter = os.environ.get("CDL_PY_LBFGS_MAX_ITER", "")
+        if not max_iter:
+            return sklearn.linear_model.LogisticRegression(), "lr"
+        return sklearn.linear_model.LogisticRegression(max_iter=int(max_iter)), "lr"
     raise ValueError("estimator: cdlinear-svc, sklearn-svc, cdlinear-lr, sklearn-liblinear or "
                      "sklearn-lbfgs, not %r" % name)
 
