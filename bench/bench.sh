@@ -36,8 +36,9 @@
 #                                    CDL_BENCH_HUGE=1) and one round (or
 #                                    CDL_CORES_ROUNDS), written to
 #                                    CDL_BENCH_OUT, never to docs/benchmarks.md
-#                                    (three minutes on a loaded machine, one
-#                                    of them the python section's).
+#                                    (three to four minutes on a loaded
+#                                    machine, one or two of them the python
+#                                    section's).
 #   bash bench/bench.sh SECTION      one section, printed to standard output:
 #   bash bench/bench.sh small        the data/ sets only (about a minute)
 #   bash bench/bench.sh large        the 500 MB rcv1-like file only
@@ -1078,7 +1079,9 @@ cdtrain_training_seconds() {
 # The training and test parts of a file as .npz, made on first use (and
 # again when the LIBSVM file is newer): $py_dir/NAME.train.npz and
 # NAME.test.npz; a synthetic file is split first, every 5th line to the
-# test part, into NAME.train.svm (cdtrain's) and NAME.test.svm.
+# test part, into NAME.train.svm (cdtrain's) and NAME.test.svm. Sets
+# py_train to the training part's LIBSVM file (not a subshell's output, so
+# that a failing step stops the run).
 py_prepare() {  # name svm [test_svm]
   local name=$1 svm=$2 test=${3:-}
   mkdir -p "$py_dir"
@@ -1098,7 +1101,7 @@ py_prepare() {  # name svm [test_svm]
     mv "$py_dir/$name.train.part.npz" "$py_dir/$name.train.npz"
     mv "$py_dir/$name.test.part.npz" "$py_dir/$name.test.npz"
   fi
-  echo "$svm"
+  py_train=$svm
 }
 
 # Appends the value after NAME in LINE (a python_bench.py output line) to
@@ -1232,18 +1235,18 @@ python_section() {
     { echo "bench: python: $python_bin cannot import cdlinear and sklearn; run 'make python'" >&2; exit 1; }
   make_cores
   make_gloss
-  local rounds=${CDL_CORES_ROUNDS:-5} name labels=() files=() svm train
+  local rounds=${CDL_CORES_ROUNDS:-5} name labels=() files=() svm
   [ "$smoke" != 1 ] || rounds=${CDL_CORES_ROUNDS:-1}
   for name in ${CDL_PY_FILES:-wide tall gloss}; do
     case $name in
-      wide) train=$(py_prepare cores_wide "$cores_wide"); svm=$cores_wide ;;
-      tall) train=$(py_prepare cores_tall "$cores_tall"); svm=$cores_tall ;;
-      gloss) train=$(py_prepare wordnet-gloss "$gloss_train" "$gloss_test"); svm=$gloss_train ;;
+      wide) py_prepare cores_wide "$cores_wide"; svm=$cores_wide ;;
+      tall) py_prepare cores_tall "$cores_tall"; svm=$cores_tall ;;
+      gloss) py_prepare wordnet-gloss "$gloss_train" "$gloss_test"; svm=$gloss_train ;;
       *) echo "bench: CDL_PY_FILES: wide, tall or gloss, not $name" >&2; exit 2 ;;
     esac
     labels+=("$(basename "$svm" .svm)")
     files+=("$svm")
-    py_measure "${labels[-1]}" "$svm" "$rounds" "$train"
+    py_measure "${labels[-1]}" "$svm" "$rounds" "$py_train"
   done
   local k
   echo "### Python: cdlinear's estimators against scikit-learn's"

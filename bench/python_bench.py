@@ -9,7 +9,7 @@ bench.sh parses (a value that does not parse fails the section there).
       column count for both) and saves each as an uncompressed scipy .npz,
       labels included.
   fit ESTIMATOR TRAIN.npz TEST.npz
-      Loads the training matrix (not timed), fits ESTIMATOR (see ESTIMATORS)
+      Loads the training matrix (not timed), fits ESTIMATOR (see estimator())
       at its defaults and prints: seconds (the fit), before_kb (RSS before the
       fit), added_kb (peak RSS during the fit minus before_kb), iterations
       (n_iter_, the largest over classes), max_iter, converged (1, or 0 if
