@@ -1233,15 +1233,13 @@ py_cdtrain_rows() {  # label
 python_section() {
   [ -x "$python_bin" ] && "$python_bin" -c 'import cdlinear, sklearn' 2>/dev/null ||
     { echo "bench: python: $python_bin cannot import cdlinear and sklearn; run 'make python'" >&2; exit 1; }
-  make_cores
-  make_gloss
   local rounds=${CDL_CORES_ROUNDS:-5} name labels=() files=() svm
   [ "$smoke" != 1 ] || rounds=${CDL_CORES_ROUNDS:-1}
   for name in ${CDL_PY_FILES:-wide tall gloss}; do
     case $name in
-      wide) py_prepare cores_wide "$cores_wide"; svm=$cores_wide ;;
-      tall) py_prepare cores_tall "$cores_tall"; svm=$cores_tall ;;
-      gloss) py_prepare wordnet-gloss "$gloss_train" "$gloss_test"; svm=$gloss_train ;;
+      wide) make_cores; py_prepare cores_wide "$cores_wide"; svm=$cores_wide ;;
+      tall) make_cores; py_prepare cores_tall "$cores_tall"; svm=$cores_tall ;;
+      gloss) make_gloss; py_prepare wordnet-gloss "$gloss_train" "$gloss_test"; svm=$gloss_train ;;
       *) echo "bench: CDL_PY_FILES: wide, tall or gloss, not $name" >&2; exit 2 ;;
     esac
     labels+=("$(basename "$svm" .svm)")
