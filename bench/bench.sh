@@ -110,9 +110,10 @@
 #                                    lbfgs on the whole glosses takes most of
 #                                    it: their 45 classes make a multinomial
 #                                    problem of 21.5M weights, and a probe of
-#                                    3 iterations took 55 CPU seconds and
-#                                    added 5.3 GB, so its 100 iterations take
-#                                    some 10 to 30 minutes a fit.
+#                                    3 iterations on the shared machine took
+#                                    55 CPU seconds and added 5.3 GB, so its
+#                                    100 iterations may take 10 to 30 minutes
+#                                    a fit.
 #   bash bench/bench.sh mpi          cdtrain-mpi (make mpi) -s 0 on the 200M-
 #                                    nonzero file, made if missing: 1 rank of
 #                                    -m 2 threads, 2 and 4 ranks of one, against
