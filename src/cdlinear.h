@@ -108,7 +108,8 @@ enum class ValueType { kFloat64, kFloat32 };
 // 0-based columns) and `values`; by columns (CSC) the same with rows and
 // columns swapped. The pointers are the caller's: they must hold outer + 1
 // offsets (outer: rows for CSR, cols for CSC) and nnz indices and values
-// (which may be null when nnz is 0).
+// (which may be null when nnz is 0). Data may use indices and values in
+// place (Data::from_csr): the caller then keeps them alive and unchanged.
 struct SparseArrays {
   std::size_t rows = 0;  // instances
   std::size_t cols = 0;  // features: the model's nr_feature
@@ -119,6 +120,9 @@ struct SparseArrays {
   IndexType indices_type = IndexType::kInt32;
   const void* values = nullptr;
   ValueType value_type = ValueType::kFloat64;
+  // true: copy indices and values even when they could be used in place,
+  // so that the caller may free or change them once the call returns.
+  bool copy = false;
 };
 
 // A data set: the instances of a LIBSVM-format file (`label index:value
@@ -148,17 +152,29 @@ class Data {
   // weights not one a row, negative or not finite. Integer class labels are
   // checked when a classification trains, as for a file.
   //
-  // The arrays are copied, during the call, into the library's matrices (8
-  // bytes a nonzero for the value, 4 for the index, float32 values widened
-  // to double), so that the caller may free or change them afterwards. From
-  // CSR, both orders are kept (the rows for instance() and prediction, the
-  // columns, made by one transposition, for training): twice the memory of
-  // from_csc, which makes the rows only when instance() or prediction first
-  // needs them. The data trains to the same model bytes as Data::read() of
-  // a file holding the same numbers whose largest feature index is `cols`
-  // (a file has as many features as its largest index; arrays have `cols`,
-  // also when the last columns are empty, and the model has a weight for
-  // each).
+  // Float64 values with int32 indices are the layout of the library's
+  // matrices, which then use the caller's indices and values in place, with
+  // no copy (unless x.copy): the caller keeps those two arrays alive and
+  // unchanged as long as the Data or a copy of it lives (borrowed() tells).
+  // The library never writes to them. What trains on the Data keeps no
+  // reference to them: a Model, cross validation's and the search's results
+  // outlive them. indptr, labels and weights are copied (8 bytes an offset).
+  // Other layouts (float32 values, int64 indices) are converted once, on
+  // every core when they are large, into 8 bytes a nonzero for the value
+  // and 4 for the index; the caller may then free or change the arrays when
+  // the call returns. The checks read every entry either way.
+  //
+  // From CSC, the columns are what the coordinate-descent solvers read;
+  // the solvers that walk rows (dcd, tron, ...) train on rows made by one
+  // transposition. From CSR, the columns are made by one transposition
+  // during the call (12 bytes a nonzero), and the rows are kept for
+  // instance() and prediction; a solver that walks rows trains on rows made
+  // again from the columns, as from CSC.
+  // The data trains to the same model bytes as Data::read() of a file
+  // holding the same numbers whose largest feature index is `cols` (a file
+  // has as many features as its largest index; arrays have `cols`, also
+  // when the last columns are empty, and the model has a weight for each),
+  // borrowed or copied.
   static Data from_csr(const SparseArrays& x, std::vector<double> labels,
                        std::vector<double> instance_weights = {});
   static Data from_csc(const SparseArrays& x, std::vector<double> labels,
@@ -172,6 +188,9 @@ class Data {
   Instance instance(std::size_t row) const;
   // The weights given to from_csr() or from_csc(); empty otherwise.
   const std::vector<double>& instance_weights() const;
+  // Whether the matrix uses the caller's indices and values in place
+  // (from_csr() or from_csc() of float64 values and int32 indices).
+  bool borrowed() const;
   // The name the messages use: the path, "(standard input)", or "(CSR
   // arrays)" and "(CSC arrays)", whose messages name "array row N"
   // (0-based) where a file's name path:line.

@@ -1,5 +1,6 @@
 // Data::from_csr and Data::from_csc: a caller's compressed sparse arrays,
-// checked whole and then copied into the core's matrices.
+// checked whole, and then used in place when they are in the layout of the
+// core's matrices, or converted into them.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -13,6 +14,7 @@
 #include "data/block_reader.h"
 #include "data/libsvm_reader.h"
 #include "data/sparse_matrix.h"
+#include "util/parallel.h"
 
 namespace cdlinear {
 
@@ -39,26 +41,39 @@ constexpr Layout kCsr{"CSR", "row", "column"};
 constexpr Layout kCsc{"CSC", "column", "row"};
 
 // The checked arrays in the core's storage: outer + 1 offsets, nnz inner
-// indices and values, the largest |value|.
+// indices and values (the caller's, borrowed, or converted), the largest
+// |value|.
 struct Compressed {
   std::vector<std::int64_t> offsets;
   cdl::Buffer<cdl::Index> indices;
   cdl::Buffer<double> values;
   double largest_magnitude = 0;
+  bool borrowed = false;
 };
+
+// Whether the matrix may use `x`'s indices and values in place: they are
+// in the layout of the core's matrices, float64 values and 32-bit indices
+// (read as Index once checked to be >= 0). The offsets are always copied:
+// outer + 1 of them, few beside the nonzeros.
+bool borrowable(const SparseArrays& x) {
+  return !x.copy && x.nnz > 0 && x.value_type == ValueType::kFloat64 &&
+         x.indices_type == IndexType::kInt32;
+}
 
 // Refuses, before anything is allocated, arrays whose copies would not fit
 // in the memory this process may use (cdl::available_memory(), as the file
 // reader's columns): 8 bytes an offset, and during a transposition 8 more
-// for each offset it makes; 12 bytes a nonzero, twice with both orders.
-void check_memory(const std::string& name, const SparseArrays& x, bool both_orders) {
+// for each offset it makes; 12 bytes a nonzero for each order made here
+// (the columns from CSR arrays, and the given order unless borrowed).
+void check_memory(const std::string& name, const SparseArrays& x, bool both_orders, bool copied) {
   constexpr double kOffset = 8;
   constexpr double kNonzero = 12;
   const auto rows = static_cast<double>(x.rows) + 1;
   const auto cols = static_cast<double>(x.cols) + 1;
   const auto nnz = static_cast<double>(x.nnz);
-  const double bytes = both_orders ? kOffset * (rows + 2 * cols) + 2 * kNonzero * nnz
-                                   : kOffset * cols + kNonzero * nnz;
+  const double copies = (both_orders ? 1 : 0) + (copied ? 1 : 0);
+  const double bytes =
+      (both_orders ? kOffset * (rows + 2 * cols) : kOffset * cols) + copies * kNonzero * nnz;
   const auto memory = static_cast<double>(cdl::available_memory());
   if (bytes > memory) {
     throw ArrayError(name + " shape " + std::to_string(x.rows) + " x " + std::to_string(x.cols) +
@@ -68,8 +83,71 @@ void check_memory(const std::string& name, const SparseArrays& x, bool both_orde
   }
 }
 
-// Checks `x` as a matrix compressed along `outer` (its size) over `inner`
-// and copies it; throws ArrayError naming the first fault.
+// Checks the entries of every outer index of `x`, whose offsets are
+// out.offsets (checked), and converts them into out's indices and values
+// unless out borrows them; sets out.largest_magnitude. Large arrays are
+// checked on every core, in blocks of about equal nonzeros; the error is
+// the first fault in order, the one a single loop meets.
+void check_entries(const SparseArrays& x, const Layout& layout, std::size_t inner,
+                   Compressed& out) {
+  constexpr std::size_t kParallelNonzeros = std::size_t{1} << 20;
+  const std::size_t outer = out.offsets.size() - 1;
+  const unsigned threads = x.nnz >= kParallelNonzeros ? cdl::hardware_threads() : 1;
+  const std::size_t blocks = threads == 1 ? 1 : std::size_t{8} * threads;
+  // Block b: the outer indices whose entries start in [b, b + 1) * nnz / blocks.
+  std::vector<std::size_t> first(blocks + 1, outer);
+  first[0] = 0;
+  for (std::size_t b = 1; b < blocks; ++b) {
+    const auto start = static_cast<std::int64_t>(b * (x.nnz / blocks));
+    first[b] = static_cast<std::size_t>(
+        std::lower_bound(out.offsets.begin(), out.offsets.end() - 1, start) - out.offsets.begin());
+  }
+  cdl::Index* indices = out.borrowed ? nullptr : out.indices.data();
+  double* values = out.borrowed ? nullptr : out.values.data();
+  const std::string prefix = std::string(layout.name) + " " + layout.outer + " ";
+  std::vector<std::uint64_t> largest(blocks, 0);
+  cdl::run_tasks_or_throw(blocks, threads, [&](std::size_t b) {
+    std::uint64_t block_largest = 0;
+    for (std::size_t r = first[b]; r < first[b + 1]; ++r) {
+      const auto begin = static_cast<std::size_t>(out.offsets[r]);
+      const auto end = static_cast<std::size_t>(out.offsets[r + 1]);
+      std::int64_t previous = -1;
+      for (std::size_t k = begin; k < end; ++k) {
+        const std::int64_t index = index_at(x.indices, x.indices_type, k);
+        const double value = value_at(x.values, x.value_type, k);
+        const auto where = [&] {
+          return prefix + std::to_string(r) + ", entry " + std::to_string(k - begin) + ": ";
+        };
+        if (index < 0) {
+          throw ArrayError(where() + layout.inner + " index " + std::to_string(index) +
+                           " is negative");
+        }
+        if (static_cast<std::uint64_t>(index) >= inner) {
+          throw ArrayError(where() + layout.inner + " index " + std::to_string(index) +
+                           " is not below the " + std::to_string(inner) + " " + layout.inner + "s");
+        }
+        if (index <= previous) {
+          throw ArrayError(where() + layout.inner + " index " + std::to_string(index) +
+                           " not greater than the previous index " + std::to_string(previous));
+        }
+        if (!std::isfinite(value)) {
+          throw ArrayError(where() + "value " + show(value) + " is not finite");
+        }
+        previous = index;
+        if (values != nullptr) {
+          indices[k] = static_cast<cdl::Index>(index);
+          values[k] = value;
+        }
+        block_largest = std::max(block_largest, cdl::magnitude_bits(value));
+      }
+    }
+    largest[b] = block_largest;
+  });
+  out.largest_magnitude = cdl::magnitude_of_bits(*std::max_element(largest.begin(), largest.end()));
+}
+
+// Checks `x` as a matrix compressed along `outer` (its size) over `inner`,
+// and borrows or converts it; throws ArrayError naming the first fault.
 Compressed compress(const SparseArrays& x, const Layout& layout, std::size_t outer,
                     std::size_t inner) {
   const std::string name = layout.name;
@@ -79,7 +157,8 @@ Compressed compress(const SparseArrays& x, const Layout& layout, std::size_t out
                      " rows and columns are supported");
   }
   if (x.rows == 0) throw ArrayError(name + ": no instance (rows is 0)");
-  check_memory(name, x, &layout == &kCsr);
+  const bool borrow = borrowable(x);
+  check_memory(name, x, &layout == &kCsr, !borrow);
   if (x.indptr == nullptr) throw ArrayError(name + ": indptr is null");
   if (x.nnz > 0 && (x.indices == nullptr || x.values == nullptr)) {
     throw ArrayError(name + ": indices or values is null with nnz " + std::to_string(x.nnz));
@@ -102,41 +181,17 @@ Compressed compress(const SparseArrays& x, const Layout& layout, std::size_t out
     throw ArrayError(name + ": indptr[" + std::to_string(outer) + "] is " +
                      std::to_string(out.offsets[outer]) + ", not nnz = " + std::to_string(x.nnz));
   }
-  out.indices.resize(x.nnz);
-  out.values.resize(x.nnz);
-  std::uint64_t largest = 0;
-  for (std::size_t r = 0; r < outer; ++r) {
-    const auto begin = static_cast<std::size_t>(out.offsets[r]);
-    const auto end = static_cast<std::size_t>(out.offsets[r + 1]);
-    std::int64_t previous = -1;
-    for (std::size_t k = begin; k < end; ++k) {
-      const std::int64_t index = index_at(x.indices, x.indices_type, k);
-      const double value = value_at(x.values, x.value_type, k);
-      const auto where = [&] {
-        return prefix + std::to_string(r) + ", entry " + std::to_string(k - begin) + ": ";
-      };
-      if (index < 0) {
-        throw ArrayError(where() + layout.inner + " index " + std::to_string(index) +
-                         " is negative");
-      }
-      if (static_cast<std::uint64_t>(index) >= inner) {
-        throw ArrayError(where() + layout.inner + " index " + std::to_string(index) +
-                         " is not below the " + std::to_string(inner) + " " + layout.inner + "s");
-      }
-      if (index <= previous) {
-        throw ArrayError(where() + layout.inner + " index " + std::to_string(index) +
-                         " not greater than the previous index " + std::to_string(previous));
-      }
-      if (!std::isfinite(value)) {
-        throw ArrayError(where() + "value " + show(value) + " is not finite");
-      }
-      previous = index;
-      out.indices[k] = static_cast<cdl::Index>(index);
-      out.values[k] = value;
-      largest = std::max(largest, cdl::magnitude_bits(value));
-    }
+  if (borrow) {
+    // int32 and Index are a signed type and its unsigned one, which may
+    // alias; check_entries() refuses the negative ones.
+    out.indices = cdl::buffer_borrowing(static_cast<const cdl::Index*>(x.indices), x.nnz);
+    out.values = cdl::buffer_borrowing(static_cast<const double*>(x.values), x.nnz);
+    out.borrowed = true;
+  } else {
+    out.indices.resize(x.nnz);
+    out.values.resize(x.nnz);
   }
-  out.largest_magnitude = cdl::magnitude_of_bits(largest);
+  check_entries(x, layout, inner, out);
   return out;
 }
 
@@ -171,7 +226,7 @@ void check_targets(const std::string& name, std::size_t rows, const std::vector<
 // (checked here); the caller fills csc.features.
 std::shared_ptr<Data::Impl> array_data(const Layout& layout, std::size_t rows,
                                        std::vector<double> labels, std::vector<double> weights,
-                                       double largest_magnitude) {
+                                       double largest_magnitude, bool borrowed) {
   check_targets(layout.name, rows, labels, weights);
   auto impl = std::make_shared<Data::Impl>();
   impl->name = std::string("(") + layout.name + " arrays)";
@@ -179,6 +234,7 @@ std::shared_ptr<Data::Impl> array_data(const Layout& layout, std::size_t rows,
   impl->csc.labels = std::move(labels);
   impl->csc.largest_magnitude = largest_magnitude;
   impl->weights = std::move(weights);
+  impl->borrowed = borrowed;
   return impl;
 }
 
@@ -189,7 +245,7 @@ Data Data::from_csr(const SparseArrays& x, std::vector<double> labels,
   return translating_errors([&] {
     Compressed rows = compress(x, kCsr, x.rows, x.cols);
     auto impl = array_data(kCsr, x.rows, std::move(labels), std::move(instance_weights),
-                           rows.largest_magnitude);
+                           rows.largest_magnitude, rows.borrowed);
     cdl::CsrMatrix csr;
     csr.num_rows = x.rows;
     csr.num_cols = x.cols;
@@ -207,7 +263,7 @@ Data Data::from_csc(const SparseArrays& x, std::vector<double> labels,
   return translating_errors([&] {
     Compressed columns = compress(x, kCsc, x.cols, x.rows);
     auto impl = array_data(kCsc, x.rows, std::move(labels), std::move(instance_weights),
-                           columns.largest_magnitude);
+                           columns.largest_magnitude, columns.borrowed);
     cdl::CscMatrix& csc = impl->csc.features;
     csc.num_rows = x.rows;
     csc.num_cols = x.cols;
@@ -217,5 +273,7 @@ Data Data::from_csc(const SparseArrays& x, std::vector<double> labels,
     return Access::make_data(std::move(impl));
   });
 }
+
+bool Data::borrowed() const { return impl_->borrowed; }
 
 }  // namespace cdlinear

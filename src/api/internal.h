@@ -29,6 +29,8 @@ struct Data::Impl {
   cdl::LabeledCsc csc;    // as cdtrain reads it, without a bias column
   // Data::from_csr's and from_csc's instance weights; empty: none.
   std::vector<double> weights;
+  // Whether the matrix uses the caller's arrays in place (Data::borrowed()).
+  bool borrowed = false;
 
   // The same matrix in row order, for instance() and prediction; made on
   // first use (at most once, also with several threads asking), or given.

@@ -60,37 +60,67 @@ struct NoInitAllocator : std::allocator<T> {
 template <class T>
 using Buffer = std::vector<T, NoInitAllocator<T>>;
 
-// A Buffer of `count` > 0 elements stored in `pages`, a mapping of
-// map_file_pages() of count * sizeof(T) bytes that holds them already. The
-// Buffer owns the mapping from here on: it unmaps it when it lets it go, and
-// what is written to it goes to private copies of the pages written.
+namespace detail {
+
+// A Buffer of `count` > 0 elements over `memory`, which was just lent to
+// the next allocation of count * sizeof(T) bytes on this thread (pages or
+// borrowed memory, util/file_pages.h). Unless the Buffer takes it, the
+// loan is withdrawn, also when an exception leaves.
 template <class T>
-Buffer<T> buffer_on_pages(void* pages, std::size_t count) {
-  static_assert(std::is_trivially_default_constructible_v<T>, "the pages hold the values");
-  const std::size_t bytes = count * sizeof(T);
-  // Unless the Buffer took the pages: no lent pages left behind for another
-  // allocation, and the mapping gone, also when an exception leaves.
+Buffer<T> buffer_over_lent(void* memory, std::size_t count) {
+  static_assert(std::is_trivially_default_constructible_v<T>, "the memory holds the values");
   struct Unless {
-    void* pages;
+    void* memory;
     std::size_t bytes;
     bool taken = false;
     ~Unless() {
       if (taken) return;
       take_lent_pages(bytes);
-      unmap_file_pages(pages);
+      return_lent_pages(memory);
     }
-  } guard{pages, bytes};
+  } guard{memory, count * sizeof(T)};
   Buffer<T> buffer;
-  lend_to_next_allocation(pages, bytes);
-  buffer.reserve(count);         // takes the pages
-  if (buffer.data() != pages) {  // a library whose reserve() asked for another size: copy
-    const T* values = static_cast<const T*>(pages);
+  buffer.reserve(count);          // takes the memory
+  if (buffer.data() != memory) {  // a library whose reserve() asked for another size: copy
+    const T* values = static_cast<const T*>(memory);
     buffer.assign(values, values + count);
     return buffer;
   }
   guard.taken = true;
   buffer.resize(count);  // default-initializes: writes nothing
   return buffer;
+}
+
+}  // namespace detail
+
+// A Buffer of `count` > 0 elements stored in `pages`, a mapping of
+// map_file_pages() of count * sizeof(T) bytes that holds them already. The
+// Buffer owns the mapping from here on: it unmaps it when it lets it go, and
+// what is written to it goes to private copies of the pages written.
+template <class T>
+Buffer<T> buffer_on_pages(void* pages, std::size_t count) {
+  lend_to_next_allocation(pages, count * sizeof(T));
+  return detail::buffer_over_lent<T>(pages, count);
+}
+
+// A Buffer whose `count` elements are the caller's `data`, used in place:
+// nothing is copied, and letting the Buffer go frees nothing. The caller
+// keeps `data` alive and unchanged while the Buffer (or a matrix that
+// holds it) lives. A copy of the Buffer is a copy of the data, and growing
+// it moves the data to memory of its own, so only a write to an element in
+// place would reach the caller's array: the matrices the library trains on
+// are read-only once made, and nothing writes to them (Problem, problem.h).
+template <class T>
+Buffer<T> buffer_borrowing(const T* data, std::size_t count) {
+  if (count == 0) return {};
+  lend_borrowed_memory(data, count * sizeof(T));
+  return detail::buffer_over_lent<T>(const_cast<T*>(data), count);
+}
+
+// Whether `buffer` holds borrowed memory (buffer_borrowing()).
+template <class T>
+bool is_borrowed(const Buffer<T>& buffer) {
+  return is_borrowed_memory(buffer.data());
 }
 
 using Index = std::uint32_t;  // a row or column number, 0-based

@@ -16,10 +16,12 @@ namespace {
 struct Mapping {
   void* pages;
   std::size_t bytes;
+  bool borrowed;  // the caller's memory: forgotten, not unmapped
 };
 
-// The live mappings. Few at a time (one per loaded cache), so a vector;
-// `live` lets every other deallocation skip the lock.
+// The live mappings and borrowed memory. Few at a time (one per loaded
+// cache, two per Data of arrays), so a vector; `live` lets every other
+// deallocation skip the lock.
 struct Registry {
   std::mutex mutex;
   std::vector<Mapping> mappings;
@@ -36,6 +38,13 @@ struct Lent {
   std::size_t bytes = 0;
 };
 thread_local Lent lent;
+
+void record(const Mapping& mapping) {
+  Registry& r = registry();
+  const std::lock_guard<std::mutex> lock(r.mutex);
+  r.mappings.push_back(mapping);
+  r.live.fetch_add(1, std::memory_order_relaxed);
+}
 
 }  // namespace
 
@@ -56,11 +65,8 @@ void* map_file_pages(int fd, std::uint64_t offset, std::size_t bytes) {
   void* p =
       ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, static_cast<off_t>(offset));
   if (p == MAP_FAILED) return nullptr;
-  Registry& r = registry();
   try {
-    const std::lock_guard<std::mutex> lock(r.mutex);
-    r.mappings.push_back({p, bytes});
-    r.live.fetch_add(1, std::memory_order_relaxed);
+    record({p, bytes, false});
   } catch (const std::bad_alloc&) {
     ::munmap(p, bytes);
     return nullptr;
@@ -73,6 +79,14 @@ void unmap_file_pages(void* pages) noexcept { return_lent_pages(pages); }
 void lend_to_next_allocation(void* pages, std::size_t bytes) noexcept {
   lent.pages = pages;
   lent.bytes = bytes;
+}
+
+void lend_borrowed_memory(const void* memory, std::size_t bytes) {
+  // Written to only if a caller breaks the contract of the vector that
+  // holds it; the library's matrices are read-only once made.
+  void* p = const_cast<void*>(memory);
+  record({p, bytes, true});
+  lend_to_next_allocation(p, bytes);
 }
 
 void* take_lent_pages(std::size_t bytes) noexcept {
@@ -93,8 +107,16 @@ bool return_lent_pages(void* p) noexcept {
     r.mappings.erase(it);
     r.live.fetch_sub(1, std::memory_order_relaxed);
   }
-  ::munmap(p, mapping.bytes);
+  if (!mapping.borrowed) ::munmap(p, mapping.bytes);
   return true;
+}
+
+bool is_borrowed_memory(const void* p) noexcept {
+  Registry& r = registry();
+  if (p == nullptr || r.live.load(std::memory_order_relaxed) == 0) return false;
+  const std::lock_guard<std::mutex> lock(r.mutex);
+  return std::any_of(r.mappings.begin(), r.mappings.end(),
+                     [p](const Mapping& m) { return m.borrowed && m.pages == p; });
 }
 
 }  // namespace cdl

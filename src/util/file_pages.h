@@ -1,4 +1,5 @@
-// A file's pages lent to a std::vector, for the binary cache.
+// A file's pages, or a caller's memory, lent to a std::vector: the binary
+// cache's values, and arrays a program gives the library (Data::from_csr).
 //
 // map_file_pages() maps part of an open file privately. The mapping's pages
 // are the page cache's own, shared with it until something writes to them
@@ -11,6 +12,10 @@
 // lend_to_next_allocation(p, bytes), the next allocation of exactly `bytes`
 // on this thread returns p, and deallocating p later unmaps it (see
 // NoInitAllocator in data/sparse_matrix.h, the one user).
+//
+// Memory the caller owns is lent the same way (lend_borrowed_memory()):
+// the vector uses it in place, and deallocating it frees nothing. The
+// caller keeps it alive, and unchanged, as long as the vector lives.
 //
 // A page that the process has not written shows the file as it is now: a
 // file rewritten in place under the run changes what the run reads, and one
@@ -44,11 +49,21 @@ void unmap_file_pages(void* pages) noexcept;
 // of exactly `bytes` on this thread.
 void lend_to_next_allocation(void* pages, std::size_t bytes) noexcept;
 
+// Lends `memory` (`bytes` > 0), which the caller owns, to the next
+// allocation of exactly `bytes` on this thread. Deallocating it later
+// forgets it and frees nothing. Throws std::bad_alloc if it cannot be
+// recorded. Several allocations may borrow the same memory at once.
+void lend_borrowed_memory(const void* memory, std::size_t bytes);
+
 // For allocators: the pages lent for an allocation of `bytes`, or nullptr.
 void* take_lent_pages(std::size_t bytes) noexcept;
 
-// For allocators: unmaps `p` and returns true if it is lent pages.
+// For allocators: returns true if `p` is lent pages (which it unmaps) or
+// borrowed memory (which it forgets).
 bool return_lent_pages(void* p) noexcept;
+
+// Whether `p` is borrowed memory that an allocation holds now.
+bool is_borrowed_memory(const void* p) noexcept;
 
 }  // namespace cdl
 

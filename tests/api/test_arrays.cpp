@@ -1,20 +1,29 @@
 // Data::from_csr and Data::from_csc: arrays built here from data files train
 // to the model bytes of Data::read() of the same file, in every index and
-// value width, and every malformed array is refused with the place named.
+// value width, borrowed or copied, and every malformed array is refused
+// with the place named.
 #include <gtest/gtest.h>
+#include <sys/mman.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
+#include <new>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "cdlinear.h"
 #include "data/libsvm_reader.h"
+#include "objective/loss.h"
+#include "solvers/liblinear_numbers.h"
 #include "test_util.h"
 #include "text_arrays.h"
+#include "util/file_pages.h"
 
 namespace cdl {
 namespace {
@@ -294,6 +303,204 @@ TEST(Arrays, ColumnsBeyondTheMemoryAreRefusedBeforeAllocating) {
       message.rfind("CSR shape 1 x 2147483647 with 1 nonzeros needs 32.0 GiB, more than the ", 0),
       0u)
       << message;
+}
+
+// A copy of `values` on pages that may only be read: a write to them, by
+// anything that borrowed them, ends the test with SIGSEGV.
+template <class T>
+class ReadOnlyCopy {
+ public:
+  explicit ReadOnlyCopy(const std::vector<T>& values)
+      : bytes_(std::max<std::size_t>(1, values.size() * sizeof(T))) {
+    void* pages =
+        ::mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (pages == MAP_FAILED) throw std::bad_alloc();
+    std::memcpy(pages, values.data(), values.size() * sizeof(T));
+    if (::mprotect(pages, bytes_, PROT_READ) != 0) {
+      ::munmap(pages, bytes_);
+      throw std::bad_alloc();
+    }
+    data_ = static_cast<T*>(pages);
+  }
+  ReadOnlyCopy(const ReadOnlyCopy&) = delete;
+  ReadOnlyCopy& operator=(const ReadOnlyCopy&) = delete;
+  ~ReadOnlyCopy() { ::munmap(data_, bytes_); }
+  const T* data() const { return data_; }
+
+ private:
+  std::size_t bytes_;
+  T* data_ = nullptr;
+};
+
+// What training on `data` gives: the model file's text, or the error.
+std::string outcome(const cdlinear::Data& data, const cdlinear::TrainOptions& o) {
+  try {
+    return cdlinear::train(data, o).to_string();
+  } catch (const cdlinear::Error& e) {
+    return std::string("error: ") + e.what();
+  }
+}
+
+// Every LIBLINEAR number this build solves (the solvers that read columns
+// and those that read rows), with and without a bias column: float64 and
+// int32 arrays on read-only pages are borrowed, never written, and train
+// to the model bytes of the same arrays copied and of the file.
+TEST(Arrays, BorrowedArraysTrainAsCopiesAndTheFileAndAreNeverWritten) {
+  std::size_t compared = 0;
+  for (const LiblinearNumber& entry : liblinear_numbers()) {
+    LossKind loss{};
+    try {
+      loss = resolve_liblinear_number(entry.number).loss;
+    } catch (const ConfigError&) {
+      continue;  // a number no solver of this build lists
+    }
+    const bool regression = !has_classes(loss) && !is_one_class(loss);
+    const std::string path =
+        regression ? test::fixture_path("diabetes.svm") : test::data_path("heart_scale");
+    const Arrays a = parse(path);
+    const std::vector<std::int32_t> row_ptr32 = narrow<std::int32_t>(a.row_ptr);
+    const std::vector<std::int32_t> col_idx32 = narrow<std::int32_t>(a.col_idx);
+    const std::vector<std::int32_t> row_idx32 = narrow<std::int32_t>(a.row_idx);
+    const ReadOnlyCopy<std::int32_t> col_idx(col_idx32);
+    const ReadOnlyCopy<double> values(a.values);
+    const ReadOnlyCopy<std::int32_t> row_idx(row_idx32);
+    const ReadOnlyCopy<double> col_values(a.col_values);
+    cdlinear::SparseArrays csr =
+        view(a.rows, a.cols, a.values, row_ptr32.data(), k32, col_idx.data(), k32);
+    csr.values = values.data();
+    cdlinear::SparseArrays csc =
+        view(a.rows, a.cols, a.col_values, a.col_ptr.data(), k64, row_idx.data(), k32);
+    csc.values = col_values.data();
+    cdlinear::SparseArrays csr_copy = csr;
+    csr_copy.copy = true;
+    cdlinear::SparseArrays csc_copy = csc;
+    csc_copy.copy = true;
+    const cdlinear::Data file = cdlinear::Data::read(path);
+    const cdlinear::Data borrowed_rows = cdlinear::Data::from_csr(csr, a.labels);
+    const cdlinear::Data borrowed_columns = cdlinear::Data::from_csc(csc, a.labels);
+    const cdlinear::Data copied_rows = cdlinear::Data::from_csr(csr_copy, a.labels);
+    const cdlinear::Data copied_columns = cdlinear::Data::from_csc(csc_copy, a.labels);
+    EXPECT_TRUE(borrowed_rows.borrowed());
+    EXPECT_TRUE(borrowed_columns.borrowed());
+    EXPECT_FALSE(copied_rows.borrowed());
+    EXPECT_FALSE(copied_columns.borrowed());
+    EXPECT_FALSE(file.borrowed());
+    // The one-class SVM has no bias feature.
+    const std::vector<double> biases =
+        is_one_class(loss) ? std::vector<double>{-1} : std::vector<double>{-1, 1};
+    for (const double bias : biases) {
+      SCOPED_TRACE("-s " + std::to_string(entry.number) + " -B " + std::to_string(bias));
+      cdlinear::TrainOptions o;
+      o.solver = std::to_string(entry.number);
+      o.bias = bias;
+      const std::string expected = outcome(file, o);
+      EXPECT_EQ(expected.rfind("error: ", 0), std::string::npos) << expected;
+      EXPECT_EQ(outcome(borrowed_rows, o), expected);
+      EXPECT_EQ(outcome(borrowed_columns, o), expected);
+      EXPECT_EQ(outcome(copied_rows, o), expected);
+      EXPECT_EQ(outcome(copied_columns, o), expected);
+      ++compared;
+    }
+    // Unchanged, as the read-only pages make sure; and still the file's.
+    EXPECT_EQ(std::memcmp(values.data(), a.values.data(), a.values.size() * sizeof(double)), 0);
+    EXPECT_EQ(std::memcmp(row_idx.data(), row_idx32.data(), row_idx32.size() * 4), 0);
+  }
+  EXPECT_GE(compared, std::size_t{20});
+}
+
+TEST(Arrays, OtherLayoutsAreConvertedAndFreedOnesForgotten) {
+  const Arrays a = parse(test::data_path("heart_scale"));
+  const std::vector<std::int32_t> col_idx32 = narrow<std::int32_t>(a.col_idx);
+  const std::vector<float> narrow_values(a.values.begin(), a.values.end());
+  cdlinear::SparseArrays x =
+      view(a.rows, a.cols, a.values, a.row_ptr.data(), k64, col_idx32.data(), k32);
+  {
+    const cdlinear::Data borrowed = cdlinear::Data::from_csr(x, a.labels);
+    EXPECT_TRUE(borrowed.borrowed());
+    EXPECT_TRUE(is_borrowed_memory(a.values.data()));
+    EXPECT_TRUE(is_borrowed_memory(col_idx32.data()));
+    // A copy of the Data shares the borrowed matrix.
+    const cdlinear::Data copy = borrowed;  // NOLINT(performance-unnecessary-copy-initialization)
+    EXPECT_TRUE(copy.borrowed());
+  }
+  EXPECT_FALSE(is_borrowed_memory(a.values.data()));
+  EXPECT_FALSE(is_borrowed_memory(col_idx32.data()));
+  cdlinear::SparseArrays wide_indices = x;
+  wide_indices.indices = a.col_idx.data();
+  wide_indices.indices_type = k64;
+  EXPECT_FALSE(cdlinear::Data::from_csr(wide_indices, a.labels).borrowed());
+  cdlinear::SparseArrays float32 = x;
+  float32.values = narrow_values.data();
+  float32.value_type = cdlinear::ValueType::kFloat32;
+  EXPECT_FALSE(cdlinear::Data::from_csr(float32, a.labels).borrowed());
+  EXPECT_FALSE(is_borrowed_memory(col_idx32.data()));
+}
+
+TEST(Arrays, ABorrowedCsrWithABadIndexIsRefusedAndLeftAlone) {
+  Tiny t;
+  std::vector<std::int32_t> indices(t.indices.begin(), t.indices.end());
+  indices[3] = 1;  // row 2: columns 1, 1
+  cdlinear::SparseArrays x = t.arrays();
+  x.indices = indices.data();
+  x.indices_type = k32;
+  EXPECT_EQ(refusal([&] { cdlinear::Data::from_csr(x, t.labels); }),
+            "CSR row 2, entry 1: column index 1 not greater than the previous index 1");
+  indices[3] = -3;
+  EXPECT_EQ(refusal([&] { cdlinear::Data::from_csr(x, t.labels); }),
+            "CSR row 2, entry 1: column index -3 is negative");
+  EXPECT_FALSE(is_borrowed_memory(indices.data()));
+  EXPECT_FALSE(is_borrowed_memory(t.values.data()));
+}
+
+// Arrays of more than 2^20 nonzeros are checked and converted on threads:
+// the same matrix as a single loop makes, and the first fault in row order
+// is the one named, wherever the other faults are.
+TEST(Arrays, LargeArraysAreCheckedAndConvertedOnThreadsInOrder) {
+  constexpr std::size_t kRows = 40000;
+  constexpr std::size_t kCols = 5000;
+  constexpr std::size_t kPerRow = 30;
+  std::mt19937_64 random(7);
+  std::vector<std::int64_t> indptr{0};
+  std::vector<std::int64_t> indices;
+  std::vector<float> values;
+  std::vector<double> labels;
+  for (std::size_t r = 0; r < kRows; ++r) {
+    std::int64_t column = static_cast<std::int64_t>(random() % 100);
+    for (std::size_t k = 0; k < kPerRow; ++k) {
+      indices.push_back(column);
+      values.push_back(static_cast<float>(random() % 1000) / 64.0f - 7.0f);
+      column += 1 + static_cast<std::int64_t>(random() % 150);
+    }
+    indptr.push_back(static_cast<std::int64_t>(indices.size()));
+    labels.push_back(r % 2 == 0 ? 1 : -1);
+  }
+  ASSERT_GT(indices.size(), std::size_t{1} << 20);
+  ASSERT_LT(indices.back(), static_cast<std::int64_t>(kCols));
+  cdlinear::SparseArrays x;
+  x.rows = kRows;
+  x.cols = kCols;
+  x.nnz = indices.size();
+  x.indptr = indptr.data();
+  x.indices = indices.data();
+  x.indices_type = k64;
+  x.values = values.data();
+  x.value_type = cdlinear::ValueType::kFloat32;
+  const cdlinear::Data data = cdlinear::Data::from_csr(x, labels);
+  EXPECT_FALSE(data.borrowed());
+  for (const std::size_t r : {std::size_t{0}, kRows / 3, kRows - 1}) {
+    const cdlinear::Instance instance = data.instance(r);
+    ASSERT_EQ(instance.size(), kPerRow);
+    for (std::size_t k = 0; k < kPerRow; ++k) {
+      const std::size_t t = r * kPerRow + k;
+      EXPECT_EQ(instance[k].index, indices[t] + 1);
+      EXPECT_EQ(instance[k].value, static_cast<double>(values[t]));
+    }
+  }
+  // Faults near the end and in the middle: the middle one is named.
+  indices[(kRows - 2) * kPerRow + 4] = -1;
+  values[(kRows / 2) * kPerRow + 3] = std::numeric_limits<float>::infinity();
+  EXPECT_EQ(refusal([&] { cdlinear::Data::from_csr(x, labels); }),
+            "CSR row " + std::to_string(kRows / 2) + ", entry 3: value inf is not finite");
 }
 
 TEST(Arrays, TrainingErrorsNameTheArrayRow) {

@@ -113,6 +113,7 @@ struct ManyClasses {
   static constexpr std::size_t kClasses = 20;
   static constexpr std::size_t kRows = 200;
   CsrMatrix rows;
+  std::vector<std::int32_t> indices;  // rows.col_idx as int32; data() borrows it and rows.values
   std::vector<double> labels;
   ManyClasses() {
     rows.num_rows = kRows;
@@ -125,10 +126,10 @@ struct ManyClasses {
       rows.row_ptr.push_back(static_cast<std::int64_t>(rows.values.size()));
       labels.push_back(static_cast<double>(i % kClasses));
     }
+    indices.assign(rows.col_idx.begin(), rows.col_idx.end());
   }
   cdlinear::Data data() const {
     const std::vector<std::int64_t>& indptr = rows.row_ptr;
-    std::vector<std::int32_t> indices(rows.col_idx.begin(), rows.col_idx.end());
     cdlinear::SparseArrays x;
     x.rows = rows.num_rows;
     x.cols = rows.num_cols;
@@ -146,7 +147,8 @@ struct ManyClasses {
 // reaches its own call meanwhile; it then stops training by `stop`, after
 // which the callback is not called again.
 void expect_one_call_on_threads(const std::function<bool()>& stop) {
-  const cdlinear::Data data = ManyClasses().data();
+  const ManyClasses classes;  // outlives the Data, which borrows its arrays
+  const cdlinear::Data data = classes.data();
   cdlinear::TrainOptions options;
   options.threads = 2;
   std::atomic<int> calls{0};
@@ -170,7 +172,8 @@ TEST(Cancel, CallbackReturningFalseOnThreadsIsTheLastCall) {
 TEST(Cancel, CallbackThrowingOnThreadsStopsEveryClass) {
   expect_one_call_on_threads([]() -> bool { throw std::runtime_error("from the callback"); });
   // train() throws the callback's exception, whichever class ends first.
-  const cdlinear::Data data = ManyClasses().data();
+  const ManyClasses classes;  // outlives the Data, which borrows its arrays
+  const cdlinear::Data data = classes.data();
   cdlinear::TrainOptions options;
   options.threads = 2;
   options.on_iteration = [](const cdlinear::IterationProgress&) -> bool {

@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <utility>
+#include <vector>
+
 #include "data/sparse_matrix.h"
 #include "test_util.h"
 
@@ -48,5 +51,27 @@ TEST(SparseMatrix, AppendConstantColumn) {
   EXPECT_EQ(csc.values.back(), 0.5);
 }
 
+TEST(SparseMatrix, ABorrowingBufferUsesTheCallersArrayAndNeverFreesOrWritesIt) {
+  const std::vector<double> callers{1.5, -2, 3};
+  {
+    Buffer<double> borrowed = buffer_borrowing(callers.data(), callers.size());
+    EXPECT_EQ(borrowed.data(), callers.data());
+    EXPECT_TRUE(is_borrowed(borrowed));
+    const Buffer<double> copy = borrowed;  // memory of its own
+    EXPECT_NE(copy.data(), callers.data());
+    EXPECT_FALSE(is_borrowed(copy));
+    EXPECT_EQ(std::vector<double>(copy.begin(), copy.end()), callers);
+    Buffer<double> moved = std::move(borrowed);
+    EXPECT_EQ(moved.data(), callers.data());
+    moved.push_back(4);  // grows into memory of its own; the caller's is left
+    EXPECT_NE(moved.data(), callers.data());
+    EXPECT_FALSE(is_borrowed_memory(callers.data()));
+    moved[0] = 9;
+  }
+  EXPECT_EQ(callers, (std::vector<double>{1.5, -2, 3}));
+  EXPECT_TRUE(buffer_borrowing(callers.data(), 0).empty());
+}
+
 }  // namespace
+
 }  // namespace cdl
