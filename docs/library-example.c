@@ -152,7 +152,8 @@ int main(int argc, char** argv) {
   printf("%lu instances, %lu features, %lu nonzeros\n", (unsigned long)x.rows,
          (unsigned long)x.cols, (unsigned long)x.nnz);
 
-  /* The arrays are copied: x could be freed right after this call. */
+  /* float64 values and int32 indices are used in place: x must outlive the
+   * data handle (freed below, before x). */
   status = cdl_data_from_csr(x.rows, x.cols, x.nnz, x.indptr, CDL_INT64, x.indices, CDL_INT32,
                              x.values, CDL_FLOAT64, x.labels, x.rows, NULL, 0, &data);
   if (status != CDL_OK) {
@@ -213,7 +214,10 @@ int main(int argc, char** argv) {
          memcmp(predicted, predicted_again, x.rows * sizeof(double)) == 0 ? "yes" : "no");
 
   /* Malformed arrays: a status, a message naming the row and entry, and no
-   * data handle. Here the first row's two column indices are swapped. */
+   * data handle. Here the first row's two column indices are swapped, once
+   * the data that uses them in place is freed. */
+  cdl_data_free(data);
+  data = NULL;
   if (x.indptr[1] >= 2) {
     cdl_data* bad = NULL;
     int32_t first = x.indices[0];

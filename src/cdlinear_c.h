@@ -117,8 +117,16 @@ enum cdl_value_type { CDL_FLOAT64 = 0, CDL_FLOAT32 = 1 };
  * starting at 0, decreasing or not ending at nnz; an index negative, not
  * below the other dimension, or not greater than the previous one of its
  * row (column); a NaN or infinite value; num_labels or num_weights not
- * rows; a label not finite; a weight negative or not finite. The arrays
- * are copied during the call: the caller may free them afterwards. */
+ * rows; a label not finite; a weight negative or not finite.
+ *
+ * Float64 values with CDL_INT32 indices are the layout of the library's
+ * matrices, which then use `indices` and `values` in place, with no copy:
+ * the caller keeps those two arrays alive and unchanged until the data
+ * handle is freed (cdl_data_borrowed tells). The library never writes to
+ * them, and a model trained on the data does not need them. indptr,
+ * labels and weights are copied, and so are indices and values of any
+ * other layout (converted once, on every core when they are large): the
+ * caller may free those when the call returns. */
 CDL_API int cdl_data_from_csr(size_t rows, size_t cols, size_t nnz, const void* indptr,
                               int indptr_type, const void* indices, int indices_type,
                               const void* values, int value_type, const double* labels,
@@ -129,6 +137,11 @@ CDL_API int cdl_data_from_csc(size_t rows, size_t cols, size_t nnz, const void* 
                               const void* values, int value_type, const double* labels,
                               size_t num_labels, const double* instance_weights, size_t num_weights,
                               cdl_data** out);
+
+/* *out = 1 if the data uses the caller's indices and values in place
+ * (cdl_data_from_csr or cdl_data_from_csc of float64 values and int32
+ * indices), 0 if it holds copies of its own. */
+CDL_API int cdl_data_borrowed(const cdl_data* data, int* out);
 
 /* The number of instances, and the largest feature index. */
 CDL_API int cdl_data_num_rows(const cdl_data* data, size_t* out);

@@ -14,8 +14,10 @@ def data_of(X, labels, sample_weight=None):
     """The interface's Data of X (scipy CSR/CSC or a dense array, checked)
     with labels or targets `labels`. A CSR or CSC matrix's arrays go to the
     interface as they are (int32 or int64 indices, float64 or float32
-    values), which copies them into its own matrices; a dense array becomes
-    CSR first."""
+    values): float64 values with int32 indices are used in place, and the
+    Data holds a reference to the arrays (Data.borrowed says so); other
+    layouts are converted into the library's matrices. A dense array
+    becomes CSR first."""
     if not sp.issparse(X) or X.format not in ("csr", "csc"):
         X = sp.csr_matrix(X)
     weights = np.empty(0) if sample_weight is None else sample_weight

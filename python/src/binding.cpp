@@ -114,9 +114,11 @@ void check_contiguous(const py::array& array, const char* what) {
 }
 
 // Data from a scipy CSR or CSC matrix's arrays (`compressed_rows` tells
-// which), as they are: the interface copies them during the call, with the
-// GIL released; `labels` holds the class labels or targets, `weights` one
-// weight an instance or nothing.
+// which), as they are, checked with the GIL released: float64 values with
+// int32 indices are used in place (Data.borrowed), and the Data keeps the
+// arrays alive (keep_alive below); other layouts are converted during the
+// call. `labels` holds the class labels or targets, `weights` one weight
+// an instance or nothing.
 cdlinear::Data data_of(bool compressed_rows, const py::array& indptr, const py::array& indices,
                        const py::array& values, std::size_t rows, std::size_t cols,
                        const DoubleArray& labels, const DoubleArray& weights) {
@@ -291,10 +293,14 @@ PYBIND11_MODULE(_core, m) {
 
   py::class_<cdlinear::Data>(m, "Data")
       .def_property_readonly("size", &cdlinear::Data::size)
-      .def_property_readonly("num_features", &cdlinear::Data::num_features);
+      .def_property_readonly("num_features", &cdlinear::Data::num_features)
+      .def_property_readonly("borrowed", &cdlinear::Data::borrowed);
 
+  // The Data may use indices and values in place: it keeps them (and
+  // indptr) alive as long as it lives.
   m.def("data_of", &data_of, py::arg("compressed_rows"), py::arg("indptr"), py::arg("indices"),
-        py::arg("values"), py::arg("rows"), py::arg("cols"), py::arg("labels"), py::arg("weights"));
+        py::arg("values"), py::arg("rows"), py::arg("cols"), py::arg("labels"), py::arg("weights"),
+        py::keep_alive<0, 2>(), py::keep_alive<0, 3>(), py::keep_alive<0, 4>());
   m.def("train", &train, py::arg("data"), py::arg("options"));
   m.def("cross_validate", &cross_validate, py::arg("data"), py::arg("folds"), py::arg("options"));
   m.def("search_C", &search_C, py::arg("data"), py::arg("folds"), py::arg("options"),

@@ -1,11 +1,13 @@
 """The estimators: scikit-learn's own checks, and their models against
 scikit-learn's LIBLINEAR-backed estimators on the same data."""
 
+import gc
 import os
 import pickle
 import signal
 import threading
 import warnings
+import weakref
 
 import numpy as np
 import pytest
@@ -170,6 +172,54 @@ def test_inputs_unchanged_and_layouts_agree(convert):
     assert pickle.dumps((given, y)) == before
     tolerance = 1e-5 if getattr(given, "dtype", None) == np.float32 else 0
     np.testing.assert_allclose(coef, reference, rtol=tolerance, atol=tolerance)
+
+
+@pytest.mark.parametrize("layout", ["csr", "csc"])
+@pytest.mark.parametrize("make", [cdlinear.LogisticRegression, cdlinear.LinearSVC,
+                                  lambda: cdlinear.LinearSVC(fit_intercept=False, dual=False)])
+def test_fit_uses_float64_int32_arrays_in_place(monkeypatch, layout, make):
+    """fit hands X's own arrays to the library, which reports that it uses
+    them in place (no copy), and leaves them unchanged."""
+    X, y = heart()
+    X = X.asformat(layout)
+    assert X.dtype == np.float64 and X.indices.dtype == np.int32
+    seen = []
+    original = cdlinear._train._core.data_of
+
+    def spy(compressed_rows, indptr, indices, values, *rest):
+        data = original(compressed_rows, indptr, indices, values, *rest)
+        seen.append((data.borrowed, indices is X.indices, values is X.data))
+        return data
+
+    monkeypatch.setattr(cdlinear._train._core, "data_of", spy)
+    before = pickle.dumps((X, y))
+    make().fit(X, y)
+    assert seen == [(True, True, True)]
+    assert pickle.dumps((X, y)) == before
+
+
+def test_other_layouts_are_converted_and_borrowed_arrays_kept_alive():
+    X, y = heart()
+    from cdlinear._train import data_of
+    assert data_of(X, y).borrowed
+    assert not data_of(X.astype(np.float32), y).borrowed
+    wide = X.copy()  # scipy's constructor would make the indices int32 again
+    wide.indices = wide.indices.astype(np.int64)
+    assert not data_of(wide, y).borrowed
+    # The Data holds the arrays it uses in place: dropping every other
+    # reference to them leaves them alive until the Data goes.
+    values = X.data.copy()
+    alive = weakref.ref(values)
+    data = cdlinear._train._core.data_of(True, X.indptr, X.indices.copy(), values, X.shape[0],
+                                         X.shape[1], y, np.empty(0))
+    del values
+    gc.collect()
+    assert alive() is not None
+    expected = cdlinear._core.train(data_of(X, y), {}).to_string()
+    assert cdlinear._core.train(data, {}).to_string() == expected
+    del data
+    gc.collect()
+    assert alive() is None
 
 
 def test_predict_proba_is_liblinear_probability():

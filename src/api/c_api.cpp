@@ -188,6 +188,13 @@ int cdl_data_from_csc(size_t rows, size_t cols, size_t nnz, const void* indptr, 
                           num_labels, instance_weights, num_weights, out);
 }
 
+int cdl_data_borrowed(const cdl_data* data, int* out) {
+  return guarded([&] {
+    need(out, "cdl_data_borrowed", "out") =
+        need(data, "cdl_data_borrowed", "data").data.borrowed() ? 1 : 0;
+  });
+}
+
 int cdl_data_num_rows(const cdl_data* data, size_t* out) {
   return guarded([&] {
     need(out, "cdl_data_num_rows", "out") = need(data, "cdl_data_num_rows", "data").data.size();

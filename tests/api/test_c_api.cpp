@@ -353,6 +353,11 @@ TEST(CApi, NullHandlesAndPointersAreStatusesNotCrashes) {
   invalid(cdl_data_num_rows(nullptr, &size), "cdl_data_num_rows: data is NULL");
   invalid(cdl_data_num_rows(data.handle, nullptr), "cdl_data_num_rows: out is NULL");
   invalid(cdl_data_num_features(nullptr, &size), "cdl_data_num_features: data is NULL");
+  invalid(cdl_data_borrowed(nullptr, &integer), "cdl_data_borrowed: data is NULL");
+  invalid(cdl_data_borrowed(data.handle, nullptr), "cdl_data_borrowed: out is NULL");
+  integer = 1;
+  EXPECT_EQ(cdl_data_borrowed(data.handle, &integer), CDL_OK);
+  EXPECT_EQ(integer, 0);  // read from a file
   invalid(cdl_data_labels(nullptr, doubles.data(), 270), "cdl_data_labels: data is NULL");
   invalid(cdl_data_labels(data.handle, nullptr, 270), "cdl_data_labels: out is NULL");
   invalid(cdl_options_create(nullptr), "cdl_options_create: out is NULL");

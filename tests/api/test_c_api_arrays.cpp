@@ -77,6 +77,13 @@ TEST(CApi, CsrAndCscArraysTrainToCdtrainsModelBytes) {
     EXPECT_EQ(cdl_data_num_features(csc.handle, &features), CDL_OK);
     EXPECT_EQ(rows, a.rows);
     EXPECT_EQ(features, a.cols);
+    // float64 values and int32 indices: used in place.
+    int borrowed = 0;
+    EXPECT_EQ(cdl_data_borrowed(csr.handle, &borrowed), CDL_OK);
+    EXPECT_EQ(borrowed, 1);
+    borrowed = 0;
+    EXPECT_EQ(cdl_data_borrowed(csc.handle, &borrowed), CDL_OK);
+    EXPECT_EQ(borrowed, 1);
     for (const char* solver : solvers) {
       SCOPED_TRACE(file + " -s " + solver);
       const std::string tool_model = dir.file("tool.model");
@@ -106,6 +113,9 @@ TEST(CApi, Float32ValuesTrainAsTheirDoubles) {
                               a.labels.data(), a.labels.size(), nullptr, 0, &single.handle),
             CDL_OK)
       << cdl_last_error();
+  int borrowed = 1;
+  EXPECT_EQ(cdl_data_borrowed(single.handle, &borrowed), CDL_OK);
+  EXPECT_EQ(borrowed, 0);  // converted
   const std::string expected = model_text(widened.handle, "2", dir);
   EXPECT_EQ(expected.rfind("solver_type L2R_L2LOSS_SVC\n", 0), 0u) << expected;
   EXPECT_EQ(model_text(single.handle, "2", dir), expected);
