@@ -159,17 +159,19 @@ class Data {
   // The library never writes to them. What trains on the Data keeps no
   // reference to them: a Model, cross validation's and the search's results
   // outlive them. indptr, labels and weights are copied (8 bytes an offset).
-  // Other layouts (float32 values, int64 indices) are converted once, on
-  // every core when they are large, into 8 bytes a nonzero for the value
-  // and 4 for the index; the caller may then free or change the arrays when
-  // the call returns. The checks read every entry either way.
+  // Other layouts (float32 values, int64 indices) are converted once into
+  // the library's matrices (8 bytes a nonzero for the value, 4 for the
+  // index); the caller may then free or change the arrays when the call
+  // returns. The checks read every entry either way, on every core when
+  // there are many.
   //
   // From CSC, the columns are what the coordinate-descent solvers read;
   // the solvers that walk rows (dcd, tron, ...) train on rows made by one
-  // transposition. From CSR, the columns are made by one transposition
-  // during the call (12 bytes a nonzero), and the rows are kept for
-  // instance() and prediction; a solver that walks rows trains on rows made
-  // again from the columns, as from CSC.
+  // transposition. From CSR, the columns are made during the call by one
+  // transposition (12 bytes a nonzero), which also converts other layouts;
+  // borrowed rows are kept for instance() and prediction, converted ones
+  // are not kept (made again from the columns when first needed, as from
+  // CSC). A solver that walks rows trains on rows made from the columns.
   // The data trains to the same model bytes as Data::read() of a file
   // holding the same numbers whose largest feature index is `cols` (a file
   // has as many features as its largest index; arrays have `cols`, also

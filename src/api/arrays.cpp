@@ -63,17 +63,16 @@ bool borrowable(const SparseArrays& x) {
 // Refuses, before anything is allocated, arrays whose copies would not fit
 // in the memory this process may use (cdl::available_memory(), as the file
 // reader's columns): 8 bytes an offset, and during a transposition 8 more
-// for each offset it makes; 12 bytes a nonzero for each order made here
-// (the columns from CSR arrays, and the given order unless borrowed).
-void check_memory(const std::string& name, const SparseArrays& x, bool both_orders, bool copied) {
+// for each offset it makes; 12 bytes a nonzero for the columns, unless
+// they are the caller's (CSC arrays borrowed).
+void check_memory(const std::string& name, const SparseArrays& x, bool rows, bool borrowed) {
   constexpr double kOffset = 8;
   constexpr double kNonzero = 12;
-  const auto rows = static_cast<double>(x.rows) + 1;
+  const auto outer = static_cast<double>(x.rows) + 1;
   const auto cols = static_cast<double>(x.cols) + 1;
   const auto nnz = static_cast<double>(x.nnz);
-  const double copies = (both_orders ? 1 : 0) + (copied ? 1 : 0);
-  const double bytes =
-      (both_orders ? kOffset * (rows + 2 * cols) : kOffset * cols) + copies * kNonzero * nnz;
+  const double bytes = (rows ? kOffset * (outer + 2 * cols) : kOffset * cols) +
+                       (rows || !borrowed ? kNonzero * nnz : 0);
   const auto memory = static_cast<double>(cdl::available_memory());
   if (bytes > memory) {
     throw ArrayError(name + " shape " + std::to_string(x.rows) + " x " + std::to_string(x.cols) +
@@ -84,11 +83,11 @@ void check_memory(const std::string& name, const SparseArrays& x, bool both_orde
 }
 
 // Checks the entries of every outer index of `x`, whose offsets are
-// out.offsets (checked), and converts them into out's indices and values
-// unless out borrows them; sets out.largest_magnitude. Large arrays are
-// checked on every core, in blocks of about equal nonzeros; the error is
-// the first fault in order, the one a single loop meets.
-void check_entries(const SparseArrays& x, const Layout& layout, std::size_t inner,
+// out.offsets (checked), and, if `convert`, converts them into out's
+// indices and values (of nnz elements); sets out.largest_magnitude. Large
+// arrays are checked on every core, in blocks of about equal nonzeros; the
+// error is the first fault in order, the one a single loop meets.
+void check_entries(const SparseArrays& x, const Layout& layout, std::size_t inner, bool convert,
                    Compressed& out) {
   constexpr std::size_t kParallelNonzeros = std::size_t{1} << 20;
   const std::size_t outer = out.offsets.size() - 1;
@@ -102,8 +101,8 @@ void check_entries(const SparseArrays& x, const Layout& layout, std::size_t inne
     first[b] = static_cast<std::size_t>(
         std::lower_bound(out.offsets.begin(), out.offsets.end() - 1, start) - out.offsets.begin());
   }
-  cdl::Index* indices = out.borrowed ? nullptr : out.indices.data();
-  double* values = out.borrowed ? nullptr : out.values.data();
+  cdl::Index* indices = convert ? out.indices.data() : nullptr;
+  double* values = convert ? out.values.data() : nullptr;
   const std::string prefix = std::string(layout.name) + " " + layout.outer + " ";
   std::vector<std::uint64_t> largest(blocks, 0);
   cdl::run_tasks_or_throw(blocks, threads, [&](std::size_t b) {
@@ -147,9 +146,10 @@ void check_entries(const SparseArrays& x, const Layout& layout, std::size_t inne
 }
 
 // Checks `x` as a matrix compressed along `outer` (its size) over `inner`,
-// and borrows or converts it; throws ArrayError naming the first fault.
+// and borrows it if borrowable(), or else converts it if `convert`; throws
+// ArrayError naming the first fault.
 Compressed compress(const SparseArrays& x, const Layout& layout, std::size_t outer,
-                    std::size_t inner) {
+                    std::size_t inner, bool convert) {
   const std::string name = layout.name;
   if (x.rows > cdl::kMaxDimension || x.cols > cdl::kMaxDimension) {
     throw ArrayError(name + " shape " + std::to_string(x.rows) + " x " + std::to_string(x.cols) +
@@ -158,7 +158,7 @@ Compressed compress(const SparseArrays& x, const Layout& layout, std::size_t out
   }
   if (x.rows == 0) throw ArrayError(name + ": no instance (rows is 0)");
   const bool borrow = borrowable(x);
-  check_memory(name, x, &layout == &kCsr, !borrow);
+  check_memory(name, x, &layout == &kCsr, borrow);
   if (x.indptr == nullptr) throw ArrayError(name + ": indptr is null");
   if (x.nnz > 0 && (x.indices == nullptr || x.values == nullptr)) {
     throw ArrayError(name + ": indices or values is null with nnz " + std::to_string(x.nnz));
@@ -187,12 +187,41 @@ Compressed compress(const SparseArrays& x, const Layout& layout, std::size_t out
     out.indices = cdl::buffer_borrowing(static_cast<const cdl::Index*>(x.indices), x.nnz);
     out.values = cdl::buffer_borrowing(static_cast<const double*>(x.values), x.nnz);
     out.borrowed = true;
-  } else {
+  } else if (convert) {
     out.indices.resize(x.nnz);
     out.values.resize(x.nnz);
   }
-  check_entries(x, layout, inner, out);
+  check_entries(x, layout, inner, convert && !borrow, out);
   return out;
+}
+
+// The columns of checked CSR arrays `x`, whose offsets are `row_ptr`, by
+// one transposition that converts the indices and values as it reads them.
+cdl::CscMatrix columns_of(const SparseArrays& x, const std::vector<std::int64_t>& row_ptr) {
+  cdl::CscMatrix columns;
+  columns.num_rows = x.rows;
+  columns.num_cols = x.cols;
+  const auto transpose = [&](auto index_at, auto value_at) {
+    cdl::transpose_into(x.rows, x.cols, row_ptr, x.nnz, index_at, value_at, columns.col_ptr,
+                        columns.row_idx, columns.values);
+  };
+  const auto with_values = [&](auto index_at) {
+    if (x.value_type == ValueType::kFloat32) {
+      const auto* values = static_cast<const float*>(x.values);
+      transpose(index_at, [values](std::size_t k) { return static_cast<double>(values[k]); });
+    } else {
+      const auto* values = static_cast<const double*>(x.values);
+      transpose(index_at, [values](std::size_t k) { return values[k]; });
+    }
+  };
+  if (x.indices_type == IndexType::kInt32) {
+    const auto* indices = static_cast<const std::int32_t*>(x.indices);
+    with_values([indices](std::size_t k) { return static_cast<cdl::Index>(indices[k]); });
+  } else {
+    const auto* indices = static_cast<const std::int64_t*>(x.indices);
+    with_values([indices](std::size_t k) { return static_cast<cdl::Index>(indices[k]); });
+  }
+  return columns;
 }
 
 // Checks the labels and weights of `rows` instances; they are then the
@@ -243,17 +272,20 @@ std::shared_ptr<Data::Impl> array_data(const Layout& layout, std::size_t rows,
 Data Data::from_csr(const SparseArrays& x, std::vector<double> labels,
                     std::vector<double> instance_weights) {
   return translating_errors([&] {
-    Compressed rows = compress(x, kCsr, x.rows, x.cols);
+    // Borrowed, or checked only: the columns are converted as they are made.
+    Compressed rows = compress(x, kCsr, x.rows, x.cols, false);
     auto impl = array_data(kCsr, x.rows, std::move(labels), std::move(instance_weights),
                            rows.largest_magnitude, rows.borrowed);
-    cdl::CsrMatrix csr;
-    csr.num_rows = x.rows;
-    csr.num_cols = x.cols;
-    csr.row_ptr = std::move(rows.offsets);
-    csr.col_idx = std::move(rows.indices);
-    csr.values = std::move(rows.values);
-    impl->csc.features = cdl::to_csc(csr);
-    impl->set_rows(std::move(csr));
+    impl->csc.features = columns_of(x, rows.offsets);
+    if (rows.borrowed) {  // kept for instance() and prediction, at no cost
+      cdl::CsrMatrix csr;
+      csr.num_rows = x.rows;
+      csr.num_cols = x.cols;
+      csr.row_ptr = std::move(rows.offsets);
+      csr.col_idx = std::move(rows.indices);
+      csr.values = std::move(rows.values);
+      impl->set_rows(std::move(csr));
+    }
     return Access::make_data(std::move(impl));
   });
 }
@@ -261,7 +293,7 @@ Data Data::from_csr(const SparseArrays& x, std::vector<double> labels,
 Data Data::from_csc(const SparseArrays& x, std::vector<double> labels,
                     std::vector<double> instance_weights) {
   return translating_errors([&] {
-    Compressed columns = compress(x, kCsc, x.cols, x.rows);
+    Compressed columns = compress(x, kCsc, x.cols, x.rows, true);
     auto impl = array_data(kCsc, x.rows, std::move(labels), std::move(instance_weights),
                            columns.largest_magnitude, columns.borrowed);
     cdl::CscMatrix& csc = impl->csc.features;

@@ -9,26 +9,15 @@ namespace cdl {
 
 namespace {
 
-// Counting-sort transposition shared by to_csc and to_csr: `outer` offsets
-// over `inner` indices become offsets over the inner dimension.
+// to_csc() and to_csr() of Buffers.
 void transpose(std::size_t outer_count, std::size_t inner_count,
                const std::vector<std::int64_t>& outer_ptr, const Buffer<Index>& inner_idx,
                const Buffer<double>& values, std::vector<std::int64_t>& out_ptr,
                Buffer<Index>& out_idx, Buffer<double>& out_values) {
-  out_ptr.assign(inner_count + 1, 0);
-  for (Index c : inner_idx) ++out_ptr[c + std::size_t{1}];
-  for (std::size_t c = 0; c < inner_count; ++c) out_ptr[c + 1] += out_ptr[c];
-  out_idx.resize(inner_idx.size());
-  out_values.resize(values.size());
-  std::vector<std::int64_t> next(out_ptr.begin(), out_ptr.end() - 1);
-  for (std::size_t r = 0; r < outer_count; ++r) {
-    for (auto k = outer_ptr[r]; k < outer_ptr[r + 1]; ++k) {
-      const auto src = static_cast<std::size_t>(k);
-      const auto dst = static_cast<std::size_t>(next[inner_idx[src]]++);
-      out_idx[dst] = static_cast<Index>(r);
-      out_values[dst] = values[src];
-    }
-  }
+  transpose_into(
+      outer_count, inner_count, outer_ptr, inner_idx.size(),
+      [&](std::size_t k) { return inner_idx[k]; }, [&](std::size_t k) { return values[k]; },
+      out_ptr, out_idx, out_values);
 }
 
 }  // namespace

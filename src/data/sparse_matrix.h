@@ -159,6 +159,33 @@ struct CscMatrix {
 // numbers come out in increasing order.
 CscMatrix to_csc(const CsrMatrix& rows);
 
+// The counting sort behind to_csc() and to_csr(), on any storage:
+// `outer_count` compressed vectors, vector r's entries k from
+// outer_ptr[r] to outer_ptr[r + 1] - 1 with index index_at(k) <
+// inner_count and value value_at(k), become `inner_count` vectors in
+// out_ptr, out_idx and out_values, each vector's indices (the outer r)
+// increasing. O(nnz + outer_count + inner_count).
+template <class OuterPtr, class IndexAt, class ValueAt>
+void transpose_into(std::size_t outer_count, std::size_t inner_count, const OuterPtr& outer_ptr,
+                    std::size_t nnz, IndexAt index_at, ValueAt value_at,
+                    std::vector<std::int64_t>& out_ptr, Buffer<Index>& out_idx,
+                    Buffer<double>& out_values) {
+  out_ptr.assign(inner_count + 1, 0);
+  for (std::size_t k = 0; k < nnz; ++k) ++out_ptr[static_cast<std::size_t>(index_at(k)) + 1];
+  for (std::size_t c = 0; c < inner_count; ++c) out_ptr[c + 1] += out_ptr[c];
+  out_idx.resize(nnz);
+  out_values.resize(nnz);
+  std::vector<std::int64_t> next(out_ptr.begin(), out_ptr.end() - 1);
+  for (std::size_t r = 0; r < outer_count; ++r) {
+    for (auto k = outer_ptr[r]; k < outer_ptr[r + 1]; ++k) {
+      const auto src = static_cast<std::size_t>(k);
+      const auto dst = static_cast<std::size_t>(next[static_cast<std::size_t>(index_at(src))]++);
+      out_idx[dst] = static_cast<Index>(r);
+      out_values[dst] = value_at(src);
+    }
+  }
+}
+
 // Prefetch hints for the start of row j's nonzeros, for a loop that visits
 // rows out of order. Pointers, not m.values[start]: start is nnz for empty
 // rows at the end, and the arrays are empty when every row is. Always
