@@ -66,22 +66,28 @@ namespace {
 // a usage error if it does not run distributed.
 enum class Layout { kBlocks, kParts, kColumns };
 Layout layout_of(const cdl::Params& params) {
-  const std::string_view name = cdl::solver_info(params.solver).name;
-  if (name == "tron" || name == "newton") return Layout::kBlocks;
-  if (name == "dcd" && !cdl::stops_by_primal_rule(params)) return Layout::kParts;
-  if (name == "cdper" && cdl::has_classes(params.loss.value())) return Layout::kColumns;
+  const cdl::SolverInfo& row = cdl::solver_info(params.solver);
   const std::string reason = params.solver_reason.empty() ? "" : " (" + params.solver_reason + ")";
-  if (name == "dcd") {
-    throw cdl::ConfigError("this run's solver is dcd" + reason +
-                           ", whose rule on the primal gradient does not run distributed; "
-                           "give --partitions P for newton");
+  switch (row.distribution) {
+    case cdl::Distribution::kRowBlocks:
+      return Layout::kBlocks;
+    case cdl::Distribution::kRowParts:
+      if (!cdl::stops_by_primal_rule(params)) return Layout::kParts;
+      throw cdl::ConfigError("this run's solver is " + std::string(row.name) + reason +
+                             ", whose rule on the primal gradient does not run distributed; "
+                             "give --partitions P for newton");
+    case cdl::Distribution::kFeatureBlocks:
+      if (cdl::has_classes(params.loss.value())) return Layout::kColumns;
+      break;
+    case cdl::Distribution::kNone:
+      break;
   }
   throw cdl::ConfigError(
       "cdtrain-mpi runs the whole-vector solvers tron and newton (LIBLINEAR's -s 0, and -s 2 and "
       "-s 11 where the data's shape gives them or with --partitions), the partitioned dual CD "
       "(-s 1, -s 3, and the default on wide data) and the partitioned primal CD cdper of "
       "classification (-s 5, -s 6, and the default on other data); this run's solver is " +
-      std::string(name) + reason);
+      std::string(row.name) + reason);
 }
 
 // Usage errors of the options that do not run distributed.
