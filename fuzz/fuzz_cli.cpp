@@ -20,7 +20,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
   }
   try {
-    const cdl::TrainCommand command = cdl::parse_train_args(args);
+    const cdl::RunRequest command = cdl::parse_train_args(args);
     if (!command.help && !command.version) {
       // -v and -C write no model: from standard input they have no model path.
       if (command.training_path.empty() ||

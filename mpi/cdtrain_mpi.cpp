@@ -2,7 +2,8 @@
 // reading its own part of one data file (mpi/distribute.h), the model the
 // same bits as cdtrain's on one machine for any number of ranks. Rank 0
 // prints the progress and writes the model, atomically; a rank that fails
-// makes every rank exit 1 with no model file.
+// makes every rank exit 1 with no model file. The driver is cdtrain's
+// (train/driver.h); this file gives it the ranks' data and layouts.
 //
 //   mpirun -np K ./cdtrain-mpi [cdtrain's options] training_file [model_file]
 //
@@ -30,8 +31,8 @@
 // --cache, --trace and -W with --shards, are refused as usage errors.
 #include <mpi.h>
 
-#include <chrono>
 #include <cstdio>
+#include <functional>
 #include <iostream>
 #include <new>
 #include <optional>
@@ -52,6 +53,8 @@
 #include "solvers/solver.h"
 #include "solvers/solver_table.h"
 #include "tool_main.h"
+#include "train/driver.h"
+#include "train/run_checks.h"
 #include "train/train.h"
 #include "train/train_regression.h"
 #include "util/atomic_file.h"
@@ -63,43 +66,49 @@ namespace {
 // a usage error if it does not run distributed.
 enum class Layout { kBlocks, kParts, kColumns };
 Layout layout_of(const cdl::Params& params) {
-  const std::string_view name = cdl::solver_info(params.solver).name;
-  if (name == "tron" || name == "newton") return Layout::kBlocks;
-  if (name == "dcd" && !cdl::stops_by_primal_rule(params)) return Layout::kParts;
-  if (name == "cdper" && cdl::has_classes(params.loss.value())) return Layout::kColumns;
+  const cdl::SolverInfo& row = cdl::solver_info(params.solver);
   const std::string reason = params.solver_reason.empty() ? "" : " (" + params.solver_reason + ")";
-  if (name == "dcd") {
-    throw cdl::ConfigError("this run's solver is dcd" + reason +
-                           ", whose rule on the primal gradient does not run distributed; "
-                           "give --partitions P for newton");
+  switch (row.distribution) {
+    case cdl::Distribution::kRowBlocks:
+      return Layout::kBlocks;
+    case cdl::Distribution::kRowParts:
+      if (!cdl::stops_by_primal_rule(params)) return Layout::kParts;
+      throw cdl::ConfigError("this run's solver is " + std::string(row.name) + reason +
+                             ", whose rule on the primal gradient does not run distributed; "
+                             "give --partitions P for newton");
+    case cdl::Distribution::kFeatureBlocks:
+      if (cdl::has_classes(params.loss.value())) return Layout::kColumns;
+      break;
+    case cdl::Distribution::kNone:
+      break;
   }
   throw cdl::ConfigError(
       "cdtrain-mpi runs the whole-vector solvers tron and newton (LIBLINEAR's -s 0, and -s 2 and "
       "-s 11 where the data's shape gives them or with --partitions), the partitioned dual CD "
       "(-s 1, -s 3, and the default on wide data) and the partitioned primal CD cdper of "
       "classification (-s 5, -s 6, and the default on other data); this run's solver is " +
-      std::string(name) + reason);
+      std::string(row.name) + reason);
 }
 
 // Usage errors of the options that do not run distributed.
-void check_options(const cdl::TrainCommand& command, bool shards) {
+void check_options(const cdl::RunRequest& request, bool shards) {
   const auto refuse = [](const std::string& what) {
     throw cdl::ConfigError(what + " does not run distributed yet; run cdtrain for it");
   };
-  if (!command.initial_model.empty()) refuse("-i");
-  if (!command.weights_path.empty() && shards) {
+  if (!request.initial_model.empty()) refuse("-i");
+  if (!request.weights_path.empty() && shards) {
     throw cdl::ConfigError(
         "-W with --shards: the weights are one file for the whole data; "
         "give the data as one file");
   }
-  if (command.cache || !command.cache_file.empty()) refuse("--cache");
-  if (!command.trace_path.empty()) refuse("--trace");
+  if (request.cache || !request.cache_file.empty()) refuse("--cache");
+  if (!request.trace_path.empty()) refuse("--trace");
 }
 
 // cdtrain's arguments, and --shards PREFIX, the last option, whose PREFIX
 // takes the training file's place: the files PREFIX.0, PREFIX.1, ..., one
 // a rank.
-cdl::TrainCommand parse_args(std::vector<std::string> args, bool& shards) {
+cdl::RunRequest parse_args(std::vector<std::string> args, bool& shards) {
   shards = false;
   for (std::size_t k = 0; k < args.size() && args[k] != "--"; ++k) {
     if (args[k] != "--shards") continue;
@@ -111,11 +120,197 @@ cdl::TrainCommand parse_args(std::vector<std::string> args, bool& shards) {
   return cdl::parse_train_args(args);
 }
 
+// cdtrain-mpi's RunSource (train/driver.h): every rank reads its part of
+// the file (or its shard) and checks its values as cdtrain does; the rows
+// are laid out over the ranks for the solver, the folds run one after
+// another on the ranks (cross_validate.h), and rank 0 prints and writes.
+class RankSource : public cdl::RunSource {
+ public:
+  RankSource(cdl::MpiCollective& collective, bool shards)
+      : collective_(collective), shards_(shards) {}
+
+  const std::string& tool() const override { return tool_; }
+  bool prints() const override { return collective_.rank() == 0; }
+  std::string training_name() const override { return "sharing the rows and training"; }
+
+  void check_request(const cdl::RunRequest& request, const cdl::Params& params) override {
+    check_options(request, shards_);
+    // Rank 0 writes the model (none for -v): an unwritable place fails now,
+    // not after the training.
+    if (params.cv_folds == 0 && request.training_path != cdl::kStandardInput) {
+      cdl::check_not_input(request.model_path, "model_file",
+                           shards_ ? cdl::shard_path(request.training_path, collective_.rank())
+                                   : request.training_path);
+    }
+    cdl::agree_on_errors(collective_, [&] {
+      if (collective_.rank() == 0 && params.cv_folds == 0) {
+        cdl::check_writable_path(request.model_path);
+      }
+    });
+    // The one-class SVM runs neither solver: refused before the reading.
+    if (cdl::is_one_class(params.loss.value())) layout_of(params);
+  }
+
+  cdl::DataShape read(const cdl::RunRequest& request, const cdl::Params& params) override {
+    const bool regression = !cdl::has_classes(params.loss.value());
+    cdl::ReadOptions options;
+    options.integer_labels = !regression;
+    options.bias = params.bias;
+    options.threads = params.threads;
+    // cdtrain's check of the values (train.h), on each rank's rows as read.
+    const auto check = [&params](const cdl::CsrMatrix& rows, const cdl::ClassMap& classes,
+                                 double largest, const std::vector<double>* weights) {
+      return cdl::check_values(cdl::DataMatrix{nullptr, &rows, weights}, classes, params, false,
+                               largest, nullptr);
+    };
+    cdl::agree_on_errors(collective_, [&] {
+      data_ = cdl::read_distributed(request.training_path, options, shards_, !regression,
+                                    request.weights_path, check, collective_);
+    });
+    weighted_ = !request.weights_path.empty();
+    return cdl::DataShape{data_.total_rows, data_.rows.num_cols, data_.total_nonzeros};
+  }
+
+  void lay_out(const cdl::RunRequest& request, cdl::Params& params, bool /*chosen*/) override {
+    kind_ = layout_of(params);
+    // The parts keep their rows on their ranks: cdtrain --fixed-parts's model.
+    if (kind_ == Layout::kParts) params.fixed_parts = true;
+    partitions_ = request.params.partitions;
+  }
+
+  void check_data(const cdl::RunRequest& /*request*/, const cdl::Params& /*params*/,
+                  cdl::Reporter& /*reporter*/) override {}
+
+  std::string describe(const cdl::Params& params) override {
+    return " on " + std::to_string(collective_.size()) +
+           (collective_.size() == 1 ? " rank, " : " ranks, ") + cdl::describe_run(params) + "; " +
+           std::to_string(data_.total_rows) + " instances";
+  }
+
+  cdl::CSearch search_C(const cdl::Params& params, const std::optional<double>& start,
+                        cdl::Reporter& reporter,
+                        const std::function<void(double, double)>& on_step) override {
+    return or_end_job([&] {
+      return cdl::search_C_ranks(data_, params, start, share(), reporter, collective_, on_step);
+    });
+  }
+
+  cdl::RegressionSearch search_regression(
+      const cdl::Params& params, const std::optional<double>& start, cdl::Reporter& reporter,
+      const std::function<void(double, double, double)>& on_step) override {
+    return or_end_job([&] {
+      return cdl::search_regression_ranks(data_, params, start, share(), reporter, collective_,
+                                          on_step);
+    });
+  }
+
+  double cross_validate(const cdl::Params& params, cdl::Reporter& reporter) override {
+    return or_end_job([&] {
+      return cdl::cross_validate_ranks(data_, params, share(), reporter, collective_).accuracy;
+    });
+  }
+
+  cdl::RegressionValidation cross_validate_regression(const cdl::Params& params,
+                                                      cdl::Reporter& reporter) override {
+    return or_end_job([&] {
+      return cdl::cross_validate_regression_ranks(data_, params, share(), reporter, collective_);
+    });
+  }
+
+  std::string share_for_training(const cdl::Params& params) override {
+    or_end_job([&] {
+      share()(data_, params);
+      return 0;
+    });
+    return " in " + layout_;
+  }
+
+  void train_and_save(const cdl::RunRequest& request, const cdl::Params& params,
+                      cdl::Reporter& reporter) override {
+    const cdl::LinearModel model = or_end_job([&] {
+      const std::vector<double>* weights = weighted_ ? &data_.weights : nullptr;
+      const cdl::DataMatrix matrix = cdl::training_matrix(data_, weights != nullptr);
+      return cdl::has_classes(params.loss.value())
+                 ? cdl::train(matrix, data_.classes, params, reporter)
+                 : cdl::train_regression(matrix, data_.labels, params, reporter, nullptr, nullptr,
+                                         weights);
+    });
+    cdl::agree_on_errors(collective_, [&] {
+      if (collective_.rank() == 0) {
+        cdl::save_model(model, request.model_path, cdl::thread_count(params));
+      }
+    });
+  }
+
+  // What rank 0 sent: the rows' move, then the solve's exchanges (for -v
+  // and -C, every fold's move and solve).
+  std::string traffic(const cdl::Params& params) override {
+    char sent[96];
+    if (params.cv_folds > 0) {
+      std::snprintf(sent, sizeof sent, "rank 0 sent %.1f MB",
+                    1e-6 * static_cast<double>(collective_.bytes_sent()));
+    } else {
+      std::snprintf(sent, sizeof sent, "rank 0 sent %.1f MB of rows and %.1f MB in the solve",
+                    1e-6 * static_cast<double>(data_.bytes_moved),
+                    1e-6 * static_cast<double>(collective_.bytes_sent() - data_.bytes_moved));
+    }
+    return sent;
+  }
+
+ private:
+  // Lays rows out over the ranks for the solver (a fold's rows for -v), and
+  // keeps the layout in words.
+  cdl::ShareRows share() {
+    return [this](cdl::DistributedRows& rows, const cdl::Params& run) {
+      if (kind_ == Layout::kParts) {
+        const std::size_t parts =
+            cdl::dcd_partitions(run, rows.total_nonzeros, rows.total_counted_rows);
+        cdl::share_parts(rows, parts, run.seed, collective_);
+        layout_ = std::to_string(parts) + (parts == 1 ? " part (serial dual CD on rank 0)"
+                                                      : " fixed parts (--fixed-parts)");
+      } else if (kind_ == Layout::kColumns) {
+        const auto blocks = static_cast<std::size_t>(cdl::cd_partitions(run, rows.total_nonzeros));
+        cdl::share_columns(rows, blocks, run.seed, collective_);
+        layout_ = std::to_string(blocks) + (blocks == 1 ? " block of features (serial CD on rank 0)"
+                                                        : " blocks of features");
+      } else {
+        cdl::share_blocks(rows, partitions_, collective_);
+        const std::size_t blocks = rows.share.block_bounds.size() - 1;
+        layout_ = std::to_string(blocks) + (blocks == 1 ? " block" : " blocks") + " of rows";
+      }
+    };
+  }
+
+  // Runs `work` on the ranks: the other ranks may be waiting in an
+  // exchange when one fails in it, so the job ends there.
+  template <class Work>
+  auto or_end_job(Work work) -> decltype(work()) {
+    try {
+      return work();
+    } catch (const std::exception& e) {
+      const bool memory = dynamic_cast<const std::bad_alloc*>(&e) != nullptr;
+      std::cerr << "cdtrain-mpi: error on rank " << collective_.rank() << ": "
+                << (memory ? "out of memory" : e.what()) << '\n';
+      MPI_Abort(MPI_COMM_WORLD, 1);
+      throw;
+    }
+  }
+
+  const std::string tool_ = "cdtrain-mpi";
+  cdl::MpiCollective& collective_;
+  bool shards_;
+  bool weighted_ = false;
+  cdl::DistributedRows data_;
+  Layout kind_ = Layout::kBlocks;
+  std::optional<std::int64_t> partitions_;  // --partitions, the blocks of rows
+  std::string layout_;
+};
+
 int run(int argc, char** argv, cdl::MpiCollective& collective) {
   bool shards = false;
-  const cdl::TrainCommand command =
+  const cdl::RunRequest request =
       parse_args(std::vector<std::string>(argv + 1, argv + argc), shards);
-  if (command.help) {
+  if (request.help) {
     if (collective.rank() == 0) {
       std::cout << "usage: mpirun -np K ./cdtrain-mpi [cdtrain's options] training_file "
                    "[model_file]\n"
@@ -130,165 +325,12 @@ int run(int argc, char** argv, cdl::MpiCollective& collective) {
     }
     return 0;
   }
-  if (command.version) {
+  if (request.version) {
     if (collective.rank() == 0) std::cout << cdl::version_text("cdtrain-mpi");
     return 0;
   }
-  cdl::Params params = cdl::resolve_defaults(command.params);
-  cdl::validate(params);
-  check_options(command, shards);
-  // Rank 0 writes the model (none for -v): an unwritable place fails now,
-  // not after the training.
-  if (params.cv_folds == 0 && command.training_path != cdl::kStandardInput) {
-    cdl::check_not_input(
-        command.model_path, "model_file",
-        shards ? cdl::shard_path(command.training_path, collective.rank()) : command.training_path);
-  }
-  cdl::agree_on_errors(collective, [&] {
-    if (collective.rank() == 0 && params.cv_folds == 0) {
-      cdl::check_writable_path(command.model_path);
-    }
-  });
-  const bool regression = !cdl::has_classes(params.loss.value());
-  // The one-class SVM runs neither solver: refused before the reading.
-  if (cdl::is_one_class(params.loss.value())) layout_of(params);
-
-  cdl::ReadOptions options;
-  options.integer_labels = !regression;
-  options.bias = params.bias;
-  options.threads = params.threads;
-  using Clock = std::chrono::steady_clock;
-  const auto seconds_since = [](Clock::time_point start) {
-    return std::chrono::duration<double>(Clock::now() - start).count();
-  };
-  const Clock::time_point start = Clock::now();
-  // cdtrain's check of the values (train.h), on each rank's rows as read.
-  const auto check = [&params](const cdl::CsrMatrix& rows, const cdl::ClassMap& classes,
-                               double largest, const std::vector<double>* weights) {
-    cdl::check_magnitudes(rows, classes, params, largest, weights);
-    return cdl::largest_cost(classes, params, weights);
-  };
-  cdl::DistributedRows data;
-  cdl::agree_on_errors(collective, [&] {
-    data = cdl::read_distributed(command.training_path, options, shards, !regression,
-                                 command.weights_path, check, collective);
-  });
-  if (cdl::solver_by_shape(command.params)) {
-    params = cdl::resolve_defaults(cdl::choose_solver_by_shape(
-        command.params, cdl::DataShape{data.total_rows, data.rows.num_cols, data.total_nonzeros}));
-    cdl::validate(params);
-  }
-  // The rows laid out over the ranks for the solver (a fold's rows for -v),
-  // and the layout in words.
-  const Layout kind = layout_of(params);
-  // The parts keep their rows on their ranks: cdtrain --fixed-parts's model.
-  if (kind == Layout::kParts) params.fixed_parts = true;
-  std::string layout;
-  const auto share = [&](cdl::DistributedRows& rows, const cdl::Params& run) {
-    if (kind == Layout::kParts) {
-      const std::size_t parts =
-          cdl::dcd_partitions(run, rows.total_nonzeros, rows.total_counted_rows);
-      cdl::share_parts(rows, parts, run.seed, collective);
-      layout = std::to_string(parts) +
-               (parts == 1 ? " part (serial dual CD on rank 0)" : " fixed parts (--fixed-parts)");
-    } else if (kind == Layout::kColumns) {
-      const auto blocks = static_cast<std::size_t>(cdl::cd_partitions(run, rows.total_nonzeros));
-      cdl::share_columns(rows, blocks, run.seed, collective);
-      layout = std::to_string(blocks) +
-               (blocks == 1 ? " block of features (serial CD on rank 0)" : " blocks of features");
-    } else {
-      cdl::share_blocks(rows, command.params.partitions, collective);
-      const std::size_t blocks = rows.share.block_bounds.size() - 1;
-      layout = std::to_string(blocks) + (blocks == 1 ? " block" : " blocks") + " of rows";
-    }
-  };
-
-  // Rank 0 prints; the others' warnings, the same, go nowhere.
-  const bool rank0 = collective.rank() == 0;
-  std::ostream nowhere(nullptr);
-  cdl::Reporter reporter(rank0 ? std::cerr : nowhere, rank0 && !params.quiet
-                                                          ? cdl::Reporter::Level::kNormal
-                                                          : cdl::Reporter::Level::kQuiet);
-  // The other ranks may be waiting in an exchange when one fails in training:
-  // the job ends there.
-  const auto end_job = [&](const std::exception& e) {
-    const bool memory = dynamic_cast<const std::bad_alloc*>(&e) != nullptr;
-    std::cerr << "cdtrain-mpi: error on rank " << collective.rank() << ": "
-              << (memory ? "out of memory" : e.what()) << '\n';
-    MPI_Abort(MPI_COMM_WORLD, 1);
-  };
-  std::optional<cdl::LinearModel> model;
-  const std::string on_ranks = " on " + std::to_string(collective.size()) +
-                               (collective.size() == 1 ? " rank, " : " ranks, ") +
-                               cdl::describe_run(params) + "; " + std::to_string(data.total_rows) +
-                               " instances";
-  const double reading_seconds = seconds_since(start);
-  const Clock::time_point training_start = Clock::now();
-  try {
-    const std::optional<double> start_C =
-        command.cost_given ? std::optional<double>(params.C) : std::nullopt;
-    if (command.find_C && regression) {
-      const bool with_p = cdl::is_svr(params.loss.value());
-      reporter.info("cdtrain-mpi: searching C" + std::string(with_p ? " and p" : "") + " by " +
-                    std::to_string(params.cv_folds) + "-fold cross validation" + on_ranks);
-      const cdl::RegressionSearch best = cdl::search_regression_ranks(
-          data, params, start_C, share, reporter, collective, [&](double C, double p, double mse) {
-            if (rank0) cdl::print_regression_step(C, p, mse, with_p);
-          });
-      if (rank0) cdl::print_regression_search_result(params, best, reporter);
-    } else if (params.cv_folds > 0 && regression) {
-      reporter.info("cdtrain-mpi: " + std::to_string(params.cv_folds) + "-fold cross validation" +
-                    on_ranks);
-      const cdl::RegressionValidation cv =
-          cdl::cross_validate_regression_ranks(data, params, share, reporter, collective);
-      if (rank0) cdl::print_regression_validation(params, cv);
-    } else if (command.find_C) {
-      reporter.info("cdtrain-mpi: searching C by " + std::to_string(params.cv_folds) +
-                    "-fold cross validation" + on_ranks);
-      const cdl::CSearch best = cdl::search_C_ranks(data, params, start_C, share, reporter,
-                                                    collective, [rank0](double C, double accuracy) {
-                                                      if (rank0)
-                                                        cdl::print_search_step(C, accuracy);
-                                                    });
-      if (rank0) cdl::print_search_result("cdtrain-mpi", params, best, reporter);
-    } else if (params.cv_folds > 0) {
-      reporter.info("cdtrain-mpi: " + std::to_string(params.cv_folds) + "-fold cross validation" +
-                    on_ranks);
-      const double accuracy =
-          cdl::cross_validate_ranks(data, params, share, reporter, collective).accuracy;
-      if (rank0) cdl::print_validation(params, accuracy);
-    } else {
-      share(data, params);
-      reporter.info("cdtrain-mpi: training" + on_ranks + " in " + layout);
-      const std::vector<double>* weights = command.weights_path.empty() ? nullptr : &data.weights;
-      const cdl::DataMatrix matrix = cdl::training_matrix(data, weights != nullptr);
-      model = regression ? cdl::train_regression(matrix, data.labels, params, reporter, nullptr,
-                                                 nullptr, weights)
-                         : cdl::train(matrix, data.classes, params, reporter);
-    }
-  } catch (const std::exception& e) {
-    end_job(e);
-  }
-  if (model) {
-    cdl::agree_on_errors(collective, [&] {
-      if (rank0) cdl::save_model(*model, command.model_path, cdl::thread_count(params));
-    });
-  }
-  std::fflush(stdout);
-  // What rank 0 sent: the rows' move, then the solve's exchanges (for -v
-  // and -C, every fold's move and solve).
-  char sent[96];
-  if (params.cv_folds > 0) {
-    std::snprintf(sent, sizeof sent, "rank 0 sent %.1f MB",
-                  1e-6 * static_cast<double>(collective.bytes_sent()));
-  } else {
-    std::snprintf(sent, sizeof sent, "rank 0 sent %.1f MB of rows and %.1f MB in the solve",
-                  1e-6 * static_cast<double>(data.bytes_moved),
-                  1e-6 * static_cast<double>(collective.bytes_sent() - data.bytes_moved));
-  }
-  reporter.info(cdl::total_time_line(command, params, seconds_since(start), reading_seconds,
-                                     seconds_since(training_start), "sharing the rows and training",
-                                     sent));
+  RankSource source(collective, shards);
+  cdl::run_request(request, source, std::cerr);
   return 0;
 }
 

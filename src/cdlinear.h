@@ -294,16 +294,18 @@ struct TrainOptions {
   // one-vs-rest may run on threads), one call at a time. Returning false
   // stops training as `cancel` does; an exception it throws stops training
   // too and leaves train() as it is (on threads, every class in progress
-  // ends with it). After either, it is not called again. Cross validation
-  // and the search do not call it. Null: none.
+  // ends with it). After either, it is not called again. cross_validate()
+  // and search_C() call it for every fold's iterations too (`problem` is
+  // the fold in cross_validate(), 0 in the search), from the fold's thread.
+  // Null: none.
   std::function<bool(const IterationProgress&)> on_iteration;
   // train() polls it after every outer iteration of every solver: once it
   // reads true, train() throws Cancelled, within one outer iteration of
   // each problem in progress; a one-vs-rest class not yet started then
   // does not start, so that at most `threads` classes run an iteration
-  // after the flag is set. search_C() polls it after each step (the folds
-  // of one C run to their end), and its Cancelled names the steps done and
-  // the last C; cross_validate() does not poll it. May be set from any
+  // after the flag is set. cross_validate() and search_C() poll it in
+  // every fold as train() does, and search_C() after each step too; its
+  // Cancelled names the steps done and the last C. May be set from any
   // thread; null: never.
   const std::atomic<bool>* cancel = nullptr;
 };

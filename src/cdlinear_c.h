@@ -243,13 +243,15 @@ CDL_API int cdl_options_set_progress(cdl_options* options, cdl_progress_fn fn, v
  * language binding can check its own interrupts here (Python's Ctrl-C). */
 typedef int (*cdl_iteration_fn)(size_t problem, int64_t iteration, double objective,
                                 double grad_norm, double seconds, void* user);
-/* fn NULL: none (the default). Cross validation and the search do not
- * call it. */
+/* fn NULL: none (the default). Cross validation and the search call it
+ * for every fold's iterations too (problem: the fold in cdl_cross_validate,
+ * 0 in cdl_search_c), and a nonzero return stops them likewise. */
 CDL_API int cdl_options_set_iteration_callback(cdl_options* options, cdl_iteration_fn fn,
                                                void* user);
 /* Cancels the runs with these options: cdl_train stops within one outer
- * iteration of each problem and gives CDL_ERR_CANCELLED; cdl_search_c stops
- * between two values of C; cdl_cross_validate does not stop. It may be
+ * iteration of each problem and gives CDL_ERR_CANCELLED; cdl_cross_validate
+ * and cdl_search_c stop likewise within one outer iteration of each fold
+ * in progress, and cdl_search_c between two values of C too. It may be
  * called from any thread while they run, and from a signal handler (it
  * stores one lock-free atomic flag). The flag stays set, and cancels every
  * later run, until cdl_options_reset_cancel. */

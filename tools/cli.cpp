@@ -105,15 +105,15 @@ std::string loss_choices() {
   return out;
 }
 
-const std::vector<Flag<TrainCommand>>& train_flags() {
+const std::vector<Flag<RunRequest>>& train_flags() {
   static const Params defaults;
-  static const std::vector<Flag<TrainCommand>> flags = {
+  static const std::vector<Flag<RunRequest>> flags = {
       {"-s", "solver",
        "solver by name (case-insensitive) or by LIBLINEAR's number (the problem LIBLINEAR's -s N "
        "solves); see the tables below. Default: for the L2-SVM, dcd on data with more features "
        "than instances and at least 100000 nonzeros, else cdper; on such data -s 2 and -s 11 run "
        "dcd and dcd-svr to their own stopping rules",
-       [](TrainCommand& c, const std::string& flag, const std::string& v) {
+       [](RunRequest& c, const std::string& flag, const std::string& v) {
          c.params.solver_given = true;
          int number = 0;
          if (parse_integer(v, number)) {
@@ -133,7 +133,7 @@ const std::vector<Flag<TrainCommand>>& train_flags() {
       {"-l", "loss",
        "loss: l2svm, l1svm or lr; sq, svr2 or svr1 for regression (default: the solver's first: "
        "l2svm; l1svm for pegasos, pdcd, rcd-pair; svr2 for dcd-svr; lr for dcd-lr)",
-       [](TrainCommand& c, const std::string& flag, const std::string& v) {
+       [](RunRequest& c, const std::string& flag, const std::string& v) {
          const LossInfo* info = find_loss(v);
          if (info == nullptr) bad_value(flag, "one of " + loss_choices(), v);
          c.params.loss = info->kind;
@@ -141,7 +141,7 @@ const std::vector<Flag<TrainCommand>>& train_flags() {
       {"-r", "regularizer",
        "regularizer: l2 (1/2 ||w||^2, default) or l1 (||w||_1, the CD solvers: LIBLINEAR's "
        "-s 5/6, and the Lasso with -l sq)",
-       [](TrainCommand& c, const std::string& flag, const std::string& v) {
+       [](RunRequest& c, const std::string& flag, const std::string& v) {
          const RegularizerInfo* info = find_regularizer(v);
          if (info == nullptr || info->kind == RegularizerKind::kElasticNet) {
            bad_value(flag, "l2 or l1", v);
@@ -152,7 +152,7 @@ const std::vector<Flag<TrainCommand>>& train_flags() {
        "svr2, svr1: the epsilon of max(0, |y - w'x| - epsilon)^2 or max(0, |y - w'x| - epsilon) "
        "(default " +
            show(kDefaultSvrEpsilon) + ", as LIBLINEAR)",
-       [](TrainCommand& c, const std::string& flag, const std::string& v) {
+       [](RunRequest& c, const std::string& flag, const std::string& v) {
          double x = 0;
          if (!parse_double(v, x) || !(x >= 0) || !std::isfinite(x)) {
            bad_value(flag, "a number >= 0", v);
@@ -162,12 +162,12 @@ const std::vector<Flag<TrainCommand>>& train_flags() {
       {"--select", "rule",
        "coordinate selection rule of the CD algorithms: " + rule_choices() +
            " (default: the solver's own, see the table below)",
-       [](TrainCommand& c, const std::string& flag, const std::string& v) {
+       [](RunRequest& c, const std::string& flag, const std::string& v) {
          if (find_rule(v) == nullptr) bad_value(flag, "one of " + rule_choices(), v);
          c.params.select = v;
        }},
       {"-c", "cost", "penalty parameter C > 0 (default " + show(defaults.C) + ")",
-       [](TrainCommand& c, const std::string& flag, const std::string& v) {
+       [](RunRequest& c, const std::string& flag, const std::string& v) {
          c.params.C = positive_number(flag, v);
          c.cost_given = true;
        }},
@@ -179,22 +179,22 @@ const std::vector<Flag<TrainCommand>>& train_flags() {
            "); the Lasso (-r l1 -l sq): stop when its duality gap <= eps * f(w) "
            "(default " +
            show(kLassoGapEps) + ")",
-       [](TrainCommand& c, const std::string& flag, const std::string& v) {
+       [](RunRequest& c, const std::string& flag, const std::string& v) {
          c.params.eps = positive_number(flag, v);
        }},
       {"-B", "bias",
        "if bias >= 0, append a constant feature of this value to every instance (default -1: "
        "none)",
-       [](TrainCommand& c, const std::string& flag, const std::string& v) {
+       [](RunRequest& c, const std::string& flag, const std::string& v) {
          if (!parse_double(v, c.params.bias)) bad_value(flag, "a number", v);
        }},
       {"-R", nullptr,
        "do not regularize the bias weight (needs -B > 0; LIBLINEAR's -R): tron (-s 0, -s 2) and "
        "the CD solvers cdper, cd, cdperone, online (-s 11) with -r l2, and with -r l1 for l2svm "
        "and lr (-s 5, -s 6)",
-       [](TrainCommand& c, const std::string&, const std::string&) { c.params.free_bias = true; }},
+       [](RunRequest& c, const std::string&, const std::string&) { c.params.free_bias = true; }},
       {"-v", "n", "n-fold cross validation (n >= 2); prints the accuracy, writes no model",
-       [](TrainCommand& c, const std::string& flag, const std::string& v) {
+       [](RunRequest& c, const std::string& flag, const std::string& v) {
          c.params.cv_folds = integer_at_least<int>(flag, v, 2);
        }},
       {"-C", nullptr,
@@ -202,10 +202,10 @@ const std::vector<Flag<TrainCommand>>& train_flags() {
        "to 1024, each fold warm-started from the previous C (cold-started for solvers that do "
        "not take -i, such as dcd); for a regression, C up to 2^20 by mean squared error, and "
        "with -l svr2 or svr1 also p over 20 steps of max|y| (from -p down, if given)",
-       [](TrainCommand& c, const std::string&, const std::string&) { c.find_C = true; }},
+       [](RunRequest& c, const std::string&, const std::string&) { c.find_C = true; }},
       {"-w", "weight",
        "-wi weight: multiply C of class i by weight, as LIBLINEAR (e.g. -w1 2 -w-1 0.5)",
-       [](TrainCommand& c, const std::string& flag, const std::string& v) {
+       [](RunRequest& c, const std::string& flag, const std::string& v) {
          int label = 0;
          if (!parse_integer(flag.substr(2), label)) {
            throw ConfigError("unknown option '" + flag + "' (-wi needs an integer class label i)");
@@ -216,7 +216,7 @@ const std::vector<Flag<TrainCommand>>& train_flags() {
       {"-W", "weight_file",
        "instance weights: line j a number >= 0 that multiplies instance j's C (LIBLINEAR's "
        "weights extension); 0 leaves the instance out; read at each run, not part of --cache",
-       [](TrainCommand& c, const std::string& n, const std::string& v) {
+       [](RunRequest& c, const std::string& n, const std::string& v) {
          c.weights_path = file_name(n, v);
        }},
       {"-m", "threads",
@@ -224,7 +224,7 @@ const std::vector<Flag<TrainCommand>>& train_flags() {
        "trained at once, 1 to " +
            std::to_string(kMaxThreads) +
            " (default: one per core); the model does not depend on it",
-       [](TrainCommand& c, const std::string& flag, const std::string& v) {
+       [](RunRequest& c, const std::string& flag, const std::string& v) {
          unsigned threads = 0;
          if (!parse_integer(v, threads) || threads < 1 || threads > kMaxThreads) {
            bad_value(flag, "an integer from 1 to " + std::to_string(kMaxThreads), v);
@@ -234,7 +234,7 @@ const std::vector<Flag<TrainCommand>>& train_flags() {
       {"-n", "nu",
        "oneclass (-s 21): nu of the one-class SVM, in (0, 1] (default " + show(kDefaultNu) +
            ", as LIBLINEAR); no other solver takes it (threads are -m)",
-       [](TrainCommand& c, const std::string& flag, const std::string& v) {
+       [](RunRequest& c, const std::string& flag, const std::string& v) {
          // The range is validate()'s, after the check that the run is
          // one-class: -n 4 elsewhere is most likely meant as threads.
          double x = 0;
@@ -242,87 +242,87 @@ const std::vector<Flag<TrainCommand>>& train_flags() {
          c.params.nu = x;
        }},
       {"--stratified", nullptr, "cross validation: keep each class's share in every fold",
-       [](TrainCommand& c, const std::string&, const std::string&) { c.params.stratified = true; }},
+       [](RunRequest& c, const std::string&, const std::string&) { c.params.stratified = true; }},
       {"-i", "model_file", "start from this model's weights (not for pegasos)",
-       [](TrainCommand& c, const std::string& n, const std::string& v) {
+       [](RunRequest& c, const std::string& n, const std::string& v) {
          c.initial_model = file_name(n, v);
        }},
       {"--trace", "file",
        "write one row per outer iteration: iteration, training seconds, f, ||grad f|| and, with "
        "-t, test accuracy; dual solvers add primal, dual, gap and nnz_ops",
-       [](TrainCommand& c, const std::string& n, const std::string& v) {
+       [](RunRequest& c, const std::string& n, const std::string& v) {
          c.trace_path = file_name(n, v);
        }},
       {"-t", "test_file", "test set for the --trace accuracy column",
-       [](TrainCommand& c, const std::string& n, const std::string& v) {
+       [](RunRequest& c, const std::string& n, const std::string& v) {
          c.test_path = file_name(n, v);
        }},
       {"--cache", nullptr,
        "keep the parsed data in training_file.cdcache and load it from there next time (rebuilt "
        "when the file or -B changes)",
-       [](TrainCommand& c, const std::string&, const std::string&) { c.cache = true; }},
+       [](RunRequest& c, const std::string&, const std::string&) { c.cache = true; }},
       {"--cache-file", "file", "as --cache, with the cache at this path",
-       [](TrainCommand& c, const std::string& n, const std::string& v) {
+       [](RunRequest& c, const std::string& n, const std::string& v) {
          c.cache_file = file_name(n, v);
        }},
       {"-q", nullptr, "quiet: no progress output",
-       [](TrainCommand& c, const std::string&, const std::string&) { c.params.quiet = true; }},
+       [](RunRequest& c, const std::string&, const std::string&) { c.params.quiet = true; }},
       {"--sigma", "sigma",
        "sufficient decrease constant of equation (12), in (0, 0.5) (default " +
            show(defaults.sigma) + ")",
-       [](TrainCommand& c, const std::string& flag, const std::string& v) {
+       [](RunRequest& c, const std::string& flag, const std::string& v) {
          c.params.sigma = number_in(flag, v, 0, 0.5);
        }},
       {"--beta", "beta",
        "line search shrink factor of Algorithm 2, in (0, 1) (default " + show(defaults.beta) + ")",
-       [](TrainCommand& c, const std::string& flag, const std::string& v) {
+       [](RunRequest& c, const std::string& flag, const std::string& v) {
          c.params.beta = number_in(flag, v, 0, 1);
        }},
       {"--pd-sigma", "sigma",
        "pdcd: dual step size of the intercept's dual variables, > 0 (default: 3 times the "
        "mean of ||x_j||^2)",
-       [](TrainCommand& c, const std::string& flag, const std::string& v) {
+       [](RunRequest& c, const std::string& flag, const std::string& v) {
          c.params.pd_sigma = positive_number(flag, v);
        }},
       {"--tau-factor", "f",
        "pdcd: primal steps are f times the bound 1/(||x_j||^2 + sigma), in (0, 1) (default " +
            show(defaults.tau_factor) + ")",
-       [](TrainCommand& c, const std::string& flag, const std::string& v) {
+       [](RunRequest& c, const std::string& flag, const std::string& v) {
          c.params.tau_factor = number_in(flag, v, 0, 1);
        }},
       {"-k", "K", "pegasos: instances per update (default 1)",
-       [](TrainCommand& c, const std::string& flag, const std::string& v) {
+       [](RunRequest& c, const std::string& flag, const std::string& v) {
          c.params.pegasos_batch = integer_at_least<std::int64_t>(flag, v, 1);
        }},
       {"--max-iter", "n",
        "maximum outer iterations (default " + std::to_string(kDefaultMaxIter) +
            "); for pegasos, updates (default " + std::to_string(kDefaultPegasosPasses) +
            " passes over the data)",
-       [](TrainCommand& c, const std::string& flag, const std::string& v) {
+       [](RunRequest& c, const std::string& flag, const std::string& v) {
          c.params.max_iter = integer_at_least<std::int64_t>(flag, v, 1);
        }},
       {"--seed", "n",
        "random seed of " + seeded_solvers() + " and the -v/-C folds (default " +
            std::to_string(defaults.seed) + ")",
-       [](TrainCommand& c, const std::string& flag, const std::string& v) {
+       [](RunRequest& c, const std::string& flag, const std::string& v) {
          c.params.seed = integer_at_least<std::uint64_t>(flag, v, 0);
        }},
       {"--shrink", nullptr,
        "dual solvers (dcd): drop bounded dual variables from the epochs while they stay at their "
        "bound (default)",
-       [](TrainCommand& c, const std::string&, const std::string&) { c.params.shrink = true; }},
+       [](RunRequest& c, const std::string&, const std::string&) { c.params.shrink = true; }},
       {"--no-shrink", nullptr, "dual solvers (dcd): visit every dual variable in every epoch",
-       [](TrainCommand& c, const std::string&, const std::string&) { c.params.shrink = false; }},
+       [](RunRequest& c, const std::string&, const std::string&) { c.params.shrink = false; }},
       {"--exact-gaps", nullptr,
        "dcd with a rule that reads the margins (ada-gap, gs-s, ...): re-weigh every changed row "
        "after each step even where rows share features widely (default: refresh the weights "
        "8 times an epoch there)",
-       [](TrainCommand& c, const std::string&, const std::string&) { c.params.exact_gaps = true; }},
+       [](RunRequest& c, const std::string&, const std::string&) { c.params.exact_gaps = true; }},
       {"--gap-tol", "G",
        "dual solvers (dcd): also stop when the duality gap P(w) - D(alpha) is <= G, checked "
        "after each epoch; pdcd, rcd-pair: stop when their post-processed gap is <= G (in place "
        "of -e's relative gap)",
-       [](TrainCommand& c, const std::string& flag, const std::string& v) {
+       [](RunRequest& c, const std::string& flag, const std::string& v) {
          c.params.gap_tol = positive_number(flag, v);
        }},
       {"--partitions", "P",
@@ -335,7 +335,7 @@ const std::vector<Flag<TrainCommand>>& train_flags() {
            "to " +
            std::to_string(kMaxPartitions) +
            ", 1 is the serial algorithm; the model depends on P, never on -m",
-       [](TrainCommand& c, const std::string& flag, const std::string& v) {
+       [](RunRequest& c, const std::string& flag, const std::string& v) {
          std::int64_t parts = 0;
          if (!parse_integer(v, parts) || parts < 1 || parts > kMaxPartitions) {
            bad_value(flag, "an integer from 1 to " + std::to_string(kMaxPartitions), v);
@@ -345,18 +345,16 @@ const std::vector<Flag<TrainCommand>>& train_flags() {
       {"--fixed-parts", nullptr,
        "dcd with --partitions P > 1: every epoch's parts are the run's first cut of the rows (the "
        "parts cdtrain-mpi's ranks hold; its model); default: a new cut every epoch",
-       [](TrainCommand& c, const std::string&, const std::string&) {
-         c.params.fixed_parts = true;
-       }},
+       [](RunRequest& c, const std::string&, const std::string&) { c.params.fixed_parts = true; }},
       {"-V", nullptr,
        "verbose: with -v or -C, also each fold's per-iteration lines under a fold header",
-       [](TrainCommand& c, const std::string&, const std::string&) { c.params.verbose = true; }},
+       [](RunRequest& c, const std::string&, const std::string&) { c.params.verbose = true; }},
       {"--verbose", nullptr, "the same as -V",
-       [](TrainCommand& c, const std::string&, const std::string&) { c.params.verbose = true; }},
+       [](RunRequest& c, const std::string&, const std::string&) { c.params.verbose = true; }},
       {"--version", nullptr, "print the version and exit",
-       [](TrainCommand& c, const std::string&, const std::string&) { c.version = true; }},
+       [](RunRequest& c, const std::string&, const std::string&) { c.version = true; }},
       {"-h", nullptr, "print this help and exit",
-       [](TrainCommand& c, const std::string&, const std::string&) { c.help = true; }},
+       [](RunRequest& c, const std::string&, const std::string&) { c.help = true; }},
   };
   return flags;
 }
@@ -429,7 +427,7 @@ std::string flag_help(const std::vector<Flag<T>>& flags) {
 
 // Options that cannot act on this run are usage errors that say why, rather
 // than silently doing nothing.
-void check_options_act(const TrainCommand& command, const std::vector<std::string>& given) {
+void check_options_act(const RunRequest& command, const std::vector<std::string>& given) {
   const auto was_given = [&](const char* flag) {
     return std::find(given.begin(), given.end(), flag) != given.end();
   };
@@ -460,8 +458,8 @@ std::string basename_of(const std::string& path) {
 
 }  // namespace
 
-TrainCommand parse_train_args(const std::vector<std::string>& args) {
-  TrainCommand command;
+RunRequest parse_train_args(const std::vector<std::string>& args) {
+  RunRequest command;
   std::vector<std::string> given;
   const auto operands = parse_flags(train_flags(), args, command, &given);
   if (command.help || command.version) return command;
@@ -605,87 +603,6 @@ std::string predict_help() {
   return "usage: cdpredict [options] test_file model_file output_file\n"
          "Writes one predicted label per line and prints the accuracy.\n\n" +
          flag_help(predict_flags());
-}
-
-std::string summary_prefix(const Params& params) {
-  Params named = params;
-  named.solver_reason.clear();
-  return describe_run(named) + ": ";
-}
-
-void print_search_step(double C, double accuracy) {
-  std::printf("log2c=%7.2f\trate=%g\n", std::log2(C), 100.0 * accuracy);
-  std::fflush(stdout);
-}
-
-void print_search_result(const std::string& tool, const Params& params, const CSearch& best,
-                         Reporter& reporter) {
-  if (best.stopped_unchanged) {
-    std::fflush(stdout);
-    char last[32];
-    std::snprintf(last, sizeof last, "%g", best.last_C);
-    reporter.info(tool + ": no fold's model changed at the last " +
-                  std::to_string(kSearchUnchangedStop) +
-                  " values of C; the search stops at C = " + last + ", as LIBLINEAR's does");
-  }
-  if (best.best_C >= kMaxSearchC * (1 - 1e-12)) {
-    std::fflush(stdout);
-    reporter.warning("the best C is the largest the search tries (" +
-                     std::to_string(static_cast<int>(kMaxSearchC)) +
-                     "); the search stopped there, and a larger C might do better");
-  }
-  std::printf("%sBest C = %g  CV accuracy = %g%%\n", summary_prefix(params).c_str(), best.best_C,
-              100.0 * best.best_accuracy);
-}
-
-void print_validation(const Params& params, double accuracy) {
-  std::printf("%sCross Validation Accuracy = %g%%\n", summary_prefix(params).c_str(),
-              100.0 * accuracy);
-}
-
-std::string total_time_line(const TrainCommand& command, const Params& params, double total,
-                            double reading, double work, const std::string& training,
-                            const std::string& more) {
-  return "total time " + format_duration(total) + ": reading " + format_duration(reading) + ", " +
-         (command.find_C        ? "searching C"
-          : params.cv_folds > 0 ? "cross validation"
-                                : training) +
-         " " + format_duration(work) + (more.empty() ? "" : "; " + more);
-}
-
-void print_regression_validation(const Params& params, const RegressionValidation& cv) {
-  const std::string prefix = summary_prefix(params);
-  std::printf("%sCross Validation Mean squared error = %g\n", prefix.c_str(),
-              cv.mean_squared_error);
-  std::printf("%sCross Validation Squared correlation coefficient = %g\n", prefix.c_str(),
-              cv.squared_correlation);
-}
-
-void print_regression_step(double C, double p, double mse, bool with_p) {
-  if (with_p) {
-    std::printf("log2c=%7.2f\tp=%7.2f\tMean squared error=%g\n", std::log2(C), p, mse);
-  } else {
-    std::printf("log2c=%7.2f\tMean squared error=%g\n", std::log2(C), mse);
-  }
-  std::fflush(stdout);
-}
-
-void print_regression_search_result(const Params& params, const RegressionSearch& best,
-                                    Reporter& reporter) {
-  if (best.best_at_max_C) {
-    std::fflush(stdout);
-    reporter.warning("the best C is the largest the search tries (" +
-                     std::to_string(static_cast<long>(kMaxRegressionSearchC)) +
-                     "); the search stopped there, and a larger C might do better");
-  }
-  const std::string prefix = summary_prefix(params);
-  if (best.best_p >= 0) {
-    std::printf("%sBest C = %g Best p = %g  CV MSE = %g\n", prefix.c_str(), best.best_C,
-                best.best_p, best.best_mean_squared_error);
-  } else {
-    std::printf("%sBest C = %g  CV MSE = %g\n", prefix.c_str(), best.best_C,
-                best.best_mean_squared_error);
-  }
 }
 
 }  // namespace cdl

@@ -22,6 +22,7 @@
 #include "solvers/report.h"
 #include "solvers/solver_table.h"
 #include "train/cross_validation.h"
+#include "train/run_checks.h"
 #include "train/train.h"
 #include "train/train_regression.h"
 #include "util/error.h"
@@ -145,18 +146,6 @@ void check_integer_labels(const Data::Impl& data) {
   }
 }
 
-// Values too large to train on, named by their line, as cdtrain names them.
-void check_magnitudes(const Data::Impl& data, const cdl::CscMatrix& x, const cdl::ClassMap& classes,
-                      const cdl::Params& params, const std::vector<double>* weights) {
-  double largest = data.csc.largest_magnitude;
-  if (params.bias >= 0 && largest < params.bias) largest = params.bias;  // NaN stays NaN
-  try {
-    cdl::check_magnitudes(x, classes, params, largest, weights);
-  } catch (const cdl::InstanceError& e) {
-    throw_at_row(data, e.row(), e.reason());
-  }
-}
-
 // TrainOptions::instance_weights, checked as cdtrain checks -W's file, or
 // the Data's own, or null when neither has any.
 const std::vector<double>* instance_weights_of(const Data::Impl& data,
@@ -208,17 +197,15 @@ PreparedRun prepare_run(const Data::Impl& data, const TrainOptions& options, int
     check_integer_labels(data);
     run.classes = cdl::map_classes(data.csc.labels);
   }
-  // Checked here to name the row; training checks again (a pass over the
-  // values) unless x is the copy with the bias column, which records the
-  // check.
-  cdl::Params at = params;
-  if (search) {
-    at.C = std::max(params.C,
-                    run.has_classes() ? cdl::kLargestSearchC : cdl::kLargestRegressionSearchC);
-  }
-  check_magnitudes(data, run.x(), run.classes, at, run.weights);
-  if (params.bias >= 0)
-    run.with_bias.checked_cost = cdl::largest_cost(run.classes, at, run.weights);
+  // Checked here to name the row, as cdtrain names it; training checks
+  // again (a pass over the values) unless x is the copy with the bias
+  // column, which records the check.
+  double largest = data.csc.largest_magnitude;
+  if (params.bias >= 0 && largest < params.bias) largest = params.bias;  // NaN stays NaN
+  const double checked = cdl::check_values(
+      cdl::DataMatrix{&run.x(), nullptr, run.weights}, run.classes, params, search, largest,
+      [&data](const cdl::InstanceError& e) { throw_at_row(data, e.row(), e.reason()); });
+  if (params.bias >= 0) run.with_bias.checked_cost = checked;
   for (const auto& [label, weight] : params.class_weights) {
     const std::vector<int>& labels = run.classes.labels;
     if (std::find(labels.begin(), labels.end(), label) == labels.end()) {
@@ -230,26 +217,6 @@ PreparedRun prepare_run(const Data::Impl& data, const TrainOptions& options, int
 }
 
 namespace {
-
-// TrainOptions::initial_model's weights for each problem of a
-// classification `run`, whose labels and bias the model must share (as
-// cdtrain -i checks them).
-cdl::InitialWeights initial_classes(const cdl::LinearModel& start, const PreparedRun& run) {
-  std::vector<int> theirs = start.labels;
-  std::vector<int> ours = run.classes.labels;
-  std::sort(theirs.begin(), theirs.end());
-  std::sort(ours.begin(), ours.end());
-  if (start.task() != cdl::Task::kClassification || theirs != ours) {
-    throw cdl::ConfigError(
-        "initial_model: a " + start.solver_type + " model of " + std::to_string(theirs.size()) +
-        " labels cannot start a classifier of these " + std::to_string(ours.size()) + " labels");
-  }
-  if ((start.bias >= 0 || run.params.bias >= 0) && start.bias != run.params.bias) {
-    throw cdl::ConfigError("initial_model: the model has bias " + show(start.bias) + ", this run " +
-                           show(run.params.bias));
-  }
-  return cdl::initial_weights(start, run.classes, run.x().num_cols, run.params.bias);
-}
 
 cdl::LinearModel train_model(const Data::Impl& data, const TrainOptions& options,
                              RunReporter& reporter) {
@@ -264,8 +231,12 @@ cdl::LinearModel train_model(const Data::Impl& data, const TrainOptions& options
     return cdl::train_regression(run.x(), data.csc.labels, run.params, reporter,
                                  start != nullptr ? &w0 : nullptr, nullptr, run.weights);
   }
+  // The start must fit the data, as cdtrain -i's must.
   cdl::InitialWeights initial;
-  if (start != nullptr) initial = initial_classes(*start, run);
+  if (start != nullptr) {
+    initial = cdl::initial_class_weights(*start, run.classes, run.x().num_cols, run.params.bias,
+                                         "initial_model", "bias");
+  }
   return cdl::train(cdl::DataMatrix{&run.x(), nullptr, run.weights}, run.classes, run.params,
                     reporter, start != nullptr ? &initial : nullptr);
 }

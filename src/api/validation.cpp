@@ -2,6 +2,7 @@
 // the core's cross validation and searches, with each instance's
 // prediction by the model of its fold.
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <string>
@@ -18,14 +19,6 @@ namespace cdlinear {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-// The options of a cross validation, which calls no on_iteration (its
-// folds report to their own logs).
-TrainOptions without_callback(const TrainOptions& options) {
-  TrainOptions out = options;
-  out.on_iteration = nullptr;
-  return out;
-}
 
 void check_folds(int folds) {
   if (folds < 2) {
@@ -65,12 +58,39 @@ CrossValidation regression_folds(const PreparedRun& run, cdl::Reporter& reporter
   return out;
 }
 
+// The search of search_C() on a prepared run: each step to `step_done`,
+// the best into `out`.
+void search_steps(const PreparedRun& run, std::optional<double> start_C, RunReporter& reporter,
+                  const std::function<void(const Search::Step&)>& step_done, Search& out) {
+  const cdl::CscMatrix& x = run.x();
+  if (run.has_classes()) {
+    const double start = start_C ? *start_C : cdl::search_start_C(x, run.params.loss.value());
+    const cdl::CSearch best =
+        cdl::search_C(cdl::DataMatrix{&x, nullptr, run.weights}, run.classes, run.params, start,
+                      reporter, [&](double C, double accuracy) {
+                        step_done({C, -1, accuracy});
+                      });
+    out.best_C = best.best_C;
+    out.best_score = best.best_accuracy;
+    return;
+  }
+  const cdl::RegressionSearch best = cdl::search_regression(
+      x, run.data->csc.labels, run.params, start_C, reporter,
+      [&](double C, double p, double mse) {
+        step_done({C, p, mse});
+      },
+      run.weights);
+  out.best_C = best.best_C;
+  out.best_p = best.best_p;
+  out.best_score = best.best_mean_squared_error;
+}
+
 }  // namespace
 
 CrossValidation cross_validate(const Data& data, int folds, const TrainOptions& options) {
   return translating_errors([&] {
     check_folds(folds);
-    RunReporter reporter(without_callback(options));
+    RunReporter reporter(options);
     const PreparedRun run = prepare_run(Access::of(data), options, folds, false, reporter);
     check_has_folds(run, "cross_validate");
     return run.has_classes() ? classification_folds(run, reporter)
@@ -86,40 +106,34 @@ Search search_C(const Data& data, int folds, const TrainOptions& options,
     if (start_C && (!(*start_C > 0) || !std::isfinite(*start_C))) {
       throw ConfigError("start_C: expected a positive number");
     }
-    RunReporter reporter(without_callback(options));
+    RunReporter reporter(options);
     TrainOptions searched = options;
     searched.C = start_C.value_or(TrainOptions{}.C);  // cdtrain's -c, or its default
     const PreparedRun run = prepare_run(Access::of(data), searched, folds, true, reporter);
     check_has_folds(run, "search_C");
     Search out;
     // Records a step; then a cancel ends the search, naming the steps done.
+    const auto steps_done = [&] {
+      return "search cancelled after " + std::to_string(out.steps.size()) +
+             (out.steps.size() == 1 ? " step" : " steps") +
+             (out.steps.empty() ? "" : ", the last at C = " + show(out.steps.back().C));
+    };
+    bool in_step = true;
     const auto step_done = [&](const Search::Step& step) {
       out.steps.push_back(step);
-      reporter.check_cancel("search cancelled after " + std::to_string(out.steps.size()) +
-                            (out.steps.size() == 1 ? " step" : " steps") +
-                            ", the last at C = " + show(step.C));
+      in_step = false;
+      reporter.check_cancel(steps_done());
+      in_step = true;
     };
-    const cdl::CscMatrix& x = run.x();
-    if (run.has_classes()) {
-      const double start = start_C ? *start_C : cdl::search_start_C(x, run.params.loss.value());
-      const cdl::CSearch best =
-          cdl::search_C(cdl::DataMatrix{&x, nullptr, run.weights}, run.classes, run.params, start,
-                        reporter, [&](double C, double accuracy) {
-                          step_done({C, -1, accuracy});
-                        });
-      out.best_C = best.best_C;
-      out.best_score = best.best_accuracy;
-      return out;
+    // A step's folds stop as training does (the flag, or the callback's
+    // false); the search names the steps done.
+    try {
+      search_steps(run, start_C, reporter, step_done, out);
+    } catch (const Cancelled&) {
+      if (!in_step) throw;
+      throw Cancelled(out.steps.empty() ? "search cancelled in its first step"
+                                        : steps_done() + ", in the next");
     }
-    const cdl::RegressionSearch best = cdl::search_regression(
-        x, run.data->csc.labels, run.params, start_C, reporter,
-        [&](double C, double p, double mse) {
-          step_done({C, p, mse});
-        },
-        run.weights);
-    out.best_C = best.best_C;
-    out.best_p = best.best_p;
-    out.best_score = best.best_mean_squared_error;
     return out;
   });
 }

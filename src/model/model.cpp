@@ -13,6 +13,8 @@
 #include "data/input_file.h"
 #include "data/parse_number.h"
 #include "data/quote.h"
+#include "objective/loss.h"
+#include "solvers/solver_table.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
 #include "util/parallel.h"
@@ -20,23 +22,12 @@
 namespace cdl {
 namespace {
 
-// LIBLINEAR's classification, regression and one-class solver types.
-const char* const kClassifierTypes[] = {
-    "L2R_LR",   "L2R_L2LOSS_SVC_DUAL", "L2R_L2LOSS_SVC", "L2R_L1LOSS_SVC_DUAL",
-    "MCSVM_CS", "L1R_L2LOSS_SVC",      "L1R_LR",         "L2R_LR_DUAL",
-};
-// The last three are cdlinear's, for the regressions LIBLINEAR lacks
-// (model.h).
-const char* const kRegressionTypes[] = {"L2R_L2LOSS_SVR",      "L2R_L2LOSS_SVR_DUAL",
-                                        "L2R_L1LOSS_SVR_DUAL", "L2R_SQUARED_LOSS",
-                                        "L1R_SQUARED_LOSS",    "L1R_L2LOSS_SVR"};
-const char* const kOneClassType = "ONECLASS_SVM";
-
+// The solver types: those the solver table's rows write (every type of
+// LIBLINEAR's, and cdlinear's for the regressions LIBLINEAR lacks); the
+// table says what each is.
 bool is_classifier_type(const std::string& name) {
-  for (const char* known : kClassifierTypes) {
-    if (name == known) return true;
-  }
-  return false;
+  const ModelTypeInfo* type = find_model_type(name);
+  return type != nullptr && has_classes(type->loss);
 }
 
 void append_number(std::string& out, double value) {
@@ -99,13 +90,14 @@ Int expect_integer(const LineCursor& cursor, std::string_view key, std::string_v
 }  // namespace
 
 bool is_regression_type(const std::string& solver_type) {
-  for (const char* known : kRegressionTypes) {
-    if (solver_type == known) return true;
-  }
-  return false;
+  const ModelTypeInfo* type = find_model_type(solver_type);
+  return type != nullptr && is_regression(type->loss);
 }
 
-bool is_one_class_type(const std::string& solver_type) { return solver_type == kOneClassType; }
+bool is_one_class_type(const std::string& solver_type) {
+  const ModelTypeInfo* type = find_model_type(solver_type);
+  return type != nullptr && is_one_class(type->loss);
+}
 
 Task LinearModel::task() const {
   if (is_regression_type(solver_type)) return Task::kRegression;
@@ -113,7 +105,9 @@ Task LinearModel::task() const {
 }
 
 std::size_t LinearModel::nr_w() const {
-  return nr_class() == 2 && solver_type != "MCSVM_CS" ? 1 : nr_class();
+  const ModelTypeInfo* type = find_model_type(solver_type);
+  const bool all_classes = type != nullptr && type->all_classes;
+  return nr_class() == 2 && !all_classes ? 1 : nr_class();
 }
 
 void LinearModel::decision_values(const Index* indices, const double* values, std::size_t count,
@@ -215,7 +209,8 @@ std::vector<int> LinearModel::predict(const CsrMatrix& x) const {
 }
 
 bool LinearModel::has_probabilities() const {
-  return solver_type == "L2R_LR" || solver_type == "L1R_LR" || solver_type == "L2R_LR_DUAL";
+  const ModelTypeInfo* type = find_model_type(solver_type);
+  return type != nullptr && type->loss == LossKind::kLogistic;
 }
 
 void LinearModel::probabilities(const std::vector<double>& decision,

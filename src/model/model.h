@@ -110,9 +110,10 @@ class RegressionScore {
   double count_ = 0;
 };
 
-// The regression solver types LIBLINEAR writes.
+// The regression solver types (the solver table says which:
+// find_model_type()).
 bool is_regression_type(const std::string& solver_type);
-// LIBLINEAR's one-class solver type, ONECLASS_SVM.
+// The one-class solver type, LIBLINEAR's ONECLASS_SVM.
 bool is_one_class_type(const std::string& solver_type);
 
 // Writes the model atomically (temporary file, then rename), its lines

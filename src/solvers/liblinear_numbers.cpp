@@ -8,18 +8,18 @@ namespace cdl {
 
 const std::vector<LiblinearNumber>& liblinear_numbers() {
   static const std::vector<LiblinearNumber> table = {
-      {0, "L2-regularized logistic regression (primal)", "L2R_LR"},
-      {1, "L2-regularized L2-loss support vector classification (dual)", "L2R_L2LOSS_SVC_DUAL"},
-      {2, "L2-regularized L2-loss support vector classification (primal)", "L2R_L2LOSS_SVC"},
-      {3, "L2-regularized L1-loss support vector classification (dual)", "L2R_L1LOSS_SVC_DUAL"},
-      {4, "support vector classification by Crammer and Singer", "MCSVM_CS"},
-      {5, "L1-regularized L2-loss support vector classification", "L1R_L2LOSS_SVC"},
-      {6, "L1-regularized logistic regression", "L1R_LR"},
-      {7, "L2-regularized logistic regression (dual)", "L2R_LR_DUAL"},
-      {11, "L2-regularized L2-loss support vector regression (primal)", "L2R_L2LOSS_SVR"},
-      {12, "L2-regularized L2-loss support vector regression (dual)", "L2R_L2LOSS_SVR_DUAL"},
-      {13, "L2-regularized L1-loss support vector regression (dual)", "L2R_L1LOSS_SVR_DUAL"},
-      {21, "one-class support vector machine", "ONECLASS_SVM"},
+      {0, "L2-regularized logistic regression (primal)"},
+      {1, "L2-regularized L2-loss support vector classification (dual)"},
+      {2, "L2-regularized L2-loss support vector classification (primal)"},
+      {3, "L2-regularized L1-loss support vector classification (dual)"},
+      {4, "support vector classification by Crammer and Singer"},
+      {5, "L1-regularized L2-loss support vector classification"},
+      {6, "L1-regularized logistic regression"},
+      {7, "L2-regularized logistic regression (dual)"},
+      {11, "L2-regularized L2-loss support vector regression (primal)"},
+      {12, "L2-regularized L2-loss support vector regression (dual)"},
+      {13, "L2-regularized L1-loss support vector regression (dual)"},
+      {21, "one-class support vector machine"},
   };
   return table;
 }

@@ -1,8 +1,9 @@
 // LIBLINEAR's -s numbers (LIBLINEAR 2.50's README, "-s type"): its catalogue of
-// problems (a loss, a regularizer, primal or dual), each with the model type
-// LIBLINEAR writes for it. Which solver of ours trains a number is said by
-// that solver's row (SolverInfo::liblinear), so that a number no row lists
-// is refused with its problem named, and starts working once a row lists it.
+// problems (a loss, a regularizer, primal or dual). Which solver of ours
+// trains a number is said by that solver's row (SolverInfo::liblinear), and
+// so is the model type it writes (SolverInfo::model_types), so that a
+// number no row lists is refused with its problem named, and starts working
+// once a row lists it.
 //
 // The paper's algorithms and ours are chosen by name (`-s cdper`); a number
 // always means LIBLINEAR's problem.
@@ -23,9 +24,8 @@ struct Params;
 namespace cdl {
 
 struct LiblinearNumber {
-  int number;               // LIBLINEAR's -s
-  const char* problem;      // LIBLINEAR's description of it
-  const char* solver_type;  // what LIBLINEAR writes in the model for it
+  int number;           // LIBLINEAR's -s
+  const char* problem;  // LIBLINEAR's description of it
 };
 
 const std::vector<LiblinearNumber>& liblinear_numbers();

@@ -73,7 +73,7 @@ void validate_free_bias(const Params& params, const SolverInfo& solver) {
                                                                     : std::vector<LossKind>{};
   const bool served = std::find(losses.begin(), losses.end(), loss) != losses.end();
   if (served && params.bias > 0) {
-    if (params.partitions && *params.partitions > 1 && solver.kind == SolverKind::kCdPer) {
+    if (params.partitions && *params.partitions > 1 && solver.partitions_regularize_bias) {
       throw ConfigError("-R: the partitioned CD (--partitions " +
                         std::to_string(*params.partitions) +
                         ") regularizes the bias; use --partitions 1 or -s tron");
@@ -271,10 +271,16 @@ std::string describe_run(const Params& params) {
   return out;
 }
 
-// The solvers the shape chooses on data with more features than instances:
-// dual CD, whose steps cost a row each (docs/solvers.md, "The default
-// solver" and "-s 2 and -s 11 on wide data").
-constexpr SolverKind kWideDataSolver{"dcd"};
+// The default L2-SVM solver that the shape chooses on data with more
+// features than instances (SolverInfo::wide_data_default): dual CD, whose
+// steps cost a row each (docs/solvers.md, "The default solver" and "-s 2
+// and -s 11 on wide data").
+SolverKind wide_data_solver() {
+  for (const SolverInfo& row : solver_table()) {
+    if (row.wide_data_default) return row.kind;
+  }
+  throw Error("no row is the default solver on wide data");
+}
 
 bool solver_by_shape(const Params& given) {
   if (primal_on_wide_data(given) != nullptr) {
@@ -295,14 +301,14 @@ Params choose_solver_by_shape(const Params& given, const DataShape& shape) {
   const std::string narrow_reason = shape.features > shape.instances
                                         ? nonzeros + " < " + std::to_string(kShapeNonzeros)
                                         : features + " <= " + instances;
-  if (const PrimalOnWideData* primal = primal_on_wide_data(given)) {
+  if (const SolverInfo* dual = primal_on_wide_data(given)) {
     if (wide) {
       // The primal number's problem and stopping rule, solved through the dual.
       const SolverInfo& primal_row = solver_info(params.solver);
       const LossKind loss = params.loss.value();
       if (!params.eps) params.eps = default_l2_eps(primal_row, loss);
-      params.solver = primal->dual;
-      const std::string number = "-s " + std::to_string(primal->number);
+      params.solver = dual->kind;
+      const std::string number = "-s " + std::to_string(*params.liblinear_number);
       params.solver_reason = "for " + features + " > " + instances + ", " + nonzeros +
                              ": dual CD to " + number + "'s rule on the primal gradient; -s " +
                              primal_row.name + " -l " + loss_info(loss).name + " for " +
@@ -313,7 +319,7 @@ Params choose_solver_by_shape(const Params& given, const DataShape& shape) {
     return params;
   }
   if (wide) {
-    params.solver = kWideDataSolver;
+    params.solver = wide_data_solver();
     params.solver_reason = "default for " + features + " > " + instances + ", " + nonzeros +
                            "; -s cdper for the paper's CD";
   } else {

@@ -5,27 +5,24 @@
 #include <cstdio>
 
 #include "objective/vector_math.h"
-#include "solvers/liblinear_numbers.h"
+#include "solvers/solver_table.h"
 
 namespace cdl {
 
-namespace {
-
-constexpr PrimalOnWideData kPrimalOnWideData[] = {{kPrimalL2SvmNumber, SolverKind{"dcd"}},
-                                                  {kPrimalSvrNumber, SolverKind{"dcd-svr"}}};
-
-}  // namespace
-
-const PrimalOnWideData* primal_on_wide_data(const Params& params) {
-  for (const PrimalOnWideData& entry : kPrimalOnWideData) {
-    if (params.liblinear_number == entry.number) return &entry;
+const SolverInfo* primal_on_wide_data(const Params& params) {
+  if (!params.liblinear_number) return nullptr;
+  for (const SolverInfo& row : solver_table()) {
+    const auto& numbers = row.wide_data_numbers;
+    if (std::find(numbers.begin(), numbers.end(), *params.liblinear_number) != numbers.end()) {
+      return &row;
+    }
   }
   return nullptr;
 }
 
 bool stops_by_primal_rule(const Params& params) {
-  const PrimalOnWideData* entry = primal_on_wide_data(params);
-  return entry != nullptr && params.solver == entry->dual;
+  const SolverInfo* row = primal_on_wide_data(params);
+  return row != nullptr && params.solver == row->kind;
 }
 
 PrimalRule::PrimalRule(const Problem& problem, const Params& params, unsigned threads,

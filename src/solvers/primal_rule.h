@@ -27,15 +27,10 @@
 
 namespace cdl {
 
-// LIBLINEAR's primal numbers that wide data sends to the dual CD of the
-// same problem, stopped by the primal number's own rule.
-struct PrimalOnWideData {
-  int number;
-  SolverKind dual;
-};
-
-// The entry of params' -s number, or null for a number not among them.
-const PrimalOnWideData* primal_on_wide_data(const Params& params);
+// The dual CD row that wide data send params' -s number to, stopped by
+// the number's own rule (SolverInfo::wide_data_numbers), or null for a
+// number that no row lists there.
+const SolverInfo* primal_on_wide_data(const Params& params);
 
 // Whether params run a dual solver to a primal number's rule: -s 2 or
 // -s 11 whose shape chose dual CD.

@@ -8,6 +8,7 @@
 
 #include "objective/transpose_blocks.h"
 #include "select/selection_rule.h"
+#include "solvers/liblinear_numbers.h"
 #include "solvers/solver.h"
 #include "util/error.h"
 
@@ -18,6 +19,27 @@ using L = LossKind;
 using R = RegularizerKind;
 
 constexpr double kCdEps = 0.001;
+
+// The model types of the primal solvers: LIBLINEAR's primal ones (the
+// hinge loss's only L2R type is its dual one, and so is the L1-loss SVR's),
+// and for the regressions LIBLINEAR lacks, cdlinear's L2R_SQUARED_LOSS
+// (ridge regression), L1R_SQUARED_LOSS (the Lasso) and L1R_L2LOSS_SVR. A row
+// keeps those of its losses and regularizers (with_kinds()).
+std::vector<ModelType> primal_model_types() {
+  return {{L::kL2Svm, R::kL2, "L2R_L2LOSS_SVC"},     {L::kL1Svm, R::kL2, "L2R_L1LOSS_SVC_DUAL"},
+          {L::kLogistic, R::kL2, "L2R_LR"},          {L::kSvrL2, R::kL2, "L2R_L2LOSS_SVR"},
+          {L::kSquared, R::kL2, "L2R_SQUARED_LOSS"}, {L::kSvrL1, R::kL2, "L2R_L1LOSS_SVR_DUAL"},
+          {L::kL2Svm, R::kL1, "L1R_L2LOSS_SVC"},     {L::kLogistic, R::kL1, "L1R_LR"},
+          {L::kSquared, R::kL1, "L1R_SQUARED_LOSS"}, {L::kSvrL2, R::kL1, "L1R_L2LOSS_SVR"}};
+}
+
+// LIBLINEAR's model types of the solvers of its duals.
+std::vector<ModelType> dual_model_types() {
+  return {{L::kL2Svm, R::kL2, "L2R_L2LOSS_SVC_DUAL"}, {L::kL1Svm, R::kL2, "L2R_L1LOSS_SVC_DUAL"},
+          {L::kLogistic, R::kL2, "L2R_LR_DUAL"},      {L::kSvrL2, R::kL2, "L2R_L2LOSS_SVR_DUAL"},
+          {L::kSvrL1, R::kL2, "L2R_L1LOSS_SVR_DUAL"}, {L::kOneClass, R::kL2, "ONECLASS_SVM"},
+          {L::kMultiHinge, R::kL2, "MCSVM_CS"}};
+}
 
 // The CD algorithm (solver_cd.cpp) with one selection rule.
 SolverInfo cd_row(const char* name, const char* description, const char* rule) {
@@ -37,7 +59,7 @@ SolverInfo cd_row(const char* name, const char* description, const char* rule) {
   row.stopping = "||D'|| <= eps ||grad f(0)||, D' the partial derivatives of an epoch";
   row.default_max_iter = kDefaultMaxIter;
   row.warm_start = true;
-  row.solver_type = liblinear_solver_type;
+  row.model_types = primal_model_types();
   return row;
 }
 
@@ -54,7 +76,7 @@ SolverInfo cmls_row(const char* name, const char* description, const char* rule)
   row.stopping = "||D'|| <= eps ||grad f(0)|| once the smoothing c_k is 0";
   row.default_max_iter = kDefaultMaxIter;
   row.warm_start = true;
-  row.solver_type = liblinear_solver_type;
+  row.model_types = primal_model_types();
   return row;
 }
 
@@ -88,7 +110,8 @@ SolverInfo tron_row() {
   row.partitions = [](const Params& params, std::size_t nonzeros, std::size_t, std::size_t cols) {
     return transpose_block_count(params.partitions, nonzeros, cols);
   };
-  row.solver_type = liblinear_solver_type;
+  row.distribution = Distribution::kRowBlocks;
+  row.model_types = primal_model_types();
   return row;
 }
 
@@ -114,31 +137,8 @@ SolverInfo pegasos_row() {
   row.norm_name = "";
   row.needs_rows = true;
   row.randomized = true;
-  row.solver_type = liblinear_solver_type;
+  row.model_types = primal_model_types();
   return row;
-}
-
-// LIBLINEAR's solver_type of a model trained through its dual, for a loss.
-const char* dual_solver_type(LossKind loss) {
-  switch (loss) {
-    case LossKind::kL2Svm:
-      return "L2R_L2LOSS_SVC_DUAL";
-    case LossKind::kL1Svm:
-      return "L2R_L1LOSS_SVC_DUAL";
-    case LossKind::kLogistic:
-      return "L2R_LR_DUAL";
-    case LossKind::kSvrL2:
-      return "L2R_L2LOSS_SVR_DUAL";
-    case LossKind::kSvrL1:
-      return "L2R_L1LOSS_SVR_DUAL";
-    case LossKind::kOneClass:
-      return "ONECLASS_SVM";
-    case LossKind::kMultiHinge:
-      return "MCSVM_CS";
-    default:
-      break;
-  }
-  throw Error(std::string("no LIBLINEAR dual model type for loss ") + loss_info(loss).name);
 }
 
 // Dual coordinate descent (solver_dcd.cpp). eps 0.1 is LIBLINEAR's default
@@ -168,7 +168,10 @@ SolverInfo dcd_row() {
   row.threads_run_partitions = true;
   row.dual_trace = true;
   row.intercept_trace_losses = {L::kL1Svm};
-  row.solver_type = dual_solver_type;
+  row.model_types = dual_model_types();
+  row.distribution = Distribution::kRowParts;
+  row.wide_data_numbers = {kPrimalL2SvmNumber};
+  row.wide_data_default = true;
   return row;
 }
 
@@ -193,7 +196,7 @@ SolverInfo intercept_row(const char* name, const char* description,
   row.needs_rows = true;
   row.intercept = true;
   row.intercept_trace_losses = {L::kL1Svm};
-  row.solver_type = liblinear_solver_type;
+  row.model_types = primal_model_types();
   return row;
 }
 
@@ -220,7 +223,7 @@ SolverInfo own_order_dual_row(const char* name, const char* description,
   row.needs_rows = true;
   row.randomized = true;
   row.dual = true;
-  row.solver_type = dual_solver_type;
+  row.model_types = dual_model_types();
   return row;
 }
 
@@ -235,6 +238,7 @@ SolverInfo svr_dual_row() {
       "||PG||_1 <= eps ||PG(beta = 0)||_1, PG the projected gradient of an epoch; for -s 11 (wide "
       "data), -s 11's ||grad f|| <= eps ||grad f(0)||";
   row.norm_name = "|PG|_1";
+  row.wide_data_numbers = {kPrimalSvrNumber};
   return row;
 }
 
@@ -281,8 +285,21 @@ SolverInfo cs_row() {
   return row;
 }
 
+// Names each row's kind, and keeps the model types of its losses and
+// regularizers.
 std::vector<SolverInfo> with_kinds(std::vector<SolverInfo> rows) {
-  for (SolverInfo& row : rows) row.kind = SolverKind(row.name);
+  for (SolverInfo& row : rows) {
+    row.kind = SolverKind(row.name);
+    auto& types = row.model_types;
+    types.erase(std::remove_if(types.begin(), types.end(),
+                               [&](const ModelType& type) {
+                                 return std::find(row.losses.begin(), row.losses.end(),
+                                                  type.loss) == row.losses.end() ||
+                                        std::find(row.regularizers.begin(), row.regularizers.end(),
+                                                  type.regularizer) == row.regularizers.end();
+                               }),
+                types.end());
+  }
   return rows;
 }
 
@@ -302,6 +319,8 @@ const std::vector<SolverInfo>& solver_table() {
         };
         row.solve_on_threads = true;
         row.threads_run_partitions = true;
+        row.distribution = Distribution::kFeatureBlocks;
+        row.partitions_regularize_bias = true;
         return row;
       }(),
       cd_row("cd", "coordinate descent in cyclic order (Algorithms 1-2)", "cyclic"),
@@ -324,48 +343,33 @@ const std::vector<SolverInfo>& solver_table() {
   return table;
 }
 
-const char* liblinear_solver_type(LossKind loss) {
-  switch (loss) {
-    case LossKind::kL2Svm:
-      return "L2R_L2LOSS_SVC";
-    case LossKind::kL1Svm:
-      return "L2R_L1LOSS_SVC_DUAL";
-    case LossKind::kLogistic:
-      return "L2R_LR";
-    case LossKind::kSvrL2:
-      return "L2R_L2LOSS_SVR";
-    case LossKind::kSquared:
-      return "L2R_SQUARED_LOSS";
-    case LossKind::kSvrL1:
-      return "L2R_L1LOSS_SVR_DUAL";  // the L1-loss SVR's only L2R type
-    case LossKind::kOneClass:
-    case LossKind::kMultiHinge:
-      break;  // their dual types: dual_solver_type()
-  }
-  throw Error(std::string("no LIBLINEAR model type for loss ") + loss_info(loss).name);
-}
-
 const char* model_solver_type(const SolverInfo& row, LossKind loss, RegularizerKind regularizer) {
-  if (regularizer == RegularizerKind::kL2) return row.solver_type(loss);
-  if (regularizer == RegularizerKind::kL1) {
-    switch (loss) {
-      case LossKind::kL2Svm:
-        return "L1R_L2LOSS_SVC";
-      case LossKind::kLogistic:
-        return "L1R_LR";
-      case LossKind::kSquared:
-        return "L1R_SQUARED_LOSS";
-      case LossKind::kSvrL2:
-        return "L1R_L2LOSS_SVR";
-      case LossKind::kL1Svm:
-      case LossKind::kSvrL1:
-      case LossKind::kOneClass:
-      case LossKind::kMultiHinge:
-        break;
-    }
+  for (const ModelType& type : row.model_types) {
+    if (type.loss == loss && type.regularizer == regularizer) return type.name;
   }
   throw Error(std::string("no model type for loss ") + loss_info(loss).name + " with the " +
               regularizer_info(regularizer).name + " regularizer");
+}
+
+const ModelTypeInfo* find_model_type(std::string_view name) {
+  static const std::vector<std::pair<std::string_view, ModelTypeInfo>> types = [] {
+    std::vector<std::pair<std::string_view, ModelTypeInfo>> out;
+    for (const SolverInfo& row : solver_table()) {
+      for (const ModelType& type : row.model_types) {
+        const bool known = std::any_of(out.begin(), out.end(),
+                                       [&](const auto& entry) { return entry.first == type.name; });
+        if (!known) {
+          out.push_back(
+              {type.name, {type.loss, type.regularizer, row.solve_all_classes != nullptr}});
+        }
+      }
+    }
+    return out;
+  }();
+  for (const auto& [type_name, info] : types) {
+    if (type_name == name) return &info;
+  }
+  return nullptr;
 }
 
 bool SolverInfo::takes_option(const char* flag) const {

@@ -81,6 +81,31 @@ struct LiblinearProblem {
   RegularizerKind regularizer;
 };
 
+// How cdtrain-mpi spreads one solve of a row over its ranks
+// (mpi/distribute.h); a row of kNone runs on cdtrain alone.
+enum class Distribution {
+  kNone,
+  // Whole-vector solvers (TRON, Newton): each rank holds a block of rows,
+  // and the ranks add their sums.
+  kRowBlocks,
+  // Dual CD's parts (--partitions): each rank holds the rows of its part,
+  // kept in every epoch (--fixed-parts). Not for a run stopped by a primal
+  // number's rule (primal_rule.h).
+  kRowParts,
+  // Primal CD's blocks of features, for the classification losses: each
+  // rank holds a block of columns.
+  kFeatureBlocks,
+};
+
+// A model type that a row writes: the model file's solver_type for a loss
+// and a regularizer. LIBLINEAR's names, and cdlinear's for the regressions
+// LIBLINEAR lacks (L2R_SQUARED_LOSS, L1R_SQUARED_LOSS, L1R_L2LOSS_SVR).
+struct ModelType {
+  LossKind loss;
+  RegularizerKind regularizer;
+  const char* name;
+};
+
 // The options that only some solvers take. A row lists the ones it takes in
 // SolverInfo::options; giving another is a usage error that names the
 // solvers taking it (check_solver_option() in params.h).
@@ -181,9 +206,23 @@ struct SolverInfo {
   // Regularizer::unregularized).
   std::vector<LossKind> free_bias_losses;
   std::vector<LossKind> free_bias_l1_losses;
+  // With --partitions > 1 its blocks regularize the bias weight, and -R is
+  // refused (cdper's partitioned CD, solver_cd_partitioned.cpp).
+  bool partitions_regularize_bias = false;
 
-  // LIBLINEAR's solver_type of the model it writes, for a loss.
-  const char* (*solver_type)(LossKind loss) = nullptr;
+  // The model types it writes, one for each loss and regularizer it trains
+  // (model_solver_type()); the model file's reader asks the table what a
+  // type is (find_model_type()).
+  std::vector<ModelType> model_types;
+
+  // How cdtrain-mpi runs it.
+  Distribution distribution = Distribution::kNone;
+  // LIBLINEAR's primal numbers that data with more features than instances
+  // send to this row, stopped by the number's own rule on the primal
+  // gradient (choose_solver_by_shape() in params.h, primal_rule.h).
+  std::vector<int> wide_data_numbers;
+  // The default L2-SVM solver on such data (choose_solver_by_shape()).
+  bool wide_data_default = false;
 
   SolverKind kind{""};  // names this row; filled from `name` by solver_table()
 
@@ -200,17 +239,20 @@ const SolverInfo& solver_info(SolverKind kind);
 // Numbers are LIBLINEAR's (liblinear_numbers.h), not rows of this table.
 const SolverInfo* find_solver(const std::string& name);
 
-// LIBLINEAR's solver_type of a primal L2-regularized model trained with
-// `loss`: L2R_L2LOSS_SVC, L2R_L1LOSS_SVC_DUAL (the hinge loss's only L2R
-// type) or L2R_LR; for regression L2R_L2LOSS_SVR, or L2R_SQUARED_LOSS for
-// ridge regression, which LIBLINEAR lacks (cdpredict reads it).
-const char* liblinear_solver_type(LossKind loss);
-
-// The solver_type of the model a row writes for a loss and regularizer: the
-// row's own for L2; for L1 LIBLINEAR's L1R_L2LOSS_SVC and L1R_LR, and, for
-// the regression models LIBLINEAR lacks, L1R_SQUARED_LOSS (the Lasso) and
-// L1R_L2LOSS_SVR (model.h lists them). Throws Error for a pair with none.
+// The solver_type of the model a row writes for a loss and regularizer
+// (SolverInfo::model_types). Throws Error for a pair with none.
 const char* model_solver_type(const SolverInfo& row, LossKind loss, RegularizerKind regularizer);
+
+// What a model file's solver_type is, from the rows that write it: its loss
+// and regularizer, and whether its row solves all classes at once (one
+// weight vector for each class even with two).
+struct ModelTypeInfo {
+  LossKind loss;
+  RegularizerKind regularizer;
+  bool all_classes;
+};
+// nullptr for a type that no row writes.
+const ModelTypeInfo* find_model_type(std::string_view name);
 
 // The valid solver-loss pairs, for messages: "-s cdper/cd/...: l2svm lr; -s cmls/cmlsper: l2svm;
 // ...".

@@ -123,7 +123,7 @@ CrossValidation cross_validate(const DataMatrix& data, const ClassMap& classes,
 
 Reporter& SearchLog::step() {
   text_.str("");
-  step_.emplace(text_, out_.level());
+  step_.emplace(text_, out_.level(), out_, 0);
   return *step_;
 }
 

@@ -14,6 +14,7 @@
 #include "model/model.h"
 #include "solvers/params.h"
 #include "solvers/report.h"
+#include "train/relay_reporter.h"
 
 namespace cdl {
 
@@ -88,7 +89,8 @@ CrossValidation cross_validate(const DataMatrix& data, const ClassMap& classes,
                                const std::vector<LinearModel>* warm = nullptr,
                                bool fold_lines = true, bool keep_models = true);
 
-// The output of a search's cross validations, one step (one C) at a time:
+// The output of a search's cross validations, one step (one C) at a time
+// (each step's iterations relayed to `out`, relay_reporter.h):
 // a line printed at an earlier step (the same warning at every C, such as a
 // solver's iteration limit at large C) is counted rather than printed again,
 // unless `verbose` (-V). finish() says how many were left out.
@@ -104,7 +106,7 @@ class SearchLog {
   Reporter& out_;
   bool verbose_;
   std::ostringstream text_;
-  std::optional<Reporter> step_;
+  std::optional<RelayReporter> step_;
   std::set<std::string> seen_;
   std::size_t repeated_ = 0;
 };

@@ -7,6 +7,7 @@
 #include <string>
 #include <utility>
 
+#include "train/relay_reporter.h"
 #include "util/parallel.h"
 
 namespace cdl {
@@ -67,7 +68,8 @@ void run_folds(const std::vector<std::size_t>& fold_of, std::size_t folds, const
       Params fold_params = cdl::fold_params(params, f);
       // The folds are the parallel work, except those that run alone.
       if (f >= alone) fold_params.threads = 1;
-      Reporter log(logs[f], fold_level);
+      // Its progress to its log; its iterations to the run's reporter too.
+      RelayReporter log(logs[f], fold_level, reporter, f);
       if (params.verbose) {
         log.info(fold_header(f, folds, params.C));
       }

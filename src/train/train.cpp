@@ -285,8 +285,8 @@ bool rows_suffice(const SolverInfo& row, const Params& params) {
 
 std::string model_type(const SolverInfo& row, const Params& params) {
   if (params.liblinear_number) {
-    const LiblinearNumber* entry = find_liblinear_number(*params.liblinear_number);
-    if (entry != nullptr) return entry->solver_type;
+    const ResolvedNumber number = resolve_liblinear_number(*params.liblinear_number);
+    return model_solver_type(solver_info(number.solver), number.loss, number.regularizer);
   }
   return model_solver_type(row, params.loss.value(), params.regularizer);
 }

@@ -68,9 +68,9 @@ LinearModel train_with_row(const SolverInfo& row, const DataMatrix& data, const 
 // state and no columns. cdtrain then reads the file into rows alone.
 bool trains_on_rows(const Params& params);
 
-// The solver_type of the model `row` writes for params: LIBLINEAR's -s N's
-// own when -s N chose the run (a dual solver's type, say, or the primal
-// -s 11's when its dual solver ran), else the row's for the loss and
+// The solver_type of the model `row` writes for params: that of the row
+// that lists LIBLINEAR's -s N when -s N chose the run (the primal -s 11's
+// when its dual solver ran, say), else the row's for the loss and
 // regularizer (model_solver_type()).
 std::string model_type(const SolverInfo& row, const Params& params);
 

@@ -310,8 +310,10 @@ TEST(Dcd, RowRefusesWarmStartAndWritesDualModelTypes) {
   EXPECT_TRUE(row.needs_rows);
   EXPECT_FALSE(row.warm_start);
   EXPECT_STREQ(row.rule, "perm");
-  EXPECT_STREQ(row.solver_type(LossKind::kL2Svm), "L2R_L2LOSS_SVC_DUAL");
-  EXPECT_STREQ(row.solver_type(LossKind::kL1Svm), "L2R_L1LOSS_SVC_DUAL");
+  EXPECT_STREQ(model_solver_type(row, LossKind::kL2Svm, RegularizerKind::kL2),
+               "L2R_L2LOSS_SVC_DUAL");
+  EXPECT_STREQ(model_solver_type(row, LossKind::kL1Svm, RegularizerKind::kL2),
+               "L2R_L1LOSS_SVC_DUAL");
   EXPECT_EQ(row.losses, (std::vector<LossKind>{LossKind::kL2Svm, LossKind::kL1Svm}));
 }
 

@@ -39,15 +39,22 @@ TEST(SolverTable, EveryRowIsComplete) {
     EXPECT_EQ(row.kind.name(), row.name);
     // One entry point: per binary problem, or one model over all classes.
     EXPECT_NE(row.solve == nullptr, row.solve_all_classes == nullptr);
-    EXPECT_NE(row.solver_type, nullptr);
+    EXPECT_FALSE(row.model_types.empty());
     EXPECT_STRNE(row.description, "");
     EXPECT_STRNE(row.stopping, "");
     EXPECT_FALSE(row.losses.empty());
     EXPECT_FALSE(row.regularizers.empty());
+    // A model type for each pair the row trains (the Lasso's rules and
+    // the L1-loss SVR aside, every pair is trainable), and none other.
     for (LossKind loss : row.losses) {
-      if (contains(row.regularizers, RegularizerKind::kL2)) {
-        EXPECT_NO_THROW(model_solver_type(row, loss, RegularizerKind::kL2)) << loss_info(loss).name;
+      for (RegularizerKind regularizer : row.regularizers) {
+        EXPECT_NO_THROW(model_solver_type(row, loss, regularizer))
+            << loss_info(loss).name << " " << regularizer_info(regularizer).name;
       }
+    }
+    for (const ModelType& type : row.model_types) {
+      EXPECT_TRUE(contains(row.losses, type.loss)) << type.name;
+      EXPECT_TRUE(contains(row.regularizers, type.regularizer)) << type.name;
     }
     for (const char* flag : row.options) {
       EXPECT_TRUE(std::any_of(kOwnOptions.begin(), kOwnOptions.end(), [&](const char* known) {
@@ -68,6 +75,55 @@ TEST(SolverTable, EveryRowIsComplete) {
     }
     for (LossKind loss : row.intercept_trace_losses) EXPECT_TRUE(contains(row.losses, loss));
   }
+}
+
+// A model type means one loss and regularizer whichever row writes it, and
+// find_model_type() says what it is; a name no row writes is unknown.
+TEST(SolverTable, ModelTypesHaveOneMeaning) {
+  std::set<std::string> names;
+  for (const SolverInfo& row : solver_table()) {
+    for (const ModelType& type : row.model_types) {
+      SCOPED_TRACE(type.name);
+      names.insert(type.name);
+      const ModelTypeInfo* info = find_model_type(type.name);
+      ASSERT_NE(info, nullptr);
+      EXPECT_EQ(info->loss, type.loss);
+      EXPECT_EQ(info->regularizer, type.regularizer);
+      EXPECT_EQ(info->all_classes, row.solve_all_classes != nullptr);
+    }
+  }
+  // LIBLINEAR 2.50's twelve, and cdlinear's three regressions.
+  EXPECT_EQ(names.size(), 15u);
+  EXPECT_EQ(find_model_type("L2R_FOO"), nullptr);
+  EXPECT_EQ(find_model_type(""), nullptr);
+  ASSERT_NE(find_model_type("MCSVM_CS"), nullptr);
+  EXPECT_TRUE(find_model_type("MCSVM_CS")->all_classes);
+  EXPECT_EQ(find_model_type("L2R_LR_DUAL")->loss, LossKind::kLogistic);
+  EXPECT_EQ(find_model_type("L1R_SQUARED_LOSS")->regularizer, RegularizerKind::kL1);
+}
+
+// The rows that wide data send LIBLINEAR's primal numbers to train those
+// numbers' problems, and one row is the default L2-SVM solver there.
+TEST(SolverTable, WideDataRowsTrainTheirNumbersProblems) {
+  int defaults = 0;
+  std::set<int> numbers;
+  for (const SolverInfo& row : solver_table()) {
+    SCOPED_TRACE(row.name);
+    if (row.wide_data_default) {
+      ++defaults;
+      EXPECT_TRUE(contains(row.losses, LossKind::kL2Svm));
+    }
+    for (int number : row.wide_data_numbers) {
+      EXPECT_TRUE(numbers.insert(number).second) << number;
+      const ResolvedNumber resolved = resolve_liblinear_number(number);
+      EXPECT_NE(resolved.solver, row.kind) << number;
+      EXPECT_TRUE(contains(row.losses, resolved.loss)) << number;
+      EXPECT_EQ(resolved.regularizer, RegularizerKind::kL2) << number;
+      EXPECT_TRUE(row.dual) << number;
+    }
+  }
+  EXPECT_EQ(defaults, 1);
+  EXPECT_EQ(numbers, (std::set<int>{kPrimalL2SvmNumber, kPrimalSvrNumber}));
 }
 
 // Each LIBLINEAR number is listed by one row at most, for a loss and
@@ -178,8 +234,6 @@ std::vector<double> fake_all_classes(const MultiClassInput& input) {
   return w;
 }
 
-const char* multi_class_type(LossKind) { return "MCSVM_CS"; }
-
 // A row with solve_all_classes gets every class at once, with each class's
 // C, and its weights become the model's as they are; train() checks their
 // number.
@@ -188,7 +242,7 @@ TEST(SolverTable, AllClassesSolverGetsEveryClassOnce) {
   row.name = "fake-all-classes";
   row.solve_all_classes = fake_all_classes;
   row.losses = {LossKind::kL1Svm};
-  row.solver_type = multi_class_type;
+  row.model_types = {{LossKind::kL1Svm, RegularizerKind::kL2, "MCSVM_CS"}};
   const test::Data& data = test::load("dna.scale");
   Params params;
   params.loss = LossKind::kL1Svm;

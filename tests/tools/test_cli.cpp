@@ -22,7 +22,7 @@ std::vector<std::string> words(const std::string& line) {
   return out;
 }
 
-TrainCommand train(const std::string& line) { return parse_train_args(words(line)); }
+RunRequest train(const std::string& line) { return parse_train_args(words(line)); }
 PredictCommand predict(const std::string& line) { return parse_predict_args(words(line)); }
 
 // The message of the ConfigError that `run` throws, or "" if none.
@@ -54,7 +54,7 @@ std::string validate_error(const Params& params) {
 // ---- cdtrain ----
 
 TEST(TrainArgs, Defaults) {
-  const TrainCommand c = train("train.svm");
+  const RunRequest c = train("train.svm");
   EXPECT_EQ(c.training_path, "train.svm");
   EXPECT_EQ(c.model_path, "train.svm.model");
   EXPECT_FALSE(c.help);
@@ -77,7 +77,7 @@ TEST(TrainArgs, DefaultModelPathIsTheBasenamePlusModel) {
 }
 
 TEST(TrainArgs, ExplicitModelPath) {
-  const TrainCommand c = train("dir/train.svm out/my.model");
+  const RunRequest c = train("dir/train.svm out/my.model");
   EXPECT_EQ(c.training_path, "dir/train.svm");
   EXPECT_EQ(c.model_path, "out/my.model");
 }
@@ -169,7 +169,7 @@ TEST(TrainArgs, LossByName) {
 }
 
 TEST(TrainArgs, EveryNumericFlag) {
-  const TrainCommand c =
+  const RunRequest c =
       train("-c 2.5 -e 0.01 -B 1 -v 5 --sigma 0.1 --beta 0.25 --max-iter 50 --seed 42 f m");
   EXPECT_EQ(c.params.C, 2.5);
   EXPECT_EQ(c.params.eps, 0.01);

@@ -101,6 +101,20 @@ TEST(LiblinearHabits, NumbersZeroAndTwoMatchLiblinear) {
   }
 }
 
+// The solver_type LIBLINEAR 2.50 writes for each of its numbers.
+const std::map<int, std::string> kLiblinearModelTypes = {{0, "L2R_LR"},
+                                                         {1, "L2R_L2LOSS_SVC_DUAL"},
+                                                         {2, "L2R_L2LOSS_SVC"},
+                                                         {3, "L2R_L1LOSS_SVC_DUAL"},
+                                                         {4, "MCSVM_CS"},
+                                                         {5, "L1R_L2LOSS_SVC"},
+                                                         {6, "L1R_LR"},
+                                                         {7, "L2R_LR_DUAL"},
+                                                         {11, "L2R_L2LOSS_SVR"},
+                                                         {12, "L2R_L2LOSS_SVR_DUAL"},
+                                                         {13, "L2R_L1LOSS_SVR_DUAL"},
+                                                         {21, "ONECLASS_SVM"}};
+
 // A number whose problem this build does not solve is a usage error naming
 // the problem; one LIBLINEAR lacks says what the numbers are.
 TEST(LiblinearHabits, UnsolvedAndUnknownNumbersAreUsageErrors) {
@@ -111,7 +125,7 @@ TEST(LiblinearHabits, UnsolvedAndUnknownNumbersAreUsageErrors) {
     const auto r = test::run_tool("cdtrain", "-q -s " + std::to_string(entry.number) + " " +
                                                  data("heart_scale") + " " + model);
     if (r.status == 0) {
-      EXPECT_EQ(load_model(model).solver_type, entry.solver_type);
+      EXPECT_EQ(load_model(model).solver_type, kLiblinearModelTypes.at(entry.number));
       fs::remove(model);
       continue;
     }

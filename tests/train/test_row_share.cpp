@@ -166,7 +166,7 @@ Params params_of(int number, double bias, const std::string& partitions, const D
       "-s", std::to_string(number), "-B", std::to_string(bias), "-m", "2", "-q"};
   if (!partitions.empty()) args.insert(args.end(), {"--partitions", partitions});
   args.push_back("data");
-  const TrainCommand command = parse_train_args(args);
+  const RunRequest command = parse_train_args(args);
   Params params = resolve_defaults(command.params);
   if (solver_by_shape(command.params)) {
     params = resolve_defaults(choose_solver_by_shape(command.params, shape));
@@ -328,7 +328,7 @@ void expect_same_column_weights(const std::string& name, int number, double bias
                                    "-q", "--partitions",       partitions};
   if (number >= 0) args.insert(args.end(), {"-s", std::to_string(number)});
   args.push_back("data");
-  const TrainCommand command = parse_train_args(args);
+  const RunRequest command = parse_train_args(args);
   Params params = resolve_defaults(command.params);
   if (solver_by_shape(command.params)) {
     params = resolve_defaults(
