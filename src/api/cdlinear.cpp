@@ -218,6 +218,14 @@ PreparedRun prepare_run(const Data::Impl& data, const TrainOptions& options, int
 
 namespace {
 
+// The matrix a run trains on: the columns, and the rows when the data hold
+// them already (Data::from_csr's) and no bias column is appended, so that a
+// solver that reads rows does not transpose the columns back.
+cdl::DataMatrix matrix_of(const Data::Impl& data, const PreparedRun& run) {
+  const cdl::CsrMatrix* rows = run.params.bias < 0 ? data.rows_if_made() : nullptr;
+  return cdl::DataMatrix{&run.x(), rows, run.weights};
+}
+
 cdl::LinearModel train_model(const Data::Impl& data, const TrainOptions& options,
                              RunReporter& reporter) {
   const PreparedRun run = prepare_run(data, options, 0, false, reporter);
@@ -228,7 +236,7 @@ cdl::LinearModel train_model(const Data::Impl& data, const TrainOptions& options
     if (start != nullptr) {
       w0 = cdl::initial_regression_weights(*start, run.x().num_cols, run.params.bias);
     }
-    return cdl::train_regression(run.x(), data.csc.labels, run.params, reporter,
+    return cdl::train_regression(matrix_of(data, run), data.csc.labels, run.params, reporter,
                                  start != nullptr ? &w0 : nullptr, nullptr, run.weights);
   }
   // The start must fit the data, as cdtrain -i's must.
@@ -237,8 +245,8 @@ cdl::LinearModel train_model(const Data::Impl& data, const TrainOptions& options
     initial = cdl::initial_class_weights(*start, run.classes, run.x().num_cols, run.params.bias,
                                          "initial_model", "bias");
   }
-  return cdl::train(cdl::DataMatrix{&run.x(), nullptr, run.weights}, run.classes, run.params,
-                    reporter, start != nullptr ? &initial : nullptr);
+  return cdl::train(matrix_of(data, run), run.classes, run.params, reporter,
+                    start != nullptr ? &initial : nullptr);
 }
 
 // The 0-based indices of an instance, for LinearModel::decision_values.

@@ -3,6 +3,7 @@
 #ifndef CDL_API_INTERNAL_H_
 #define CDL_API_INTERNAL_H_
 
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <memory>
@@ -35,17 +36,27 @@ struct Data::Impl {
   // The same matrix in row order, for instance() and prediction; made on
   // first use (at most once, also with several threads asking), or given.
   const cdl::CsrMatrix& rows() const {
-    std::call_once(rows_made_, [this] { rows_ = cdl::to_csr(csc.features); });
+    std::call_once(rows_made_, [this] {
+      rows_ = cdl::to_csr(csc.features);
+      has_rows_ = true;
+    });
     return rows_;
   }
   // Hands over the rows when they exist already (Data::from_csr's).
   void set_rows(cdl::CsrMatrix rows) {
-    std::call_once(rows_made_, [&] { rows_ = std::move(rows); });
+    std::call_once(rows_made_, [&] {
+      rows_ = std::move(rows);
+      has_rows_ = true;
+    });
   }
+  // The rows when they exist already, else null: training on rows takes
+  // them rather than transposing the columns again.
+  const cdl::CsrMatrix* rows_if_made() const { return has_rows_ ? &rows_ : nullptr; }
 
  private:
   mutable std::once_flag rows_made_;
   mutable cdl::CsrMatrix rows_;
+  mutable std::atomic<bool> has_rows_{false};
 };
 
 struct Model::Impl {
