@@ -68,6 +68,13 @@ class ConfigError : public Error {
   using Error::Error;
 };
 
+// Data that cannot be used as a whole, with no one line to name: an empty
+// or compressed data file. The message reads "path: reason".
+class DataError : public Error {
+ public:
+  using Error::Error;
+};
+
 // A file that cannot be opened, read or written.
 class IoError : public Error {
  public:

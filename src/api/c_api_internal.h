@@ -64,6 +64,8 @@ int guarded(Body body) noexcept {
     return fail(CDL_ERR_DATA, e.what());
   } catch (const cdlinear::ArrayError& e) {
     return fail(CDL_ERR_DATA, e.what());
+  } catch (const cdlinear::DataError& e) {
+    return fail(CDL_ERR_DATA, e.what());
   } catch (const cdlinear::ConfigError& e) {
     return fail(CDL_ERR_CONFIG, e.what());
   } catch (const cdlinear::IoError& e) {

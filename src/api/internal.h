@@ -93,6 +93,8 @@ auto translating_errors(Body body) -> decltype(body()) {
     throw ConfigError(e.what());
   } catch (const cdl::IoError& e) {
     throw IoError(e.what());
+  } catch (const cdl::DataError& e) {
+    throw DataError(e.what());
   } catch (const cdl::Error& e) {
     throw Error(e.what());
   }

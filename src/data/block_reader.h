@@ -264,7 +264,7 @@ std::vector<std::uint64_t> first_rows(const std::deque<Block>& blocks, const std
     first_row[k + 1] = first_row[k] + blocks[k].labels.size();
   }
   if (first_row.back() == 0 && !may_be_empty) throw_no_instances(name);
-  if (first_row.back() > kMaxDimension) throw Error(name + ": more than 2^31-1 instances");
+  if (first_row.back() > kMaxDimension) throw DataError(name + ": more than 2^31-1 instances");
   return first_row;
 }
 

@@ -281,8 +281,8 @@ std::uint64_t header_hash(const Header& header) {
 }
 
 [[noreturn]] void corrupt(const std::string& cache_path, const std::string& reason) {
-  throw Error(cache_path + ": corrupt cache: " + reason +
-              "; delete it to rebuild it from the text");
+  throw DataError(cache_path + ": corrupt cache: " + reason +
+                  "; delete it to rebuild it from the text");
 }
 
 // write_cache() for a text identified by `id`.
@@ -346,7 +346,7 @@ Header read_header(const ReadFd& fd, const std::string& cache_path, std::uint64_
   Header header{};
   const std::size_t got = fd.read_up_to(&header, sizeof header, 0);
   if (std::memcmp(header.magic, kMagic, std::min(got, sizeof kMagic)) != 0) {
-    throw Error(cache_path + ": not a cdlinear cache; refusing to use or replace it");
+    throw DataError(cache_path + ": not a cdlinear cache; refusing to use or replace it");
   }
   if (got < sizeof header) {
     corrupt(cache_path, "truncated (" + std::to_string(file_size) + " bytes, less than a header)");

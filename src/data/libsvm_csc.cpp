@@ -143,7 +143,7 @@ void parse_block(const char* text, std::size_t size, std::uint64_t index, const 
     }
   } pairs{sink};
   detail::parse_lines(context, text, size, pairs, [&](double label) {
-    if (++worker.rows > kMaxDimension) throw Error(name + ": more than 2^31-1 instances");
+    if (++worker.rows > kMaxDimension) throw DataError(name + ": more than 2^31-1 instances");
     worker.num_cols = std::max(worker.num_cols, pairs.last);
     pairs.last = 0;
     info.labels.push_back(label);

@@ -47,7 +47,7 @@ void check_byte_order_mark(const LineContext& context, const char* first, const 
 }  // namespace
 
 void throw_no_instances(const std::string& name) {
-  throw Error(name + ": no instances (the file is empty or holds only comments)");
+  throw DataError(name + ": no instances (the file is empty or holds only comments)");
 }
 
 void check_not_compressed(const std::string& name, const ReadOptions& options, const char* data,
@@ -56,12 +56,12 @@ void check_not_compressed(const std::string& name, const ReadOptions& options, c
   if (format == nullptr) return;
   const std::string command = options.pipe_command.empty() ? "" : " | " + options.pipe_command;
   if (name == input_name(kStandardInput)) {
-    throw Error(name + ": the data are " + format +
-                "-compressed; decompress them in the pipe: ... | " + decompressor(format) +
-                command);
+    throw DataError(name + ": the data are " + format +
+                    "-compressed; decompress them in the pipe: ... | " + decompressor(format) +
+                    command);
   }
-  throw Error(name + ": the data are " + format + "-compressed; decompress them into a pipe: " +
-              decompressor(format) + " " + name + command);
+  throw DataError(name + ": the data are " + format + "-compressed; decompress them into a pipe: " +
+                  decompressor(format) + " " + name + command);
 }
 
 void fail_at(const LineContext& context, const char* line_start, const char* at,

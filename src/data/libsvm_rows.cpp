@@ -124,7 +124,7 @@ void parse_row_block(const char* text, std::size_t size, std::uint64_t index,
   detail::LineContext context{name, options, 0, index == 0};
   RowSink sink(worker, block, limit, context);
   detail::parse_lines(context, text, size, sink, [&](double label) {
-    if (++worker.rows > kMaxDimension) throw Error(name + ": more than 2^31-1 instances");
+    if (++worker.rows > kMaxDimension) throw DataError(name + ": more than 2^31-1 instances");
     worker.num_cols = std::max(worker.num_cols, sink.last);
     block.lines.add(static_cast<std::int64_t>(block.labels.size()), context.line);
     block.labels.push_back(label);

@@ -54,6 +54,14 @@ class InstanceError : public Error {
   std::string reason_;
 };
 
+// Data that cannot be used as a whole, with no one line to name (an empty or
+// compressed file, a corrupt cache): the message is "path: reason". The
+// tools exit with status 1, as for a ParseError.
+class DataError : public Error {
+ public:
+  using Error::Error;
+};
+
 // A bad option or option combination: the tools exit with status 2.
 class ConfigError : public Error {
  public:

@@ -278,8 +278,12 @@ TEST(CApi, FailuresAreStatusesWithTheToolsMessages) {
   EXPECT_EQ(cdl_data_read(dir.file("absent.svm").c_str(), &data), CDL_ERR_IO);
   EXPECT_NE(std::string(cdl_last_error()).find("absent.svm"), std::string::npos);
   const std::string empty = dir.write("empty.svm", "");
-  EXPECT_EQ(cdl_data_read(empty.c_str(), &data), CDL_ERR_OTHER);
+  EXPECT_EQ(cdl_data_read(empty.c_str(), &data), CDL_ERR_DATA);
   EXPECT_EQ(std::string(cdl_last_error()).rfind(empty + ": no instances", 0), 0u);
+  const std::string gzipped = dir.write("gzipped.svm", std::string("\x1f\x8b\x08\x00", 4));
+  EXPECT_EQ(cdl_data_read(gzipped.c_str(), &data), CDL_ERR_DATA);
+  EXPECT_NE(std::string(cdl_last_error()).find("compressed"), std::string::npos)
+      << cdl_last_error();
 
   // Labels that are not integers cannot train a classifier.
   DataHandle real;
