@@ -60,12 +60,10 @@ bool borrowable(const SparseArrays& x) {
          x.indices_type == IndexType::kInt32;
 }
 
-// Refuses, before anything is allocated, arrays whose copies would not fit
-// in the memory this process may use (cdl::available_memory(), as the file
-// reader's columns): 8 bytes an offset, and during a transposition 8 more
-// for each offset it makes; 12 bytes a nonzero for the columns, unless
-// they are the caller's (CSC arrays borrowed).
-void check_memory(const std::string& name, const SparseArrays& x, bool rows, bool borrowed) {
+}  // namespace
+
+void check_array_memory(const std::string& name, const SparseArrays& x, bool rows, bool borrowed,
+                        double memory) {
   constexpr double kOffset = 8;
   constexpr double kNonzero = 12;
   const auto outer = static_cast<double>(x.rows) + 1;
@@ -73,7 +71,6 @@ void check_memory(const std::string& name, const SparseArrays& x, bool rows, boo
   const auto nnz = static_cast<double>(x.nnz);
   const double bytes = (rows ? kOffset * (outer + 2 * cols) : kOffset * cols) +
                        (rows || !borrowed ? kNonzero * nnz : 0);
-  const auto memory = static_cast<double>(cdl::available_memory());
   if (bytes > memory) {
     throw ArrayError(name + " shape " + std::to_string(x.rows) + " x " + std::to_string(x.cols) +
                      " with " + std::to_string(x.nnz) + " nonzeros needs " +
@@ -81,6 +78,8 @@ void check_memory(const std::string& name, const SparseArrays& x, bool rows, boo
                      cdl::detail::format_bytes(memory) + " of memory here");
   }
 }
+
+namespace {
 
 // Checks the entries of every outer index of `x`, whose offsets are
 // out.offsets (checked), and, if `convert`, converts them into out's
@@ -158,7 +157,8 @@ Compressed compress(const SparseArrays& x, const Layout& layout, std::size_t out
   }
   if (x.rows == 0) throw ArrayError(name + ": no instance (rows is 0)");
   const bool borrow = borrowable(x);
-  check_memory(name, x, &layout == &kCsr, borrow);
+  check_array_memory(name, x, &layout == &kCsr, borrow,
+                     static_cast<double>(cdl::available_memory()));
   if (x.indptr == nullptr) throw ArrayError(name + ": indptr is null");
   if (x.nnz > 0 && (x.indices == nullptr || x.values == nullptr)) {
     throw ArrayError(name + ": indices or values is null with nnz " + std::to_string(x.nnz));

@@ -81,6 +81,15 @@ struct Access {
   static const cdl::LinearModel& of(const Model& model) { return model.impl_->model; }
 };
 
+// Refuses with ArrayError, before anything is allocated, arrays whose
+// copies would not fit in `memory` bytes (Data::from_csr and from_csc pass
+// cdl::available_memory(), as the file reader does for its columns): 8
+// bytes an offset, and during a transposition 8 more for each offset it
+// makes; 12 bytes a nonzero for the columns, unless they are the caller's
+// (CSC arrays borrowed). `rows`: the arrays are CSR.
+void check_array_memory(const std::string& name, const SparseArrays& x, bool rows, bool borrowed,
+                        double memory);
+
 // Runs `body`; the core library's errors leave as this interface's, with the
 // same message.
 template <class Body>

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "api/internal.h"
 #include "cdlinear.h"
 #include "data/libsvm_reader.h"
 #include "objective/loss.h"
@@ -286,23 +287,27 @@ TEST(Arrays, MalformedArraysAreRefusedNamingThePlace) {
 
 // 2147483647 columns from a few bytes of arrays: the transposition to
 // columns would zero-fill 2^31 offsets and as many cursors (16 bytes a
-// column, 32 GiB); where the memory here is less, the arrays are refused
-// before anything is allocated, as the file reader refuses such an index.
+// column, 32 GiB). The check refuses them before anything is allocated
+// where the memory is less, as the file reader refuses such an index: with
+// a budget of 16 GiB it refuses, with 64 GiB it lets them through; and
+// Data::from_csr refuses them on a machine with less than 32 GiB.
 TEST(Arrays, ColumnsBeyondTheMemoryAreRefusedBeforeAllocating) {
   constexpr std::size_t kCols = 2147483647;
-  const double needed = 16.0 * (kCols + 1.0);
-  if (needed <= static_cast<double>(available_memory())) {
-    GTEST_SKIP() << "this machine has the memory for 2^31 columns";
-  }
   const std::vector<std::int32_t> indptr{0, 1};
   const std::vector<std::int32_t> indices{static_cast<std::int32_t>(kCols - 1)};
   const std::vector<double> values{1};
   const cdlinear::SparseArrays x = view(1, kCols, values, indptr.data(), k32, indices.data(), k32);
-  const std::string message = refusal([&] { cdlinear::Data::from_csr(x, {1}); });
-  EXPECT_EQ(
-      message.rfind("CSR shape 1 x 2147483647 with 1 nonzeros needs 32.0 GiB, more than the ", 0),
-      0u)
-      << message;
+  const std::string expected =
+      "CSR shape 1 x 2147483647 with 1 nonzeros needs 32.0 GiB, more than the ";
+  const double gib = 1024.0 * 1024.0 * 1024.0;
+  const std::string budget =
+      refusal([&] { cdlinear::check_array_memory("CSR", x, true, true, 16 * gib); });
+  EXPECT_EQ(budget, expected + "16.0 GiB of memory here");
+  EXPECT_NO_THROW(cdlinear::check_array_memory("CSR", x, true, true, 64 * gib));
+  if (16.0 * (kCols + 1.0) > static_cast<double>(available_memory())) {
+    const std::string message = refusal([&] { cdlinear::Data::from_csr(x, {1}); });
+    EXPECT_EQ(message.rfind(expected, 0), 0u) << message;
+  }
 }
 
 // A copy of `values` on pages that may only be read: a write to them, by
