@@ -25,6 +25,13 @@
 #                                    expect most of another hour). The python
 #                                    section adds two to three hours (an
 #                                    estimate, not yet timed; see python).
+#                                    Each finished row of the peer tables is
+#                                    kept in $CDL_BENCH_DIR/rows, and a later
+#                                    run of the same binaries reuses it, so
+#                                    that a run stopped part way goes on where
+#                                    it stopped (run it in a worktree of the
+#                                    commit to measure); CDL_BENCH_FRESH=1
+#                                    measures every row again.
 #   CDL_BENCH_HUGE=1 make bench      adds the 200M-nonzero file's table (made on
 #                                    first use, 3.2 GB; ~4 more hours: its
 #                                    default row took ~25 minutes in 5 rounds).
@@ -868,13 +875,70 @@ test_score() {  # test_file model
   fi
 }
 
+# The peer tables' rows are kept, so that a run stopped part way (the
+# whole of `CDL_BENCH_HUGE=1 make bench` takes longer than a quiet machine
+# is likely to stay quiet) goes on where it stopped: each finished row is
+# saved in $bench_dir/rows under a key of everything it measured (the
+# sha256 of ./cdtrain, ./cdpredict, build/bench_cd and the three peers'
+# programs, the file's path, size and time, the number, the rounds and the
+# test file), and a later run of the same binaries takes it from there
+# instead of measuring it again. Run the bench in a worktree of the commit
+# to measure, so that the binaries stay the same while main moves on. The
+# header gives the dates of the oldest and newest rows. CDL_BENCH_FRESH=1
+# measures every row again; a smoke run never keeps rows.
+rows_dir=$bench_dir/rows
+binaries_id=""
+row_key() {  # file number rounds test
+  if [ -z "$binaries_id" ]; then
+    binaries_id=$(sha256sum ./cdtrain ./cdpredict build/bench_cd "$multicore_train" \
+      "$liblinear250_train" "$(command -v liblinear-train)" | sha256sum | cut -c1-16)
+  fi
+  local test_id=""
+  [ -z "$4" ] || test_id=$(stat -L -c '%n %s %Y' "$4")
+  printf '%s %s %s %s %s' "$binaries_id" "$(stat -L -c '%n %s %Y' "$1")" "$2" "$3" "$test_id" |
+    sha256sum | cut -c1-24
+}
+
+# Prints a kept row and appends its record; false if there is none.
+kept_row() {  # key
+  [ "$smoke" != 1 ] && [ "${CDL_BENCH_FRESH:-0}" != 1 ] && [ -f "$rows_dir/$1.row" ] || return 1
+  cat "$rows_dir/$1.row"
+  cat "$rows_dir/$1.record" >>"$tmp/records"
+  cat "$rows_dir/$1.when" >>"$tmp/row_dates"
+  echo kept >>"$tmp/row_kinds"
+}
+
+# Keeps a row just measured: its table line, its record and its date.
+keep_row() {  # key line record
+  local when; when=$(date -u '+%Y-%m-%d %H:%M')
+  echo "$when" >>"$tmp/row_dates"
+  echo measured >>"$tmp/row_kinds"
+  [ "$smoke" != 1 ] || return 0
+  mkdir -p "$rows_dir"
+  printf '%s\n' "$3" >"$rows_dir/$1.record"
+  echo "$when" >"$rows_dir/$1.when"
+  printf '%s\n' "$2" >"$rows_dir/$1.row.part"
+  mv "$rows_dir/$1.row.part" "$rows_dir/$1.row"
+}
+
+# The header's dates: the run's, and those of the rows it kept.
+row_dates() {
+  local now kept; now=$(date -u '+%Y-%m-%d %H:%M UTC')
+  kept=$(grep -cx kept "$tmp/row_kinds" 2>/dev/null || true)
+  if [ "${kept:-0}" = 0 ]; then echo "$now"; return; fi
+  echo "$now; $kept of $(wc -l <"$tmp/row_kinds") rows kept from earlier runs of the same binaries (rows measured $(sort "$tmp/row_dates" | head -1) to $(sort "$tmp/row_dates" | tail -1) UTC)"
+}
+
 # One file, one LIBLINEAR number ("default" for cdtrain's default solver,
 # against the peers' default -s 1): each round runs the five commands in
 # turn; then a table row of medians [ranges]. With a test file the last
 # column is each model's test accuracy, else the objectives against 2.50's.
-# Appends the medians to $tmp/records for the summary table.
+# Appends the medians to $tmp/records for the summary table. A row kept
+# from an earlier run of the same binaries is printed as it was.
 cores_row() {
-  local file=$1 number=$2 rounds=$3 test=${4:-} k name t m same=yes
+  local file=$1 number=$2 rounds=$3 test=${4:-} k name t m same=yes key
+  key=$(row_key "$file" "$number" "$rounds" "$test")
+  ! kept_row "$key" || return 0
   local -a names=(cd2 cd1 mc l50 l23) ours=() peer=()
   [ "$number" = default ] || ours=(-s "$number")
   if [ "$number" = default ]; then peer=(-s 1); else peer=(-s "$number"); fi
@@ -920,16 +984,19 @@ cores_row() {
       'BEGIN{printf "%+.2e / %+.2e", (fc-f50)/f50, (fm-f50)/f50}')
   fi
   local label; label=$(basename "$file" .svm)
-  echo "$label $number ${med[cd2]} ${med[mc]} ${med[l50]} ${med[l23]} ${mem[cd2]} ${mem[mc]} ${mem[l50]} $same" \
-    >>"$tmp/records"
-  awk -v d="$label" -v s="$number" -v same="$same" -v last="$last" \
+  local record="$label $number ${med[cd2]} ${med[mc]} ${med[l50]} ${med[l23]} ${mem[cd2]} ${mem[mc]} ${mem[l50]} $same"
+  echo "$record" >>"$tmp/records"
+  local line
+  line=$(awk -v d="$label" -v s="$number" -v same="$same" -v last="$last" \
     -v c2="${med[cd2]}" -v c2l="${lo[cd2]}" -v c2h="${hi[cd2]}" \
     -v c1="${med[cd1]}" -v mc="${med[mc]}" -v mcl="${lo[mc]}" -v mch="${hi[mc]}" \
     -v l50="${med[l50]}" -v l50l="${lo[l50]}" -v l50h="${hi[l50]}" -v l23="${med[l23]}" \
     -v mcd="${mem[cd2]}" -v mmc="${mem[mc]}" -v m50="${mem[l50]}" -v m23="${mem[l23]}" \
     'BEGIN{printf "| %s | %s | %.2f [%.2f-%.2f] | %.2f | %.2f [%.2f-%.2f] | %.2f [%.2f-%.2f] | %.2f | **%.2f** | **%.2f** | %.2f | %s | %.0f / %.0f / %.0f / %.0f | %s |\n",
       d, s, c2, c2l, c2h, c1, mc, mcl, mch, l50, l50l, l50h, l23, c2/mc, c2/l50, c1/c2, same,
-      mcd/1024, mmc/1024, m50/1024, m23/1024, last}'
+      mcd/1024, mmc/1024, m50/1024, m23/1024, last}')
+  echo "$line"
+  keep_row "$key" "$line" "$record"
 }
 
 # Rows, nonzeros and bytes of a LIBSVM file, for the tables' captions.
@@ -1383,7 +1450,7 @@ header() {
   echo "| | |"
   echo "|---|---|"
   echo "| machine | $(machine) |"
-  echo "| date | $(date -u '+%Y-%m-%d %H:%M UTC') |"
+  echo "| date | $(row_dates) |"
   echo "| commit | $(commit) |"
   echo "| LIBLINEAR 2.50 | \`$(realpath --relative-to=. "$liblinear250_train")\` |"
   echo "| multi-core LIBLINEAR 2.21 | \`$(realpath --relative-to=. "$multicore_train")\` |"
