@@ -25,7 +25,8 @@
 #                                    expect most of another hour). The python
 #                                    section adds two to three hours (an
 #                                    estimate, not yet timed; see python).
-#                                    Each finished row of the peer tables is
+#                                    Each finished row of the peer tables
+#                                    (and each file of the python section) is
 #                                    kept in $CDL_BENCH_DIR/rows, and a later
 #                                    run of the same binaries reuses it, so
 #                                    that a run stopped part way goes on where
@@ -875,9 +876,10 @@ test_score() {  # test_file model
   fi
 }
 
-# The peer tables' rows are kept, so that a run stopped part way (the
-# whole of `CDL_BENCH_HUGE=1 make bench` takes longer than a quiet machine
-# is likely to stay quiet) goes on where it stopped: each finished row is
+# The peer tables' rows (and the Python section's files) are kept, so that
+# a run stopped part way (the whole of `CDL_BENCH_HUGE=1 make bench` takes
+# longer than a quiet machine is likely to stay quiet) goes on where it
+# stopped: each finished row is
 # saved in $bench_dir/rows under a key of everything it measured (the
 # sha256 of ./cdtrain, ./cdpredict, build/bench_cd and the three peers'
 # programs, the file's path, size and time, the number, the rounds and the
@@ -1298,6 +1300,42 @@ py_cdtrain_rows() {  # label
   done
 }
 
+# Each file's Python lists are kept as the peer tables' rows are
+# (kept_row()), in $bench_dir/rows/py-KEY, under a key of ./cdtrain,
+# build/bench_cd, the package's extension, bench/python_bench.py,
+# scikit-learn's version, lbfgs' max_iter, the file and the rounds.
+py_key() {  # label svm rounds
+  local extension version
+  extension=$("$python_bin" -c 'import cdlinear._core as c; print(c.__file__)')
+  version=$("$python_bin" -c 'import sklearn; print(sklearn.__version__)')
+  printf '%s %s %s %s %s %s' "$(sha256sum ./cdtrain build/bench_cd "$extension" bench/python_bench.py |
+    sha256sum)" "$version" "${CDL_PY_LBFGS_MAX_ITER:-}" "$1" "$(stat -L -c '%n %s %Y' "$2")" "$3" |
+    sha256sum | cut -c1-24
+}
+
+# py_measure(), or the lists an earlier run of the same binaries kept.
+py_kept_or_measure() {  # label svm rounds train_svm
+  local dir when
+  dir=$rows_dir/py-$(py_key "$1" "$2" "$3")
+  if [ "$smoke" != 1 ] && [ "${CDL_BENCH_FRESH:-0}" != 1 ] && [ -f "$dir/when" ]; then
+    cp "$dir"/py_* "$tmp/"
+    cat "$dir/when" >>"$tmp/row_dates"
+    echo kept >>"$tmp/row_kinds"
+    return 0
+  fi
+  py_measure "$@"
+  when=$(date -u '+%Y-%m-%d %H:%M')
+  echo "$when" >>"$tmp/row_dates"
+  echo measured >>"$tmp/row_kinds"
+  [ "$smoke" != 1 ] || return 0
+  rm -rf "$dir.part"
+  mkdir -p "$dir.part"
+  cp "$tmp/py_$1_"* "$dir.part/"
+  echo "$when" >"$dir.part/when"
+  rm -rf "$dir"
+  mv "$dir.part" "$dir"
+}
+
 python_section() {
   [ -x "$python_bin" ] && "$python_bin" -c 'import cdlinear, sklearn' 2>/dev/null ||
     { echo "bench: python: $python_bin cannot import cdlinear and sklearn; run 'make python'" >&2; exit 1; }
@@ -1312,7 +1350,7 @@ python_section() {
     esac
     labels+=("$(basename "$svm" .svm)")
     files+=("$svm")
-    py_measure "${labels[-1]}" "$svm" "$rounds" "$py_train"
+    py_kept_or_measure "${labels[-1]}" "$svm" "$rounds" "$py_train"
   done
   local k
   echo "### Python: cdlinear's estimators against scikit-learn's"
