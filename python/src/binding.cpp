@@ -147,47 +147,52 @@ cdlinear::Data data_of(bool compressed_rows, const py::array& indptr, const py::
                          : cdlinear::Data::from_csc(x, vector_of(labels), vector_of(weights));
 }
 
-// Trains on a thread of its own while this one, the interpreter's, waits
-// without the GIL and looks for signals every 100 ms: a Ctrl-C sets the
-// interface's cancel flag, training stops within an outer iteration, and
-// KeyboardInterrupt (or what the signal's handler raised) is raised here.
-cdlinear::Model train(const cdlinear::Data& data, const py::dict& options) {
-  cdlinear::TrainOptions train_options = options_of(options);
+// Runs `body` (given the run's options with a cancel flag) on a thread of
+// its own while this one, the interpreter's, waits without the GIL and
+// looks for signals every 100 ms: a Ctrl-C sets the interface's cancel
+// flag, training (or a fold's, or a search step's) stops within an outer
+// iteration, and KeyboardInterrupt (or what the signal's handler raised) is
+// raised here.
+template <class Body>
+auto interruptible(cdlinear::TrainOptions options, Body body) {
   std::atomic<bool> cancel{false};
-  train_options.cancel = &cancel;
-  std::future<cdlinear::Model> model = std::async(
-      std::launch::async, [&data, &train_options] { return cdlinear::train(data, train_options); });
+  options.cancel = &cancel;
+  auto result = std::async(std::launch::async, [&options, &body] { return body(options); });
   for (;;) {
     {
       py::gil_scoped_release release;
-      if (model.wait_for(std::chrono::milliseconds(100)) == std::future_status::ready) break;
+      if (result.wait_for(std::chrono::milliseconds(100)) == std::future_status::ready) break;
     }
     if (PyErr_CheckSignals() != 0) {
       cancel = true;
       {
         py::gil_scoped_release release;
-        model.wait();
+        result.wait();
       }
       try {
-        model.get();
+        result.get();
       } catch (const std::exception&) {
         // Cancelled, or an error that the signal's exception supersedes.
       }
       throw py::error_already_set();
     }
   }
-  return model.get();
+  return result.get();
+}
+
+cdlinear::Model train(const cdlinear::Data& data, const py::dict& options) {
+  return interruptible(options_of(options), [&data](const cdlinear::TrainOptions& run) {
+    return cdlinear::train(data, run);
+  });
 }
 
 // cdtrain -v: (accuracy, mean squared error, squared correlation, each
 // instance's prediction).
 py::tuple cross_validate(const cdlinear::Data& data, int folds, const py::dict& options) {
-  const cdlinear::TrainOptions train_options = options_of(options);
-  cdlinear::CrossValidation result;
-  {
-    py::gil_scoped_release release;
-    result = cdlinear::cross_validate(data, folds, train_options);
-  }
+  const cdlinear::CrossValidation result =
+      interruptible(options_of(options), [&data, folds](const cdlinear::TrainOptions& run) {
+        return cdlinear::cross_validate(data, folds, run);
+      });
   return py::make_tuple(result.accuracy, result.mean_squared_error, result.squared_correlation,
                         array_of(result.predictions));
 }
@@ -196,12 +201,10 @@ py::tuple cross_validate(const cdlinear::Data& data, int folds, const py::dict& 
 // [0, 1] or mean squared error); start_C: cdtrain's -c, if given.
 py::tuple search_C(const cdlinear::Data& data, int folds, const py::dict& options,
                    std::optional<double> start_C) {
-  const cdlinear::TrainOptions train_options = options_of(options);
-  cdlinear::Search result;
-  {
-    py::gil_scoped_release release;
-    result = cdlinear::search_C(data, folds, train_options, start_C);
-  }
+  const cdlinear::Search result = interruptible(
+      options_of(options), [&data, folds, start_C](const cdlinear::TrainOptions& run) {
+        return cdlinear::search_C(data, folds, run, start_C);
+      });
   return py::make_tuple(result.best_C, result.best_p, result.best_score);
 }
 

@@ -347,6 +347,22 @@ def test_ctrl_c_stops_training_with_keyboard_interrupt():
     assert cdlinear.LinearSVC().fit(X[:200], y[:200]).coef_.shape == (1, X.shape[1])
 
 
+@pytest.mark.parametrize("call", ["cross_validation", "search_C"])
+def test_ctrl_c_stops_cross_validation_and_the_search(call):
+    """SIGINT during cross validation or the search for C, whose folds would
+    run for minutes, raises KeyboardInterrupt; the next call works."""
+    X, y = cdlinear.load_svmlight_file(data_file("a9a"))
+    function = getattr(cdlinear, call)
+    timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            function(y, X, "-s 3 -c 1000 -e 1e-15 --max-iter 1000000000 -v 3")
+    finally:
+        timer.cancel()
+    assert 50 < cdlinear.cross_validation(y[:300], X[:300], "-v 3") <= 100
+
+
 def test_verbose_prints_the_solver_progress(capfd):
     X, y = heart()
     cdlinear.LogisticRegression().fit(X, y)
