@@ -889,12 +889,9 @@ test_score() {  # test_file model
 # header gives the dates of the oldest and newest rows. CDL_BENCH_FRESH=1
 # measures every row again; a smoke run never keeps rows.
 rows_dir=$bench_dir/rows
+# The measured programs' sha256, set by cores() once the peers are built.
 binaries_id=""
 row_key() {  # file number rounds test
-  if [ -z "$binaries_id" ]; then
-    binaries_id=$(sha256sum ./cdtrain ./cdpredict build/bench_cd "$multicore_train" \
-      "$liblinear250_train" "$(command -v liblinear-train)" | sha256sum | cut -c1-16)
-  fi
   local test_id=""
   [ -z "$4" ] || test_id=$(stat -L -c '%n %s %Y' "$4")
   printf '%s %s %s %s %s' "$binaries_id" "$(stat -L -c '%n %s %Y' "$1")" "$2" "$3" "$test_id" |
@@ -1042,6 +1039,8 @@ cores_legend() {  # rounds
 cores() {
   make_cores
   build_peers
+  binaries_id=$(sha256sum ./cdtrain ./cdpredict build/bench_cd "$multicore_train" \
+    "$liblinear250_train" "$(command -v liblinear-train)" | sha256sum | cut -c1-16)
   local rounds=${CDL_CORES_ROUNDS:-5} name synthetic=() gloss=0 huge=0
   [ "$smoke" != 1 ] || rounds=${CDL_CORES_ROUNDS:-1}
   for name in ${CDL_CORES_FILES:-wide tall gloss}; do
