@@ -246,22 +246,25 @@ void write_model(const LinearModel& model, const std::function<void(const std::s
   }
   out += "\nw\n";
   sink(out);
-  // The weights' lines go out in chunks of kChunkRows lines, so that a large
-  // model is never held as text in full; with threads, a batch of chunks is
+  // The weights' lines go out in chunks of whole lines of about kChunkNumbers
+  // numbers (under 1 MB of text), so that a large model is never held as text
+  // in full, however many classes it has; with threads, a batch of chunks is
   // formatted at once (17 significant digits take about 50 ns a number) and
   // handed to `sink` in order, so the text is the same.
-  constexpr std::size_t kChunkRows = std::size_t{1} << 15;
+  constexpr std::size_t kChunkNumbers = std::size_t{1} << 15;
   const std::size_t k_max = model.nr_w();
   const std::size_t rows = model.weight_rows();
-  const std::size_t chunks = (rows + kChunkRows - 1) / kChunkRows;
+  const std::size_t chunk_rows =
+      std::max<std::size_t>(1, kChunkNumbers / std::max<std::size_t>(k_max, 1));
+  const std::size_t chunks = (rows + chunk_rows - 1) / chunk_rows;
   const unsigned batch = static_cast<unsigned>(
       std::max<std::size_t>(1, std::min<std::size_t>(std::max(threads, 1u), chunks)));
   std::vector<std::string> texts(batch);
   ThreadTeam team(batch);  // with one thread, no helpers: run() formats on this one
   const auto format_chunk = [&](std::size_t chunk, std::string& text) {
     text.clear();
-    const std::size_t end = std::min(rows, (chunk + 1) * kChunkRows);
-    for (std::size_t i = chunk * kChunkRows; i < end; ++i) {
+    const std::size_t end = std::min(rows, (chunk + 1) * chunk_rows);
+    for (std::size_t i = chunk * chunk_rows; i < end; ++i) {
       for (std::size_t k = 0; k < k_max; ++k) {
         append_number(text, model.w[i * k_max + k]);
         text += ' ';

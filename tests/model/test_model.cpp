@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
@@ -154,17 +155,24 @@ TEST(ModelFormat, ThreadsWriteTheSameTextAsPrintf) {
   }
   for (unsigned threads : {1u, 2u, 3u}) {
     std::string text;
-    std::size_t sinks = 0;
+    std::vector<std::string> chunks;
     write_model(
         m,
         [&](const std::string& chunk) {
           text += chunk;
-          ++sinks;
+          chunks.push_back(chunk);
         },
         threads);
     EXPECT_EQ(text, format_model(m)) << threads << " threads";
     EXPECT_EQ(text.substr(text.find("\nw\n") + 3), expected_weights) << threads << " threads";
-    EXPECT_EQ(sinks, 4u) << "the header and three chunks of lines, on " << threads << " threads";
+    // The header, then whole lines of at most 2^15 numbers a chunk: 10922
+    // lines of 3 numbers, so 70001 lines take 7 chunks, whatever the threads.
+    ASSERT_EQ(chunks.size(), 8u) << threads << " threads";
+    for (std::size_t c = 1; c < chunks.size(); ++c) {
+      const auto lines = std::count(chunks[c].begin(), chunks[c].end(), '\n');
+      EXPECT_EQ(chunks[c].back(), '\n') << "chunk " << c;
+      EXPECT_EQ(lines, c + 1 < chunks.size() ? 10922 : 70001 - 6 * 10922) << "chunk " << c;
+    }
   }
 }
 
