@@ -67,7 +67,7 @@ namespace {
 enum class Layout { kBlocks, kParts, kColumns };
 Layout layout_of(const cdl::Params& params) {
   const cdl::SolverInfo& row = cdl::solver_info(params.solver);
-  const std::string reason = params.solver_reason.empty() ? "" : " (" + params.solver_reason + ")";
+  const std::string reason = params.choice.reason.empty() ? "" : " (" + params.choice.reason + ")";
   switch (row.distribution) {
     case cdl::Distribution::kRowBlocks:
       return Layout::kBlocks;

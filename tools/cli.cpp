@@ -114,10 +114,10 @@ const std::vector<Flag<RunRequest>>& train_flags() {
        "than instances and at least 100000 nonzeros, else cdper; on such data -s 2 and -s 11 run "
        "dcd and dcd-svr to their own stopping rules",
        [](RunRequest& c, const std::string& flag, const std::string& v) {
-         c.params.solver_given = true;
+         c.params.choice.given = true;
          int number = 0;
          if (parse_integer(v, number)) {
-           c.params.liblinear_number = number;
+           c.params.choice.liblinear_number = number;
            return;
          }
          const SolverInfo* info = find_solver(v);
@@ -128,7 +128,7 @@ const std::vector<Flag<RunRequest>>& train_flags() {
                v);
          }
          c.params.solver = info->kind;
-         c.params.liblinear_number.reset();
+         c.params.choice.liblinear_number.reset();
        }},
       {"-l", "loss",
        "loss: l2svm, l1svm or lr; sq, svr2 or svr1 for regression (default: the solver's first: "

@@ -45,10 +45,10 @@ void check_threads(unsigned threads) {
 // default, which the data's shape chooses (cdl::choose_solver_by_shape).
 void set_solver(const std::string& solver, cdl::Params& params) {
   if (solver.empty()) return;
-  params.solver_given = true;
+  params.choice.given = true;
   int number = 0;
   if (cdl::parse_integer(solver, number)) {
-    params.liblinear_number = number;
+    params.choice.liblinear_number = number;
     return;
   }
   const cdl::SolverInfo* info = cdl::find_solver(solver);

@@ -64,8 +64,8 @@ ResolvedNumber resolve_liblinear_number(int number) {
 
 void apply_liblinear_number(Params& params, bool regularizer_given,
                             const NumberSpelling& spelling) {
-  if (!params.liblinear_number) return;
-  const int number = *params.liblinear_number;
+  if (!params.choice.liblinear_number) return;
+  const int number = *params.choice.liblinear_number;
   const ResolvedNumber resolved = resolve_liblinear_number(number);
   const std::string what = std::string(spelling.number) + " " + std::to_string(number) +
                            " is LIBLINEAR's " + resolved.entry->problem;

@@ -61,7 +61,7 @@ struct NumberSpelling {
 };
 
 // -s N: sets the solver, loss and regularizer of LIBLINEAR's problem N
-// (params.liblinear_number; nothing if unset). A loss given that says
+// (params.choice.liblinear_number; nothing if unset). A loss given that says
 // otherwise is a ConfigError, and so is a regularizer given
 // (`regularizer_given`: l2 is also the default) that says otherwise.
 void apply_liblinear_number(Params& params, bool regularizer_given, const NumberSpelling& spelling);

@@ -259,11 +259,11 @@ void check_solver_option(const SolverInfo& solver, const char* flag, const std::
 std::string describe_run(const Params& params) {
   const SolverInfo& solver = solver_info(params.solver);
   std::string out = std::string("solver ") + solver.name;
-  if (!params.solver_reason.empty()) out += " (" + params.solver_reason + ")";
+  if (!params.choice.reason.empty()) out += " (" + params.choice.reason + ")";
   if (params.loss) out += std::string(", loss ") + loss_info(*params.loss).name;
   out += std::string(", regularizer ") + regularizer_info(params.regularizer).name;
-  if (params.liblinear_number) {
-    const LiblinearNumber* entry = find_liblinear_number(*params.liblinear_number);
+  if (params.choice.liblinear_number) {
+    const LiblinearNumber* entry = find_liblinear_number(*params.choice.liblinear_number);
     if (entry != nullptr) {
       out += " (LIBLINEAR's -s " + std::to_string(entry->number) + ": " + entry->problem + ")";
     }
@@ -286,7 +286,8 @@ bool solver_by_shape(const Params& given) {
   if (primal_on_wide_data(given) != nullptr) {
     return !given.free_bias && given.cv_folds == 0 && solver_options_set(given).empty();
   }
-  return !given.solver_given && !given.liblinear_number && given.solver == SolverKind::kCdPer &&
+  return !given.choice.given && !given.choice.liblinear_number &&
+         given.solver == SolverKind::kCdPer &&
          given.loss.value_or(LossKind::kL2Svm) == LossKind::kL2Svm &&
          given.regularizer == RegularizerKind::kL2 && solver_options_set(given).empty();
 }
@@ -308,23 +309,23 @@ Params choose_solver_by_shape(const Params& given, const DataShape& shape) {
       const LossKind loss = params.loss.value();
       if (!params.eps) params.eps = default_l2_eps(primal_row, loss);
       params.solver = dual->kind;
-      const std::string number = "-s " + std::to_string(*params.liblinear_number);
-      params.solver_reason = "for " + features + " > " + instances + ", " + nonzeros +
+      const std::string number = "-s " + std::to_string(*params.choice.liblinear_number);
+      params.choice.reason = "for " + features + " > " + instances + ", " + nonzeros +
                              ": dual CD to " + number + "'s rule on the primal gradient; -s " +
                              primal_row.name + " -l " + loss_info(loss).name + " for " +
                              primal_row.name;
     } else {
-      params.solver_reason = "for " + narrow_reason;
+      params.choice.reason = "for " + narrow_reason;
     }
     return params;
   }
   if (wide) {
     params.solver = wide_data_solver();
-    params.solver_reason = "default for " + features + " > " + instances + ", " + nonzeros +
+    params.choice.reason = "default for " + features + " > " + instances + ", " + nonzeros +
                            "; -s cdper for the paper's CD";
   } else {
     params.solver = SolverKind::kCdPer;
-    params.solver_reason = "default for " + narrow_reason;
+    params.choice.reason = "default for " + narrow_reason;
   }
   return params;
 }

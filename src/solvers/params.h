@@ -50,21 +50,27 @@ constexpr std::int64_t kMaxPartitions = 4096;
 // docs/solvers.md gives the measurements).
 constexpr std::uint64_t kShapeNonzeros = 100000;
 
-struct Params {
-  SolverKind solver = SolverKind::kCdPer;
+// Where the run's solver came from: the user's -s, or the data's shape
+// (choose_solver_by_shape). Kept apart from the options: it says how the
+// solver was named, not how the run trains.
+struct SolverChoice {
   // -s was given (by name or number); otherwise the L2-SVM's solver is
   // chosen by the data's shape (choose_solver_by_shape).
-  bool solver_given = false;
-  // Why the data's shape chose `solver` (for the run's header); empty when
+  bool given = false;
+  // Why the data's shape chose the solver (for the run's header); empty when
   // the solver was given or the shape did not choose it.
-  std::string solver_reason;
+  std::string reason;
   // -s N, LIBLINEAR's number N (liblinear_numbers.h), which chose solver,
   // loss and regularizer and fixes the model's solver_type; unset for -s NAME.
   std::optional<int> liblinear_number;
+};
+
+// The run's options: what every solver, the drivers and the training layer
+// read.
+struct RunOptions {
+  SolverKind solver = SolverKind::kCdPer;
   std::optional<LossKind> loss;  // default: the solver's first loss
   RegularizerKind regularizer = RegularizerKind::kL2;
-  // --select: the coordinate selection rule; default: the solver's own.
-  std::optional<std::string> select;
   double C = 1.0;
   // -p: epsilon of the svr2 loss; only with -l svr2 (default kDefaultSvrEpsilon).
   std::optional<double> svr_epsilon;
@@ -76,10 +82,25 @@ struct Params {
   // Outer iterations; for Pegasos, updates. Default per solver, and for
   // Pegasos per data size (see pegasos_updates).
   std::optional<std::int64_t> max_iter;
-  double bias = -1;     // < 0: no bias feature
-  double sigma = 0.01;  // sufficient decrease, equation (12)
-  double beta = 0.5;    // line search shrink factor, Algorithm 2
+  double bias = -1;  // < 0: no bias feature
   std::uint64_t seed = 1;
+  std::map<int, double> class_weights;  // -wi: class i's C is C * weight (default 1)
+  bool stratified = false;              // -v folds keep the class proportions
+  unsigned threads = 0;                 // -m: the run's threads; 0: one per core
+  int cv_folds = 0;                     // 0: no cross validation
+  bool quiet = false;
+  bool verbose = false;  // -V: per-iteration lines under -v and -C, with fold headers
+  // -R: the bias weight (the last of -B's columns) is not regularized, as
+  // LIBLINEAR 2.50's -R; only for the rows with free_bias_losses.
+  bool free_bias = false;
+};
+
+struct Params : RunOptions {
+  SolverChoice choice;
+  // --select: the coordinate selection rule; default: the solver's own.
+  std::optional<std::string> select;
+  double sigma = 0.01;             // sufficient decrease, equation (12)
+  double beta = 0.5;               // line search shrink factor, Algorithm 2
   std::int64_t pegasos_batch = 1;  // K, Pegasos's subsample size
   // pdcd (solver_pdcd.cpp): the dual step sigma of the intercept's dual
   // variables (Algorithm 2 with M = I, in cdtrain's scaling); default per
@@ -87,11 +108,6 @@ struct Params {
   // share of Assumption 1(e)'s bound.
   std::optional<double> pd_sigma;
   double tau_factor = 0.95;
-  std::map<int, double> class_weights;  // -wi: class i's C is C * weight (default 1)
-  bool stratified = false;              // -v folds keep the class proportions
-  unsigned threads = 0;                 // -m: the run's threads; 0: one per core
-  int cv_folds = 0;                     // 0: no cross validation
-  bool quiet = false;
   // Dual solvers: --shrink/--no-shrink (default on); set only when given,
   // so that validate() can refuse it for the others.
   std::optional<bool> shrink;
@@ -111,10 +127,6 @@ struct Params {
   // every epoch (the cut cdtrain-mpi's ranks hold), in place of a new cut
   // of the rows every epoch.
   bool fixed_parts = false;
-  bool verbose = false;  // -V: per-iteration lines under -v and -C, with fold headers
-  // -R: the bias weight (the last of -B's columns) is not regularized, as
-  // LIBLINEAR 2.50's -R; only for the rows with free_bias_losses.
-  bool free_bias = false;
 };
 
 // The data that a default solver is chosen for: l, n (with a bias column)
@@ -138,7 +150,7 @@ bool solver_by_shape(const Params& given);
 //   paper's primal CD);
 // - -s 11: dcd-svr (dual CD, Ho & Lin 2012) to -s 11's own stopping rule on
 //   the primal gradient (solver_svr_dual.cpp), else tron.
-// Returns `given` with that solver and solver_reason set, still unresolved
+// Returns `given` with that solver and choice.reason set, still unresolved
 // (resolve_defaults() then takes the chosen row's eps; -s 11 keeps tron's);
 // `given` itself unless solver_by_shape(given).
 Params choose_solver_by_shape(const Params& given, const DataShape& shape);

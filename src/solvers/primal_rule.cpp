@@ -10,10 +10,11 @@
 namespace cdl {
 
 const SolverInfo* primal_on_wide_data(const Params& params) {
-  if (!params.liblinear_number) return nullptr;
+  if (!params.choice.liblinear_number) return nullptr;
   for (const SolverInfo& row : solver_table()) {
     const auto& numbers = row.wide_data_numbers;
-    if (std::find(numbers.begin(), numbers.end(), *params.liblinear_number) != numbers.end()) {
+    if (std::find(numbers.begin(), numbers.end(), *params.choice.liblinear_number) !=
+        numbers.end()) {
       return &row;
     }
   }
@@ -31,7 +32,7 @@ PrimalRule::PrimalRule(const Problem& problem, const Params& params, unsigned th
                                        regularizer_of(params, problem.num_features()), threads,
                                        params.svr_epsilon.value_or(kDefaultSvrEpsilon))),
       reporter_(reporter),
-      number_(params.liblinear_number.value_or(0)),
+      number_(params.choice.liblinear_number.value_or(0)),
       target_(params.eps.value() * objective_->gradient_norm_at_zero()) {}
 
 bool PrimalRule::passes(std::int64_t epoch, const std::vector<double>& w) {

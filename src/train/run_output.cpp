@@ -7,7 +7,7 @@ namespace cdl {
 
 std::string summary_prefix(const Params& params) {
   Params named = params;
-  named.solver_reason.clear();
+  named.choice.reason.clear();
   return describe_run(named) + ": ";
 }
 

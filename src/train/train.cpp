@@ -284,8 +284,8 @@ bool rows_suffice(const SolverInfo& row, const Params& params) {
 }  // namespace
 
 std::string model_type(const SolverInfo& row, const Params& params) {
-  if (params.liblinear_number) {
-    const ResolvedNumber number = resolve_liblinear_number(*params.liblinear_number);
+  if (params.choice.liblinear_number) {
+    const ResolvedNumber number = resolve_liblinear_number(*params.choice.liblinear_number);
     return model_solver_type(solver_info(number.solver), number.loss, number.regularizer);
   }
   return model_solver_type(row, params.loss.value(), params.regularizer);

@@ -13,16 +13,16 @@ TEST(SolverByShape, DualCdOnMoreFeaturesThanInstancesFromTheFloorOfNonzeros) {
   const Params given;
   const Params wide = choose_solver_by_shape(given, {100000, 1000000, 11000000});
   EXPECT_EQ(wide.solver, SolverKind("dcd"));
-  EXPECT_EQ(wide.solver_reason,
+  EXPECT_EQ(wide.choice.reason,
             "default for 1000000 features > 100000 instances, 11000000 nonzeros; -s cdper for "
             "the paper's CD");
   EXPECT_EQ(choose_solver_by_shape(given, {10, 11, kShapeNonzeros}).solver, SolverKind("dcd"));
   const Params few = choose_solver_by_shape(given, {10, 11, kShapeNonzeros - 1});
   EXPECT_EQ(few.solver, SolverKind::kCdPer);
-  EXPECT_EQ(few.solver_reason, "default for 99999 nonzeros < 100000");
+  EXPECT_EQ(few.choice.reason, "default for 99999 nonzeros < 100000");
   const Params tall = choose_solver_by_shape(given, {200000, 200000, 12000000});
   EXPECT_EQ(tall.solver, SolverKind::kCdPer);
-  EXPECT_EQ(tall.solver_reason, "default for 200000 features <= 200000 instances");
+  EXPECT_EQ(tall.choice.reason, "default for 200000 features <= 200000 instances");
 }
 
 TEST(SolverByShape, TheChosenRowGivesEpsUnlessEpsWasGiven) {
@@ -37,7 +37,7 @@ TEST(SolverByShape, TheChosenRowGivesEpsUnlessEpsWasGiven) {
 TEST(SolverByShape, LeavesGivenSolversOtherProblemsAndSolverOptionsAlone) {
   const DataShape wide{100, 5000, 200000};
   std::vector<Params> kept(6);
-  kept[0].solver_given = true;  // -s cdper
+  kept[0].choice.given = true;  // -s cdper
   kept[1].loss = LossKind::kLogistic;
   kept[2].loss = LossKind::kSvrL2;
   kept[3].regularizer = RegularizerKind::kL1;
@@ -47,7 +47,7 @@ TEST(SolverByShape, LeavesGivenSolversOtherProblemsAndSolverOptionsAlone) {
     EXPECT_FALSE(solver_by_shape(given));
     const Params out = choose_solver_by_shape(given, wide);
     EXPECT_EQ(out.solver, SolverKind::kCdPer);
-    EXPECT_TRUE(out.solver_reason.empty());
+    EXPECT_TRUE(out.choice.reason.empty());
   }
   Params l2svm;
   l2svm.loss = LossKind::kL2Svm;  // -l l2svm is the default problem
@@ -57,8 +57,8 @@ TEST(SolverByShape, LeavesGivenSolversOtherProblemsAndSolverOptionsAlone) {
 // -s N as cdtrain's command line sets it.
 Params number(int n) {
   Params params;
-  params.solver_given = true;
-  params.liblinear_number = n;
+  params.choice.given = true;
+  params.choice.liblinear_number = n;
   apply_liblinear_number(params, false, {"-s", "-l", "-r", true});
   return params;
 }
@@ -74,8 +74,8 @@ TEST(SolverByShape, PrimalSvrRunsDualCdOnWideDataWithItsOwnEps) {
   const Params wide = resolve_defaults(choose_solver_by_shape(given, {100000, 1000000, 11000000}));
   EXPECT_EQ(wide.solver, SolverKind("dcd-svr"));
   EXPECT_EQ(wide.eps, 0.0001);
-  EXPECT_EQ(wide.liblinear_number, 11);
-  EXPECT_EQ(wide.solver_reason,
+  EXPECT_EQ(wide.choice.liblinear_number, 11);
+  EXPECT_EQ(wide.choice.reason,
             "for 1000000 features > 100000 instances, 11000000 nonzeros: dual CD to -s 11's "
             "rule on the primal gradient; -s tron -l svr2 for tron");
   Params eps_given = given;
@@ -84,7 +84,7 @@ TEST(SolverByShape, PrimalSvrRunsDualCdOnWideDataWithItsOwnEps) {
   const Params tall = resolve_defaults(choose_solver_by_shape(given, {200000, 100000, 12000000}));
   EXPECT_EQ(tall.solver, SolverKind("tron"));
   EXPECT_EQ(tall.eps, 0.0001);
-  EXPECT_EQ(tall.solver_reason, "for 100000 features <= 200000 instances");
+  EXPECT_EQ(tall.choice.reason, "for 100000 features <= 200000 instances");
   EXPECT_EQ(choose_solver_by_shape(given, {10, 11, kShapeNonzeros - 1}).solver, SolverKind("tron"));
 }
 
@@ -97,7 +97,7 @@ TEST(SolverByShape, PrimalL2SvmRunsDualCdOnWideDataWithItsOwnEps) {
   EXPECT_EQ(wide.solver, SolverKind("dcd"));
   EXPECT_EQ(wide.eps, 0.01);
   EXPECT_EQ(wide.loss, LossKind::kL2Svm);
-  EXPECT_EQ(wide.solver_reason,
+  EXPECT_EQ(wide.choice.reason,
             "for 1000000 features > 100000 instances, 11000000 nonzeros: dual CD to -s 2's "
             "rule on the primal gradient; -s newton -l l2svm for newton");
   const Params tall = resolve_defaults(choose_solver_by_shape(given, {200000, 100000, 12000000}));

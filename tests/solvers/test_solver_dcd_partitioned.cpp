@@ -279,7 +279,7 @@ TEST(PartitionedDcd, MinusS2StopsByThePrimalGradient) {
     for (double eps : {1e-2, 1e-5}) {
       SCOPED_TRACE(testing::Message() << parts << " parts, eps " << eps);
       Params params = dcd_params(LossKind::kL2Svm, eps, parts);
-      params.liblinear_number = 2;
+      params.choice.liblinear_number = 2;
       const SolveResult result =
           parts == 1 ? serial(problem, params) : partitioned(problem, params);
       EXPECT_EQ(result.status, Status::kConverged);

@@ -180,7 +180,7 @@ TEST(SvrDual, MinusS11StopsByThePrimalGradient) {
   for (double eps : {1e-2, 1e-4}) {
     SCOPED_TRACE(testing::Message() << "eps " << eps);
     Params params = svr_params(LossKind::kSvrL2, 1.0, 0.1, eps);
-    params.liblinear_number = 11;
+    params.choice.liblinear_number = 11;
     params.threads = 1;
     const SolveResult result = solve(problem, params);
     EXPECT_EQ(result.status, Status::kConverged);

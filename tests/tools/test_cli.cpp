@@ -95,7 +95,8 @@ TEST(TrainArgs, SolverByNameCaseInsensitively) {
     std::string upper = name;
     for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     EXPECT_EQ(train("-s " + upper + " f").params.solver, kind);
-    EXPECT_FALSE(train(std::string("-s ") + name + " f").params.liblinear_number.has_value());
+    EXPECT_FALSE(
+        train(std::string("-s ") + name + " f").params.choice.liblinear_number.has_value());
   }
 }
 
@@ -103,16 +104,16 @@ TEST(TrainArgs, SolverByNameCaseInsensitively) {
 // table, whatever -s said before.
 TEST(TrainArgs, SolverByLiblinearNumber) {
   const Params lr = train("-s 0 f").params;
-  EXPECT_EQ(lr.liblinear_number, 0);
+  EXPECT_EQ(lr.choice.liblinear_number, 0);
   EXPECT_EQ(lr.solver, SolverKind::kTron);
   EXPECT_EQ(lr.loss, LossKind::kLogistic);
   EXPECT_EQ(lr.regularizer, RegularizerKind::kL2);
   const Params svm = train("-s pegasos -s 2 f").params;
-  EXPECT_EQ(svm.liblinear_number, 2);
+  EXPECT_EQ(svm.choice.liblinear_number, 2);
   EXPECT_EQ(svm.solver, SolverKind{"newton"});
   EXPECT_EQ(svm.loss, LossKind::kL2Svm);
   EXPECT_EQ(train("-s 2 -s cdper f").params.solver, SolverKind::kCdPer);
-  EXPECT_FALSE(train("-s 2 -s cdper f").params.liblinear_number.has_value());
+  EXPECT_FALSE(train("-s 2 -s cdper f").params.choice.liblinear_number.has_value());
   // -l that agrees is accepted, one that disagrees is a usage error.
   EXPECT_EQ(train("-s 0 -l lr f").params.loss, LossKind::kLogistic);
   EXPECT_EQ(train_error("-l l2svm -s 0 f"),
