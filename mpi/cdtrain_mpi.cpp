@@ -174,8 +174,8 @@ class RankSource : public cdl::RunSource {
   void lay_out(const cdl::RunRequest& request, cdl::Params& params, bool /*chosen*/) override {
     kind_ = layout_of(params);
     // The parts keep their rows on their ranks: cdtrain --fixed-parts's model.
-    if (kind_ == Layout::kParts) params.fixed_parts = true;
-    partitions_ = request.params.partitions;
+    if (kind_ == Layout::kParts) params.own<cdl::DualOptions>().fixed_parts = true;
+    partitions_ = request.params.own<cdl::PartitionOptions>().count;
   }
 
   void check_data(const cdl::RunRequest& /*request*/, const cdl::Params& /*params*/,

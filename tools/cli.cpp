@@ -48,40 +48,6 @@ struct Flag {
   const char* shown = nullptr;  // how -h shows the name, if not `name`
 };
 
-std::string show(double value) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%g", value);
-  return buffer;
-}
-
-[[noreturn]] void bad_value(const std::string& flag, const std::string& expected,
-                            const std::string& value) {
-  throw ConfigError(flag + ": expected " + expected + ", got '" + value + "'");
-}
-
-double positive_number(const std::string& flag, const std::string& value) {
-  double x = 0;
-  if (!parse_double(value, x) || !(x > 0)) bad_value(flag, "a positive number", value);
-  return x;
-}
-
-double number_in(const std::string& flag, const std::string& value, double low, double high) {
-  double x = 0;
-  if (!parse_double(value, x) || !(x > low && x < high)) {
-    bad_value(flag, "a number in (" + show(low) + ", " + show(high) + ")", value);
-  }
-  return x;
-}
-
-template <class Int>
-Int integer_at_least(const std::string& flag, const std::string& value, Int low) {
-  Int x{};
-  if (!parse_integer(value, x) || x < low) {
-    bad_value(flag, "an integer >= " + std::to_string(low), value);
-  }
-  return x;
-}
-
 std::string solver_choices() {
   std::string out;
   for (const auto& info : solver_table()) {
@@ -105,9 +71,10 @@ std::string loss_choices() {
   return out;
 }
 
-const std::vector<Flag<RunRequest>>& train_flags() {
+// The run's own flags; the solvers' option groups add theirs (with_groups()).
+std::vector<Flag<RunRequest>> run_flags() {
   static const Params defaults;
-  static const std::vector<Flag<RunRequest>> flags = {
+  return {
       {"-s", "solver",
        "solver by name (case-insensitive) or by LIBLINEAR's number (the problem LIBLINEAR's -s N "
        "solves); see the tables below. Default: for the L2-SVM, dcd on data with more features "
@@ -151,7 +118,7 @@ const std::vector<Flag<RunRequest>>& train_flags() {
       {"-p", "epsilon",
        "svr2, svr1: the epsilon of max(0, |y - w'x| - epsilon)^2 or max(0, |y - w'x| - epsilon) "
        "(default " +
-           show(kDefaultSvrEpsilon) + ", as LIBLINEAR)",
+           show_number(kDefaultSvrEpsilon) + ", as LIBLINEAR)",
        [](RunRequest& c, const std::string& flag, const std::string& v) {
          double x = 0;
          if (!parse_double(v, x) || !(x >= 0) || !std::isfinite(x)) {
@@ -159,14 +126,7 @@ const std::vector<Flag<RunRequest>>& train_flags() {
          }
          c.params.svr_epsilon = x;
        }},
-      {"--select", "rule",
-       "coordinate selection rule of the CD algorithms: " + rule_choices() +
-           " (default: the solver's own, see the table below)",
-       [](RunRequest& c, const std::string& flag, const std::string& v) {
-         if (find_rule(v) == nullptr) bad_value(flag, "one of " + rule_choices(), v);
-         c.params.select = v;
-       }},
-      {"-c", "cost", "penalty parameter C > 0 (default " + show(defaults.C) + ")",
+      {"-c", "cost", "penalty parameter C > 0 (default " + show_number(defaults.C) + ")",
        [](RunRequest& c, const std::string& flag, const std::string& v) {
          c.params.C = positive_number(flag, v);
          c.cost_given = true;
@@ -175,10 +135,10 @@ const std::vector<Flag<RunRequest>>& train_flags() {
        "stopping tolerance: each solver's rule and default are under \"solvers\" below; "
        "with -r l1: stop when ||v||_1 <= eps * ||v(0)||_1 for the minimum-norm "
        "subgradient v, eps scaled as LIBLINEAR's -s 5/6 (default " +
-           show(kL1CdEps) +
+           show_number(kL1CdEps) +
            "); the Lasso (-r l1 -l sq): stop when its duality gap <= eps * f(w) "
            "(default " +
-           show(kLassoGapEps) + ")",
+           show_number(kLassoGapEps) + ")",
        [](RunRequest& c, const std::string& flag, const std::string& v) {
          c.params.eps = positive_number(flag, v);
        }},
@@ -232,7 +192,7 @@ const std::vector<Flag<RunRequest>>& train_flags() {
          c.params.threads = threads;
        }},
       {"-n", "nu",
-       "oneclass (-s 21): nu of the one-class SVM, in (0, 1] (default " + show(kDefaultNu) +
+       "oneclass (-s 21): nu of the one-class SVM, in (0, 1] (default " + show_number(kDefaultNu) +
            ", as LIBLINEAR); no other solver takes it (threads are -m)",
        [](RunRequest& c, const std::string& flag, const std::string& v) {
          // The range is validate()'s, after the check that the run is
@@ -267,33 +227,6 @@ const std::vector<Flag<RunRequest>>& train_flags() {
        }},
       {"-q", nullptr, "quiet: no progress output",
        [](RunRequest& c, const std::string&, const std::string&) { c.params.quiet = true; }},
-      {"--sigma", "sigma",
-       "sufficient decrease constant of equation (12), in (0, 0.5) (default " +
-           show(defaults.sigma) + ")",
-       [](RunRequest& c, const std::string& flag, const std::string& v) {
-         c.params.sigma = number_in(flag, v, 0, 0.5);
-       }},
-      {"--beta", "beta",
-       "line search shrink factor of Algorithm 2, in (0, 1) (default " + show(defaults.beta) + ")",
-       [](RunRequest& c, const std::string& flag, const std::string& v) {
-         c.params.beta = number_in(flag, v, 0, 1);
-       }},
-      {"--pd-sigma", "sigma",
-       "pdcd: dual step size of the intercept's dual variables, > 0 (default: 3 times the "
-       "mean of ||x_j||^2)",
-       [](RunRequest& c, const std::string& flag, const std::string& v) {
-         c.params.pd_sigma = positive_number(flag, v);
-       }},
-      {"--tau-factor", "f",
-       "pdcd: primal steps are f times the bound 1/(||x_j||^2 + sigma), in (0, 1) (default " +
-           show(defaults.tau_factor) + ")",
-       [](RunRequest& c, const std::string& flag, const std::string& v) {
-         c.params.tau_factor = number_in(flag, v, 0, 1);
-       }},
-      {"-k", "K", "pegasos: instances per update (default 1)",
-       [](RunRequest& c, const std::string& flag, const std::string& v) {
-         c.params.pegasos_batch = integer_at_least<std::int64_t>(flag, v, 1);
-       }},
       {"--max-iter", "n",
        "maximum outer iterations (default " + std::to_string(kDefaultMaxIter) +
            "); for pegasos, updates (default " + std::to_string(kDefaultPegasosPasses) +
@@ -307,45 +240,6 @@ const std::vector<Flag<RunRequest>>& train_flags() {
        [](RunRequest& c, const std::string& flag, const std::string& v) {
          c.params.seed = integer_at_least<std::uint64_t>(flag, v, 0);
        }},
-      {"--shrink", nullptr,
-       "dual solvers (dcd): drop bounded dual variables from the epochs while they stay at their "
-       "bound (default)",
-       [](RunRequest& c, const std::string&, const std::string&) { c.params.shrink = true; }},
-      {"--no-shrink", nullptr, "dual solvers (dcd): visit every dual variable in every epoch",
-       [](RunRequest& c, const std::string&, const std::string&) { c.params.shrink = false; }},
-      {"--exact-gaps", nullptr,
-       "dcd with a rule that reads the margins (ada-gap, gs-s, ...): re-weigh every changed row "
-       "after each step even where rows share features widely (default: refresh the weights "
-       "8 times an epoch there)",
-       [](RunRequest& c, const std::string&, const std::string&) { c.params.exact_gaps = true; }},
-      {"--gap-tol", "G",
-       "dual solvers (dcd): also stop when the duality gap P(w) - D(alpha) is <= G, checked "
-       "after each epoch; pdcd, rcd-pair: stop when their post-processed gap is <= G (in place "
-       "of -e's relative gap)",
-       [](RunRequest& c, const std::string& flag, const std::string& v) {
-         c.params.gap_tol = positive_number(flag, v);
-       }},
-      {"--partitions", "P",
-       "split one solve into P fixed blocks that run at once on -m's threads: cdper's features "
-       "(default " +
-           cd_partitions_default_text() + "), dcd's rows (default " +
-           dcd_partitions_default_text() +
-           "), tron's and newton's rows, in whose order "
-           "X'u is added (default 1 to 8 by the data's size; cdtrain-mpi's ranks share them); 1 "
-           "to " +
-           std::to_string(kMaxPartitions) +
-           ", 1 is the serial algorithm; the model depends on P, never on -m",
-       [](RunRequest& c, const std::string& flag, const std::string& v) {
-         std::int64_t parts = 0;
-         if (!parse_integer(v, parts) || parts < 1 || parts > kMaxPartitions) {
-           bad_value(flag, "an integer from 1 to " + std::to_string(kMaxPartitions), v);
-         }
-         c.params.partitions = parts;
-       }},
-      {"--fixed-parts", nullptr,
-       "dcd with --partitions P > 1: every epoch's parts are the run's first cut of the rows (the "
-       "parts cdtrain-mpi's ranks hold; its model); default: a new cut every epoch",
-       [](RunRequest& c, const std::string&, const std::string&) { c.params.fixed_parts = true; }},
       {"-V", nullptr,
        "verbose: with -v or -C, also each fold's per-iteration lines under a fold header",
        [](RunRequest& c, const std::string&, const std::string&) { c.params.verbose = true; }},
@@ -356,6 +250,36 @@ const std::vector<Flag<RunRequest>>& train_flags() {
       {"-h", nullptr, "print this help and exit",
        [](RunRequest& c, const std::string&, const std::string&) { c.help = true; }},
   };
+}
+
+// cdtrain's flags: the run's, and each flag of the rows' option groups
+// (solver_option_groups()) placed in -h after the flag it names.
+const std::vector<Flag<RunRequest>>& train_flags() {
+  static const std::vector<Flag<RunRequest>> flags = [] {
+    std::vector<Flag<RunRequest>> out = run_flags();
+    std::vector<const OptionFlag*> pending;
+    for (const SolverOptionFlag& entry : solver_option_flags()) pending.push_back(entry.flag);
+    while (!pending.empty()) {
+      const auto placed = std::find_if(pending.begin(), pending.end(), [&](const OptionFlag* flag) {
+        return std::any_of(out.begin(), out.end(), [&](const auto& run) {
+          return std::strcmp(run.name, flag->after) == 0;
+        });
+      });
+      if (placed == pending.end()) {
+        throw Error(std::string("option flag ") + pending.front()->flag + " follows no flag");
+      }
+      const OptionFlag* flag = *placed;
+      const auto after = std::find_if(out.begin(), out.end(), [&](const auto& run) {
+        return std::strcmp(run.name, flag->after) == 0;
+      });
+      const auto set = flag->set;
+      out.insert(after + 1, {flag->flag, flag->argument, flag->help,
+                             [set](RunRequest& c, const std::string& name,
+                                   const std::string& value) { set(c.params, name, value); }});
+      pending.erase(placed);
+    }
+    return out;
+  }();
   return flags;
 }
 
@@ -435,7 +359,7 @@ void check_options_act(const RunRequest& command, const std::vector<std::string>
   // only values, and -k 1 is the default's value).
   const SolverInfo& solver = solver_info(command.params.solver);
   for (const SolverOptionFlag& entry : solver_option_flags()) {
-    if (was_given(entry.flag)) check_solver_option(solver, entry.option, entry.flag);
+    if (was_given(entry.flag->flag)) check_solver_option(solver, *entry.group, entry.flag->flag);
   }
   const bool cross_validation = command.params.cv_folds > 0 || command.find_C;
   if (was_given("--stratified") && !cross_validation) {
@@ -550,7 +474,7 @@ std::string train_help() {
     out += head + info.description + " (" + losses + ")";
     if (info.rule != nullptr) out += std::string(" [--select ") + info.rule + "]";
     out += "\n                stops: " + std::string(info.stopping);
-    if (info.default_eps > 0) out += " (default -e " + show(info.default_eps) + ")";
+    if (info.default_eps > 0) out += " (default -e " + show_number(info.default_eps) + ")";
     out += "\n";
   }
   out +=

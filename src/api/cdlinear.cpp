@@ -19,7 +19,11 @@
 #include "objective/regularizer.h"
 #include "solvers/liblinear_numbers.h"
 #include "solvers/params.h"
+#include "solvers/pdcd.h"
 #include "solvers/report.h"
+#include "solvers/solver.h"
+#include "solvers/solver_cd.h"
+#include "solvers/solver_pegasos.h"
 #include "solvers/solver_table.h"
 #include "train/cross_validation.h"
 #include "train/run_checks.h"
@@ -63,6 +67,25 @@ void set_solver(const std::string& solver, cdl::Params& params) {
   params.solver = info->kind;
 }
 
+// The solvers' own option groups (solver_options.h) that `options` sets.
+void set_solver_options(const TrainOptions& options, cdl::Params& params) {
+  if (!options.select.empty()) params.own<cdl::SelectOptions>().rule = options.select;
+  params.own<cdl::PartitionOptions>().count = options.partitions;
+  params.own<cdl::GapTolOptions>().gap_tol = options.gap_tol;
+  cdl::DualOptions& dual = params.own<cdl::DualOptions>();
+  dual.fixed_parts = options.fixed_parts;
+  dual.shrink = options.shrink;
+  dual.exact_gaps = options.exact_gaps;
+  cdl::LineSearchOptions& search = params.own<cdl::LineSearchOptions>();
+  search.sigma = options.sigma.value_or(search.sigma);
+  search.beta = options.beta.value_or(search.beta);
+  cdl::PdcdOptions& steps = params.own<cdl::PdcdOptions>();
+  steps.sigma = options.pd_sigma;
+  steps.tau_factor = options.tau_factor.value_or(steps.tau_factor);
+  cdl::PegasosOptions& pegasos = params.own<cdl::PegasosOptions>();
+  pegasos.batch = options.pegasos_batch.value_or(pegasos.batch);
+}
+
 // The Params that cdtrain's flags of the same values give, resolved and
 // validated, with the solver chosen by `shape` when the options leave it to
 // the data.
@@ -101,17 +124,7 @@ cdl::Params params_of(const TrainOptions& options, const cdl::DataShape& shape, 
   params.svr_epsilon = options.svr_epsilon;
   params.nu = options.nu;
   params.free_bias = options.free_bias;
-  if (!options.select.empty()) params.select = options.select;
-  params.partitions = options.partitions;
-  params.fixed_parts = options.fixed_parts;
-  params.shrink = options.shrink;
-  params.exact_gaps = options.exact_gaps;
-  params.gap_tol = options.gap_tol;
-  params.sigma = options.sigma.value_or(params.sigma);
-  params.beta = options.beta.value_or(params.beta);
-  params.pd_sigma = options.pd_sigma;
-  params.tau_factor = options.tau_factor.value_or(params.tau_factor);
-  params.pegasos_batch = options.pegasos_batch.value_or(params.pegasos_batch);
+  set_solver_options(options, params);
   params.stratified = options.stratified;
   check_threads(options.threads);
   // A start from a model keeps the solver asked for, as cdtrain -i does.

@@ -249,8 +249,8 @@ inline bool epoch_passes(const EpochStats& epoch, double eps, const Problem& pro
 // data its primal rule (primal_rule.h, on `team_size` threads).
 struct EpochLoop {
   EpochLoop(const Problem& problem, const Params& params, unsigned team_size, Reporter& reporter)
-      : wants_gap(params.gap_tol.has_value() || reporter.level() != Reporter::Level::kQuiet ||
-                  reporter.wants_w()),
+      : wants_gap(params.own<GapTolOptions>().gap_tol.has_value() ||
+                  reporter.level() != Reporter::Level::kQuiet || reporter.wants_w()),
         threads(team_size) {
     if (stops_by_primal_rule(params)) primal.emplace(problem, params, team_size, reporter);
   }
@@ -281,7 +281,8 @@ bool report_epoch(const Problem& problem, const Params& params, const DualRows& 
         loop.gap ? loop.gap(w) : duality_gap(problem, kLoss, loop.alpha, w, loop.threads);
     info.objective = gap.primal;
     info.alpha = &loop.alpha;
-    gap_met = params.gap_tol && gap.gap <= *params.gap_tol;
+    const auto& gap_tol = params.own<GapTolOptions>().gap_tol;
+    gap_met = gap_tol && gap.gap <= *gap_tol;
   }
   info.nnz_ops = result.nnz_ops;
   progress.report(info);

@@ -103,7 +103,9 @@ double intercept_spread(const std::vector<std::pair<std::int64_t, double>>& chec
 class InterceptStop {
  public:
   explicit InterceptStop(const Params& params)
-      : eps_(params.eps.value()), gap_tol_(params.gap_tol), max_iter_(params.max_iter) {}
+      : eps_(params.eps.value()),
+        gap_tol_(params.own<GapTolOptions>().gap_tol),
+        max_iter_(params.max_iter) {}
 
   // Whether the point after `epoch` is checked (post-processed).
   bool due(std::int64_t epoch) const;

@@ -7,6 +7,7 @@
 #include "select/selection_rule.h"
 #include "solvers/liblinear_numbers.h"
 #include "solvers/primal_rule.h"
+#include "solvers/solver.h"
 #include "util/error.h"
 #include "util/parallel.h"
 
@@ -34,21 +35,6 @@ std::string listed(const std::vector<const char*>& names) {
   return out;
 }
 
-// What each solver's own option does, for the message that refuses it.
-const char* option_purpose(const char* flag) {
-  const std::string_view name(flag);
-  if (name == option::kSelect) return "picks the coordinates of a CD algorithm";
-  if (name == option::kLineSearch) return "sets CD's line search (Algorithm 2)";
-  if (name == option::kBatch) return "sets Pegasos's instances per update";
-  if (name == option::kShrink) return "drops bounded dual variables";
-  if (name == option::kGapTol) return "stops on the duality gap";
-  if (name == option::kPdSteps) return "sets pdcd's step sizes";
-  if (name == option::kPartitions) return "splits one solve into fixed blocks";
-  if (name == option::kExactGaps) return "re-weighs the dual rules' rows every step";
-  if (name == option::kFixedParts) return "keeps dual CD's parts of the rows";
-  return "is a solver's own option";
-}
-
 // The rows that take -R with a regularizer's losses, for validate_free_bias's
 // message: "cdper -l l2svm/lr, cd -l l2svm/lr".
 std::string free_bias_rows(std::vector<LossKind> SolverInfo::*losses) {
@@ -73,9 +59,9 @@ void validate_free_bias(const Params& params, const SolverInfo& solver) {
                                                                     : std::vector<LossKind>{};
   const bool served = std::find(losses.begin(), losses.end(), loss) != losses.end();
   if (served && params.bias > 0) {
-    if (params.partitions && *params.partitions > 1 && solver.partitions_regularize_bias) {
-      throw ConfigError("-R: the partitioned CD (--partitions " +
-                        std::to_string(*params.partitions) +
+    const auto& parts = params.own<PartitionOptions>().count;
+    if (parts && *parts > 1 && solver.partitions_regularize_bias) {
+      throw ConfigError("-R: the partitioned CD (--partitions " + std::to_string(*parts) +
                         ") regularizes the bias; use --partitions 1 or -s tron");
     }
     return;
@@ -138,19 +124,19 @@ void validate_problem(const Params& params, const SolverInfo& solver) {
 }
 
 // --select: a rule that exists and serves the row's coordinates.
-void validate_rule(const Params& params, const SolverInfo& solver) {
-  const RuleInfo* rule = find_rule(*params.select);
+void validate_rule(const std::string& name, const Params& params, const SolverInfo& solver) {
+  const RuleInfo* rule = find_rule(name);
   if (rule == nullptr) {
-    throw ConfigError("--select: unknown rule '" + *params.select + "'; use " + rule_choices());
+    throw ConfigError("--select: unknown rule '" + name + "'; use " + rule_choices());
   }
   const unsigned kind = solver.coordinates;
   const bool lasso = is_lasso(params);
   if (!rule->applies_to(kind) && !(lasso && rule->make_lasso != nullptr)) {
-    std::string message = "--select: rule " + *params.select + " does not apply to solver " +
-                          solver.name + "; its rules are " + rule_choices(kind) +
+    std::string message = "--select: rule " + name + " does not apply to solver " + solver.name +
+                          "; its rules are " + rule_choices(kind) +
                           (lasso ? ", " + lasso_rule_choices() : std::string());
     if (kind == kPrimalCoordinates && rule->make_lasso != nullptr) {
-      message += "; on primal CD, rule " + *params.select +
+      message += "; on primal CD, rule " + name +
                  " is defined for the Lasso only (-r l1 -l sq): it weighs features by the "
                  "Lasso's coordinate gaps, dual residuals or exact steps, and this run is -r " +
                  std::string(regularizer_info(params.regularizer).name) + " -l " +
@@ -159,13 +145,12 @@ void validate_rule(const Params& params, const SolverInfo& solver) {
     throw ConfigError(message);
   }
   const auto& only = solver.only_rules;
-  if (!only.empty() && std::find_if(only.begin(), only.end(), [&](const char* name) {
-                         return *params.select == name;
-                       }) == only.end()) {
+  if (!only.empty() && std::find_if(only.begin(), only.end(),
+                                    [&](const char* own) { return name == own; }) == only.end()) {
     throw ConfigError("--select: solver " + std::string(solver.name) + " takes " + listed(only));
   }
-  if (rule->dual_needs != DualNeeds::kNone && params.shrink.value_or(false)) {
-    throw ConfigError("--shrink: rule " + *params.select +
+  if (rule->dual_needs != DualNeeds::kNone && params.own<DualOptions>().shrink.value_or(false)) {
+    throw ConfigError("--shrink: rule " + name +
                       " runs dual CD without shrinking (it draws by the dual state); drop "
                       "--shrink");
   }
@@ -186,25 +171,10 @@ void validate_numbers(const Params& params, const SolverInfo& solver) {
     throw ConfigError(std::string("-n: expected a number in (0, 1], got ") + given);
   }
   if (params.max_iter && *params.max_iter <= 0) throw ConfigError("max-iter must be positive");
-  if (params.pd_sigma && !(*params.pd_sigma > 0 && std::isfinite(*params.pd_sigma))) {
-    throw ConfigError("--pd-sigma must be positive");
-  }
-  if (!(params.tau_factor > 0 && params.tau_factor < 1)) {
-    throw ConfigError("--tau-factor must be in (0, 1)");
-  }
-  if (!(params.sigma > 0 && params.sigma < 0.5)) {
-    throw ConfigError("sigma must be in (0, 0.5)");
-  }
-  if (!(params.beta > 0 && params.beta < 1)) throw ConfigError("beta must be in (0, 1)");
-  if (params.pegasos_batch < 1) throw ConfigError("-k must be at least 1");
   for (const auto& [label, weight] : params.class_weights) {
     if (!(weight > 0) || !std::isfinite(weight * params.C)) {
       throw ConfigError("-w" + std::to_string(label) + ": the weight must be positive");
     }
-  }
-  if (params.gap_tol && !(*params.gap_tol > 0)) throw ConfigError("--gap-tol must be positive");
-  if (params.partitions && (*params.partitions < 1 || *params.partitions > kMaxPartitions)) {
-    throw ConfigError("--partitions must be from 1 to " + std::to_string(kMaxPartitions));
   }
   if (params.cv_folds == 1 || params.cv_folds < 0) {
     throw ConfigError("cross validation needs at least 2 folds");
@@ -220,40 +190,29 @@ bool is_lasso(const Params& params) {
 }
 
 const std::vector<SolverOptionFlag>& solver_option_flags() {
-  static const Params defaults;
-  static const std::vector<SolverOptionFlag> table = {
-      {"--select", option::kSelect, [](const Params& p) { return p.select.has_value(); }},
-      {"--sigma", option::kLineSearch, [](const Params& p) { return p.sigma != defaults.sigma; }},
-      {"--beta", option::kLineSearch, [](const Params& p) { return p.beta != defaults.beta; }},
-      {"-k", option::kBatch,
-       [](const Params& p) { return p.pegasos_batch != defaults.pegasos_batch; }},
-      {"--shrink", option::kShrink, [](const Params& p) { return p.shrink.value_or(false); }},
-      {"--no-shrink", option::kShrink,
-       [](const Params& p) { return p.shrink.has_value() && !*p.shrink; }},
-      {"--gap-tol", option::kGapTol, [](const Params& p) { return p.gap_tol.has_value(); }},
-      {"--partitions", option::kPartitions,
-       [](const Params& p) { return p.partitions.has_value(); }},
-      {"--exact-gaps", option::kExactGaps, [](const Params& p) { return p.exact_gaps; }},
-      {"--fixed-parts", option::kFixedParts, [](const Params& p) { return p.fixed_parts; }},
-      {"--pd-sigma", option::kPdSteps, [](const Params& p) { return p.pd_sigma.has_value(); }},
-      {"--tau-factor", option::kPdSteps,
-       [](const Params& p) { return p.tau_factor != defaults.tau_factor; }},
-  };
-  return table;
+  static const std::vector<SolverOptionFlag> flags = [] {
+    std::vector<SolverOptionFlag> out;
+    for (const OptionGroup* group : solver_option_groups()) {
+      for (const OptionFlag& flag : group->flags) out.push_back({&flag, group});
+    }
+    return out;
+  }();
+  return flags;
 }
 
-std::vector<std::pair<const char*, const char*>> solver_options_set(const Params& params) {
-  std::vector<std::pair<const char*, const char*>> out;
+std::vector<SolverOptionFlag> solver_options_set(const Params& params) {
+  std::vector<SolverOptionFlag> out;
   for (const SolverOptionFlag& entry : solver_option_flags()) {
-    if (entry.is_set(params)) out.emplace_back(entry.option, entry.flag);
+    if (entry.flag->is_set(params)) out.push_back(entry);
   }
   return out;
 }
 
-void check_solver_option(const SolverInfo& solver, const char* flag, const std::string& given) {
-  if (solver.takes_option(flag)) return;
-  throw ConfigError(given + " " + option_purpose(flag) + "; solver " + solver.name +
-                    " does not use it (use -s " + solvers_taking(flag) + ")");
+void check_solver_option(const SolverInfo& solver, const OptionGroup& group,
+                         const std::string& given) {
+  if (solver.takes_option(group)) return;
+  throw ConfigError(given + " " + group.purpose + "; solver " + solver.name +
+                    " does not use it (use -s " + solvers_taking(group) + ")");
 }
 
 std::string describe_run(const Params& params) {
@@ -355,11 +314,13 @@ unsigned thread_count(const Params& params) {
 }
 
 std::int64_t cd_partitions(const Params& params, std::size_t nonzeros) {
-  if (!solver_info(params.solver).takes_option(option::kPartitions)) return 1;
-  if (params.partitions) return *params.partitions;
+  if (!solver_info(params.solver).takes_option(*partition_options())) return 1;
+  const auto& parts = params.own<PartitionOptions>().count;
+  if (parts) return *parts;
   // -R: the partitioned CD regularizes the bias, so the serial solver runs.
   if (params.free_bias) return 1;
-  const bool own_rule = !params.select || *params.select == "perm";
+  const auto& rule = params.own<SelectOptions>().rule;
+  const bool own_rule = !rule || *rule == "perm";
   const bool large = nonzeros >= static_cast<std::size_t>(kCdPartitionedNonzeros);
   return own_rule && large ? kDefaultCdPartitions : 1;
 }
@@ -380,23 +341,22 @@ double class_cost(const Params& params, int label) {
   return params.C * (it == params.class_weights.end() ? 1.0 : it->second);
 }
 
-std::int64_t pegasos_updates(const Params& params, std::size_t num_rows) {
-  if (params.max_iter) return *params.max_iter;
-  const auto batch = static_cast<std::size_t>(params.pegasos_batch);
-  return kDefaultPegasosPasses * static_cast<std::int64_t>((num_rows + batch - 1) / batch);
-}
-
 void validate(const Params& params) {
   const SolverInfo& solver = solver_info(params.solver);
   validate_problem(params, solver);
   validate_numbers(params, solver);
-  for (const auto& [flag, given] : solver_options_set(params)) {
-    check_solver_option(solver, flag, given);
+  for (const OptionGroup* group : solver_option_groups()) {
+    if (group->check != nullptr) group->check(params);
   }
-  if (params.select) validate_rule(params, solver);
-  if (params.partitions && *params.partitions > 1 && params.select && *params.select != "perm") {
-    throw ConfigError("--partitions " + std::to_string(*params.partitions) +
-                      ": each block runs rule perm; rule " + *params.select +
+  for (const SolverOptionFlag& entry : solver_options_set(params)) {
+    check_solver_option(solver, *entry.group, entry.flag->flag);
+  }
+  const auto& rule = params.own<SelectOptions>().rule;
+  if (rule) validate_rule(*rule, params, solver);
+  const auto& parts = params.own<PartitionOptions>().count;
+  if (parts && *parts > 1 && rule && *rule != "perm") {
+    throw ConfigError("--partitions " + std::to_string(*parts) +
+                      ": each block runs rule perm; rule " + *rule +
                       " runs on one block only (use --partitions 1, or drop --select)");
   }
 }

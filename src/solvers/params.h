@@ -12,6 +12,7 @@
 
 #include "objective/loss.h"
 #include "objective/regularizer.h"
+#include "solvers/solver_options.h"
 #include "solvers/solver_table.h"
 
 namespace cdl {
@@ -95,38 +96,21 @@ struct RunOptions {
   bool free_bias = false;
 };
 
+// A run: its options, where its solver came from, and the values of the
+// solvers' own option groups that it sets (solver_options.h), each group's
+// struct keyed by its type.
 struct Params : RunOptions {
   SolverChoice choice;
-  // --select: the coordinate selection rule; default: the solver's own.
-  std::optional<std::string> select;
-  double sigma = 0.01;             // sufficient decrease, equation (12)
-  double beta = 0.5;               // line search shrink factor, Algorithm 2
-  std::int64_t pegasos_batch = 1;  // K, Pegasos's subsample size
-  // pdcd (solver_pdcd.cpp): the dual step sigma of the intercept's dual
-  // variables (Algorithm 2 with M = I, in cdtrain's scaling); default per
-  // data set, see default_pd_sigma(). tau_factor: each primal step is this
-  // share of Assumption 1(e)'s bound.
-  std::optional<double> pd_sigma;
-  double tau_factor = 0.95;
-  // Dual solvers: --shrink/--no-shrink (default on); set only when given,
-  // so that validate() can refuse it for the others.
-  std::optional<bool> shrink;
-  // Dual CD with a rule that reads the margins: re-weigh every row a step
-  // changes after each step (the papers' form), even where that costs more
-  // than kStaleGapsRatio uniform epochs an epoch (solver_dcd_adaptive.cpp).
-  bool exact_gaps = false;
-  // Dual solvers: --gap-tol, also stop once the duality gap is <= this;
-  // pdcd and rcd-pair: stop once their post-processed gap is <= this,
-  // in place of -e's relative gap.
-  std::optional<double> gap_tol;
-  // --partitions: the fixed blocks of one parallel solve (cdper: of the
-  // features; dcd: of the rows); the model depends on them, never on -m.
-  // Default per solver and data: SolverInfo::partitions.
-  std::optional<std::int64_t> partitions;
-  // --fixed-parts: dcd's parts keep the rows of the run's first cut in
-  // every epoch (the cut cdtrain-mpi's ranks hold), in place of a new cut
-  // of the rows every epoch.
-  bool fixed_parts = false;
+  OptionStore groups;
+  // A group's values (LineSearchOptions, say): the run's, else the defaults.
+  template <class Group>
+  const Group& own() const {
+    return groups.get<Group>();
+  }
+  template <class Group>
+  Group& own() {
+    return groups.edit<Group>();
+  }
 };
 
 // The data that a default solver is chosen for: l, n (with a bias column)
@@ -181,28 +165,23 @@ Regularizer regularizer_of(const Params& params, std::size_t num_features);
 // The C of class `label`: C times its -wi weight.
 double class_cost(const Params& params, int label);
 
-// Pegasos's number of updates for l training instances.
-std::int64_t pegasos_updates(const Params& params, std::size_t num_rows);
-
-// A solver's own option (SolverInfo::options) as the user writes it: the
-// flag, its option:: constant, and whether `params` sets it (given, or away
-// from its default).
+// A flag of the solvers' own option groups (solver_option_groups()), with
+// its group.
 struct SolverOptionFlag {
-  const char* flag;    // "--beta"
-  const char* option;  // option::kLineSearch
-  bool (*is_set)(const Params& params);
+  const OptionFlag* flag;    // --beta
+  const OptionGroup* group;  // line_search_options()
 };
-// Every flag of a solver's own option.
+// Every flag of the groups, group by group.
 const std::vector<SolverOptionFlag>& solver_option_flags();
 
-// The solvers' own options (SolverInfo::options) that `params` sets, given
-// or away from their defaults: each as its option:: constant and the flag
-// that sets it (--beta for option::kLineSearch, say).
-std::vector<std::pair<const char*, const char*>> solver_options_set(const Params& params);
-// Throws ConfigError unless `solver` takes `flag` (an option:: constant),
-// naming the solvers that do; `given` is the flag as the user wrote it
-// (--beta for option::kLineSearch, say).
-void check_solver_option(const SolverInfo& solver, const char* flag, const std::string& given);
+// The flags of the solvers' own option groups that `params` sets, given or
+// away from their defaults: each with its group.
+std::vector<SolverOptionFlag> solver_options_set(const Params& params);
+// Throws ConfigError unless `solver` takes `group`, naming the solvers that
+// do; `given` is the flag as the user wrote it (--beta for
+// line_search_options(), say).
+void check_solver_option(const SolverInfo& solver, const OptionGroup& group,
+                         const std::string& given);
 // Whether the run is the Lasso on primal CD (-r l1 -l sq), whose --select
 // rules include the Lasso's adaptive and greedy ones (select/lasso_rules.h).
 bool is_lasso(const Params& params);

@@ -6,11 +6,23 @@
 #define CDL_SOLVERS_PDCD_H_
 
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 #include "data/problem.h"
+#include "solvers/solver_options.h"
 
 namespace cdl {
+
+// pdcd's own options: --pd-sigma, the dual step sigma of the intercept's
+// dual variables (Algorithm 2 with M = I, in cdtrain's scaling; default per
+// data set, default_pd_sigma()), and --tau-factor: each primal step is this
+// share of Assumption 1(e)'s bound.
+struct PdcdOptions {
+  std::optional<double> sigma;
+  double tau_factor = 0.95;
+};
+const OptionGroup* pd_step_options();
 
 // sigma's default for a problem, 3 mean_j ||x_j||^2 over the rows that
 // count: see solver_pdcd.cpp. O(#nz).

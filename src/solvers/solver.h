@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "data/problem.h"
@@ -33,6 +34,17 @@ struct SolverInput {
   Reporter& reporter;
   const std::vector<double>* w0;  // the starting w (size n), or null for 0
 };
+
+// The option groups of several solvers (solver_options.h), defined in
+// solver_input.cpp: --select (SelectOptions), --partitions
+// (PartitionOptions), --gap-tol (GapTolOptions).
+const OptionGroup* select_options();
+const OptionGroup* partition_options();
+const OptionGroup* gap_tol_options();
+
+// The run's selection rule: --select, else the row's own (nullptr for a row
+// that picks no coordinates).
+const char* rule_name(const Params& params);
 
 // The input of a solver of one model over all classes
 // (SolverInfo::solve_all_classes). It returns the model's weights, as
@@ -156,6 +168,27 @@ SolveResult solve_pegasos(const Problem& problem, const Params& params, std::uin
 SolveResult solve_dcd(const Problem& problem, LossKind loss, SelectionRule& rule,
                       const Params& params, Reporter& reporter);
 
+// Dual CD's own options (solver_dcd.cpp, solver_dcd_adaptive.cpp,
+// solver_dcd_partitioned.cpp).
+struct DualOptions {
+  // --shrink/--no-shrink (default on); set only when given, so that
+  // validate() can refuse --shrink with a rule that reads the dual state.
+  std::optional<bool> shrink;
+  // --exact-gaps: with a rule that reads the margins, re-weigh every row a
+  // step changes after each step (the papers' form), even where that costs
+  // more than kStaleGapsRatio uniform epochs an epoch
+  // (solver_dcd_adaptive.cpp).
+  bool exact_gaps = false;
+  // --fixed-parts: the parts keep the rows of the run's first cut in every
+  // epoch (the cut cdtrain-mpi's ranks hold), in place of a new cut of the
+  // rows every epoch.
+  bool fixed_parts = false;
+};
+// Its groups: --shrink and --no-shrink, --exact-gaps, --fixed-parts.
+const OptionGroup* shrink_options();
+const OptionGroup* exact_gaps_options();
+const OptionGroup* fixed_parts_options();
+
 // Partitioned dual CD for L1- and L2-SVM (solver_dcd_partitioned.cpp), from
 // alpha = 0: the rows that count cut into `partitions` parts by `seed`, the
 // parts run on up to `threads` threads. The model depends on partitions and
@@ -164,7 +197,7 @@ SolveResult solve_dcd_partitioned(const Problem& problem, LossKind loss, std::si
                                   std::uint64_t seed, unsigned threads, const Params& params,
                                   Reporter& reporter);
 
-// The parts dcd runs (--partitions): params.partitions if given, else the
+// The parts dcd runs (--partitions): PartitionOptions::count if given, else the
 // default for the data's shape (dcd_partitions_default_text()); 1 with a
 // --select rule other than perm; at most the rows that count (at least 1).
 std::size_t dcd_partitions(const Params& params, std::size_t nonzeros, std::size_t rows_that_count);

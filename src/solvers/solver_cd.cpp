@@ -45,6 +45,8 @@
 //   passes the shortcut, plus O(nonzeros of column i) for every evaluation
 //   of D_i(lambda d). Reporting f(w) after each outer iteration adds O(l + n),
 //   outside the timed part.
+#include "solvers/solver_cd.h"
+
 #include <algorithm>
 #include <cmath>
 #include <type_traits>
@@ -54,6 +56,7 @@
 #include "objective/vector_math.h"
 #include "solvers/progress.h"
 #include "solvers/solver.h"
+#include "util/error.h"
 
 namespace cdl {
 namespace {
@@ -74,8 +77,8 @@ SolveResult cd_loop(Objective& objective, SelectionRule& rule, const Params& par
                     Reporter& reporter) {
   const double eps = params.eps.value();
   const std::int64_t max_iter = params.max_iter.value();
-  const double sigma = params.sigma;
-  const double beta = params.beta;
+  const double sigma = params.own<LineSearchOptions>().sigma;
+  const double beta = params.own<LineSearchOptions>().beta;
   const bool feedback = rule.wants_feedback();
 
   SolveResult result;
@@ -217,6 +220,40 @@ SolveResult solve_cd(const SolverInput& input) {
                                  if (input.w0 != nullptr) objective.reset(*input.w0);
                                  return solve_cd(objective, *rule, input.params, input.reporter);
                                });
+}
+
+const OptionGroup* line_search_options() {
+  static const OptionGroup group{
+      "--sigma",
+      "sets CD's line search (Algorithm 2)",
+      {{"--sigma", "sigma",
+        "sufficient decrease constant of equation (12), in (0, 0.5) (default " +
+            show_number(LineSearchOptions{}.sigma) + ")",
+        [](Params& params, const std::string& flag, const std::string& value) {
+          params.own<LineSearchOptions>().sigma = number_in(flag, value, 0, 0.5);
+        },
+        [](const Params& params) {
+          return params.own<LineSearchOptions>().sigma != LineSearchOptions{}.sigma;
+        },
+        "-q"},
+       {"--beta", "beta",
+        "line search shrink factor of Algorithm 2, in (0, 1) (default " +
+            show_number(LineSearchOptions{}.beta) + ")",
+        [](Params& params, const std::string& flag, const std::string& value) {
+          params.own<LineSearchOptions>().beta = number_in(flag, value, 0, 1);
+        },
+        [](const Params& params) {
+          return params.own<LineSearchOptions>().beta != LineSearchOptions{}.beta;
+        },
+        "--sigma"}},
+      [](const Params& params) {
+        const LineSearchOptions& search = params.own<LineSearchOptions>();
+        if (!(search.sigma > 0 && search.sigma < 0.5)) {
+          throw ConfigError("sigma must be in (0, 0.5)");
+        }
+        if (!(search.beta > 0 && search.beta < 1)) throw ConfigError("beta must be in (0, 1)");
+      }};
+  return &group;
 }
 
 }  // namespace cdl

@@ -140,6 +140,7 @@
 #include "solvers/cd_l1_step.h"
 #include "solvers/progress.h"
 #include "solvers/solver.h"
+#include "solvers/solver_cd.h"
 
 namespace cdl {
 namespace {
@@ -312,7 +313,8 @@ SolveResult cd_l1_loop(Objective& objective, const Regularizer& regularizer, Sel
   // The Lasso's support steps (the header), with the rules that keep no
   // state of their own about w.
   const bool support_stepping = gap_stop && !rule.wants_feedback();
-  const L1Settings settings{params.sigma, params.beta, rule.wants_feedback(),
+  const L1Settings settings{params.own<LineSearchOptions>().sigma,
+                            params.own<LineSearchOptions>().beta, rule.wants_feedback(),
                             rule.solver_may_shrink()};
   const double rows = static_cast<double>(std::max<std::size_t>(num_rows, 1));
 

@@ -124,6 +124,7 @@
 #include "solvers/cd_l1_step.h"
 #include "solvers/progress.h"
 #include "solvers/solver.h"
+#include "solvers/solver_cd.h"
 #include "util/parallel.h"
 #include "util/populate.h"
 
@@ -561,7 +562,8 @@ SolveResult partitioned_loop(Objective& objective, const Problem& problem,
     inv_scale = scale > 0 && std::isfinite(1.0 / scale) ? 1.0 / scale : 1.0;
     result.grad_norm = at_zero ? scale : norm2(gradient());
   }
-  const Settings settings{regularizer, l1, params.sigma, params.beta, inv_scale};
+  const LineSearchOptions& search = params.own<LineSearchOptions>();
+  const Settings settings{regularizer, l1, search.sigma, search.beta, inv_scale};
   const double rows = static_cast<double>(std::max<std::size_t>(setup.counted_rows, 1));
   L1Shrinking shrinking(l1 ? n : 0);
   bool converged = result.grad_norm <= stop_norm;

@@ -110,7 +110,7 @@ template <LossKind kLoss>
 SolveResult dcd_loop(const Problem& problem, const CsrMatrix& x, SelectionRule& rule,
                      const Params& params, Reporter& reporter) {
   const std::int64_t max_iter = params.max_iter.value();
-  const bool shrink = params.shrink.value_or(true);
+  const bool shrink = params.own<DualOptions>().shrink.value_or(true);
   assert(x.num_rows == problem.num_rows());
   DualRows dual = start_dual<kLoss>(problem, x);
   std::vector<double> w(x.num_cols, 0.0);
@@ -145,15 +145,15 @@ SolveResult solve_dcd(const Problem& problem, LossKind loss, SelectionRule& rule
 }
 
 SolveResult solve_dcd(const SolverInput& input) {
-  const SolverInfo& solver = solver_info(input.params.solver);
-  const std::string name = input.params.select ? *input.params.select : solver.rule;
+  const std::string name = rule_name(input.params);
   // Rules that read the dual state (importance, the adaptive and greedy
   // rules) run in the adaptive loop, one coordinate per draw
   // (solver_dcd_adaptive.cpp).
   const RuleInfo* info = find_rule(name);
   if (info != nullptr && info->dual_needs != DualNeeds::kNone) {
     return solve_dcd_with_rule(input.problem, input.params.loss.value(), name, input.seed,
-                               input.params, input.reporter, input.params.gap_tol.value_or(0.0));
+                               input.params, input.reporter,
+                               input.params.own<GapTolOptions>().gap_tol.value_or(0.0));
   }
   const std::size_t partitions = dcd_partitions(input.params, input.problem);
   if (partitions > 1) {
@@ -165,6 +165,60 @@ SolveResult solve_dcd(const SolverInput& input) {
   for (std::size_t j = 0; j < input.problem.num_rows(); ++j) coordinates += input.problem.counts(j);
   const std::unique_ptr<SelectionRule> rule = make_rule(name, {coordinates, input.seed, nullptr});
   return solve_dcd(input.problem, input.params.loss.value(), *rule, input.params, input.reporter);
+}
+
+const OptionGroup* shrink_options() {
+  static const OptionGroup group{
+      "--shrink",
+      "drops bounded dual variables",
+      {{"--shrink", nullptr,
+        "dual solvers (dcd): drop bounded dual variables from the epochs while they stay at their "
+        "bound (default)",
+        [](Params& params, const std::string&, const std::string&) {
+          params.own<DualOptions>().shrink = true;
+        },
+        [](const Params& params) { return params.own<DualOptions>().shrink.value_or(false); },
+        "--seed"},
+       {"--no-shrink", nullptr, "dual solvers (dcd): visit every dual variable in every epoch",
+        [](Params& params, const std::string&, const std::string&) {
+          params.own<DualOptions>().shrink = false;
+        },
+        [](const Params& params) {
+          const auto& shrink = params.own<DualOptions>().shrink;
+          return shrink.has_value() && !*shrink;
+        },
+        "--shrink"}}};
+  return &group;
+}
+
+const OptionGroup* exact_gaps_options() {
+  static const OptionGroup group{
+      "--exact-gaps",
+      "re-weighs the dual rules' rows every step",
+      {{"--exact-gaps", nullptr,
+        "dcd with a rule that reads the margins (ada-gap, gs-s, ...): re-weigh every changed row "
+        "after each step even where rows share features widely (default: refresh the weights "
+        "8 times an epoch there)",
+        [](Params& params, const std::string&, const std::string&) {
+          params.own<DualOptions>().exact_gaps = true;
+        },
+        [](const Params& params) { return params.own<DualOptions>().exact_gaps; }, "--no-shrink"}}};
+  return &group;
+}
+
+const OptionGroup* fixed_parts_options() {
+  static const OptionGroup group{
+      "--fixed-parts",
+      "keeps dual CD's parts of the rows",
+      {{"--fixed-parts", nullptr,
+        "dcd with --partitions P > 1: every epoch's parts are the run's first cut of the rows "
+        "(the parts cdtrain-mpi's ranks hold; its model); default: a new cut every epoch",
+        [](Params& params, const std::string&, const std::string&) {
+          params.own<DualOptions>().fixed_parts = true;
+        },
+        [](const Params& params) { return params.own<DualOptions>().fixed_parts; },
+        "--partitions"}}};
+  return &group;
 }
 
 }  // namespace cdl

@@ -54,6 +54,7 @@
 #include <limits>
 
 #include "solvers/progress.h"
+#include "solvers/solver.h"
 #include "util/error.h"
 
 namespace cdl {
@@ -164,7 +165,7 @@ SolveResult solve_dcd_with_rule(const Problem& problem, LossKind loss, const std
   }
   const bool margins = info->dual_needs == DualNeeds::kMargins;
   const double ratio = margins ? exact_epoch_cost_ratio(problem.x()) : 1.0;
-  const bool stale = margins && !params.exact_gaps && ratio > kStaleGapsRatio;
+  const bool stale = margins && !params.own<DualOptions>().exact_gaps && ratio > kStaleGapsRatio;
   if (margins && !stale && ratio > kStaleGapsRatio) {
     char line[200];
     std::snprintf(line, sizeof line,

@@ -523,7 +523,7 @@ SolveResult partitioned_loop(const Problem& problem, const CsrMatrix& x, std::si
                              std::uint64_t seed, unsigned threads, const Params& params,
                              Reporter& reporter) {
   const std::int64_t max_iter = params.max_iter.value();
-  const bool shrink = params.shrink.value_or(true);
+  const bool shrink = params.own<DualOptions>().shrink.value_or(true);
   assert(x.num_rows == problem.num_rows());
   Collective* const ranks = problem.share != nullptr ? problem.share->collective : nullptr;
   DualRows dual = start_dual<kLoss>(problem, x);
@@ -555,11 +555,11 @@ SolveResult partitioned_loop(const Problem& problem, const CsrMatrix& x, std::si
     throw Error("the primal rule of -s 2 on wide data does not run on rows spread over ranks");
   }
   // Ranks hold their parts' rows: a new cut every epoch would move them.
-  if (ranks != nullptr && !params.fixed_parts) {
+  if (ranks != nullptr && !params.own<DualOptions>().fixed_parts) {
     throw Error("dual CD on rows spread over ranks runs with --fixed-parts");
   }
   std::optional<EpochCut> cut;
-  if (!params.fixed_parts) cut.emplace(parts, seed);
+  if (!params.own<DualOptions>().fixed_parts) cut.emplace(parts, seed);
   Progress progress(reporter);
   // A team of one has no helpers: its passes run on this thread.
   ThreadTeam team(round_threads);
@@ -636,10 +636,12 @@ SolveResult solve_dcd_partitioned(const Problem& problem, LossKind loss, std::si
 
 std::size_t dcd_partitions(const Params& params, std::size_t nonzeros,
                            std::size_t rows_that_count) {
-  if (params.select && *params.select != "perm") return 1;
+  const auto& rule = params.own<SelectOptions>().rule;
+  if (rule && *rule != "perm") return 1;
+  const auto& given = params.own<PartitionOptions>().count;
   std::int64_t wanted = 1;
-  if (params.partitions) {
-    wanted = *params.partitions;
+  if (given) {
+    wanted = *given;
   } else if (static_cast<std::int64_t>(nonzeros) >= kPartitionedNonzeros) {
     wanted = kDefaultPartitions;
   }

@@ -139,11 +139,11 @@ void PrimalDualCd::step(std::size_t k) {
 SolveResult solve_pdcd(const SolverInput& input) {
   const Problem& problem = input.problem;
   const Params& params = input.params;
-  const double sigma = params.pd_sigma ? *params.pd_sigma : default_pd_sigma(problem);
-  PrimalDualCd state(problem, sigma, params.tau_factor);
-  const SolverInfo& row = solver_info(params.solver);
-  const std::unique_ptr<SelectionRule> rule = make_rule(
-      params.select ? *params.select : row.rule, {state.active_count(), input.seed, nullptr});
+  const PdcdOptions& steps = params.own<PdcdOptions>();
+  const double sigma = steps.sigma ? *steps.sigma : default_pd_sigma(problem);
+  PrimalDualCd state(problem, sigma, steps.tau_factor);
+  const std::unique_ptr<SelectionRule> rule =
+      make_rule(rule_name(params), {state.active_count(), input.seed, nullptr});
 
   SolveResult result;
   result.status = Status::kMaxIter;
@@ -173,6 +173,39 @@ SolveResult solve_pdcd(const SolverInput& input) {
   take_intercept_point(result, problem, std::move(last));
   input.reporter.info(line);
   return result;
+}
+
+const OptionGroup* pd_step_options() {
+  static const OptionGroup group{
+      "--pd-sigma",
+      "sets pdcd's step sizes",
+      {{"--pd-sigma", "sigma",
+        "pdcd: dual step size of the intercept's dual variables, > 0 (default: 3 times the "
+        "mean of ||x_j||^2)",
+        [](Params& params, const std::string& flag, const std::string& value) {
+          params.own<PdcdOptions>().sigma = positive_number(flag, value);
+        },
+        [](const Params& params) { return params.own<PdcdOptions>().sigma.has_value(); }, "--beta"},
+       {"--tau-factor", "f",
+        "pdcd: primal steps are f times the bound 1/(||x_j||^2 + sigma), in (0, 1) (default " +
+            show_number(PdcdOptions{}.tau_factor) + ")",
+        [](Params& params, const std::string& flag, const std::string& value) {
+          params.own<PdcdOptions>().tau_factor = number_in(flag, value, 0, 1);
+        },
+        [](const Params& params) {
+          return params.own<PdcdOptions>().tau_factor != PdcdOptions{}.tau_factor;
+        },
+        "--pd-sigma"}},
+      [](const Params& params) {
+        const PdcdOptions& steps = params.own<PdcdOptions>();
+        if (steps.sigma && !(*steps.sigma > 0 && std::isfinite(*steps.sigma))) {
+          throw ConfigError("--pd-sigma must be positive");
+        }
+        if (!(steps.tau_factor > 0 && steps.tau_factor < 1)) {
+          throw ConfigError("--tau-factor must be in (0, 1)");
+        }
+      }};
+  return &group;
 }
 
 }  // namespace cdl

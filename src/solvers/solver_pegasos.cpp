@@ -21,6 +21,8 @@
 //
 // Cost: O(nonzeros of the K sampled rows) per update, O(#nz) per reported
 //   outer iteration for f(w).
+#include "solvers/solver_pegasos.h"
+
 #include <cmath>
 #include <random>
 #include <utility>
@@ -29,6 +31,7 @@
 #include "select/random.h"
 #include "solvers/progress.h"
 #include "solvers/solver.h"
+#include "util/error.h"
 
 namespace cdl {
 namespace {
@@ -50,7 +53,7 @@ SolveResult solve_pegasos(const Problem& problem, const Params& params, std::uin
   }
   const std::size_t l = some_dropped ? drawn_from.size() : problem.num_rows();
   const std::size_t n = problem.num_features();
-  const auto batch = static_cast<std::size_t>(params.pegasos_batch);
+  const auto batch = static_cast<std::size_t>(params.own<PegasosOptions>().batch);
   const std::int64_t updates = pegasos_updates(params, l);
   const std::int64_t per_pass = static_cast<std::int64_t>((l + batch - 1) / batch);
   // The largest C_j, so that every C_j/C <= 1 and the ball (24) holds w*.
@@ -136,6 +139,30 @@ SolveResult solve_pegasos(const Problem& problem, const Params& params, std::uin
 
 SolveResult solve_pegasos(const SolverInput& input) {
   return solve_pegasos(input.problem, input.params, input.seed, input.reporter);
+}
+
+std::int64_t pegasos_updates(const Params& params, std::size_t num_rows) {
+  if (params.max_iter) return *params.max_iter;
+  const auto batch = static_cast<std::size_t>(params.own<PegasosOptions>().batch);
+  return kDefaultPegasosPasses * static_cast<std::int64_t>((num_rows + batch - 1) / batch);
+}
+
+const OptionGroup* pegasos_options() {
+  static const OptionGroup group{
+      "-k",
+      "sets Pegasos's instances per update",
+      {{"-k", "K", "pegasos: instances per update (default 1)",
+        [](Params& params, const std::string& flag, const std::string& value) {
+          params.own<PegasosOptions>().batch = integer_at_least<std::int64_t>(flag, value, 1);
+        },
+        [](const Params& params) {
+          return params.own<PegasosOptions>().batch != PegasosOptions{}.batch;
+        },
+        "--tau-factor"}},
+      [](const Params& params) {
+        if (params.own<PegasosOptions>().batch < 1) throw ConfigError("-k must be at least 1");
+      }};
+  return &group;
 }
 
 }  // namespace cdl

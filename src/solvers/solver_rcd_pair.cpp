@@ -72,9 +72,8 @@ SolveResult solve_rcd_pair(const SolverInput& input) {
   for (std::size_t k = 0; k < active.size(); ++k) norm2[k] = row_squared_norm(rows, active[k]);
   std::vector<double> alpha(problem.num_rows(), 0.0);
   std::vector<double> w(problem.num_features(), 0.0);
-  const SolverInfo& row = solver_info(params.solver);
   const std::unique_ptr<SelectionRule> rule =
-      make_rule(params.select ? *params.select : row.rule, {active.size(), input.seed, nullptr});
+      make_rule(rule_name(params), {active.size(), input.seed, nullptr});
 
   const auto pair_step = [&](std::size_t ka, std::size_t kb) {
     const std::size_t i = active[ka];

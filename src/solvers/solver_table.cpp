@@ -9,7 +9,10 @@
 #include "objective/transpose_blocks.h"
 #include "select/selection_rule.h"
 #include "solvers/liblinear_numbers.h"
+#include "solvers/pdcd.h"
 #include "solvers/solver.h"
+#include "solvers/solver_cd.h"
+#include "solvers/solver_pegasos.h"
 #include "util/error.h"
 
 namespace cdl {
@@ -50,7 +53,7 @@ SolverInfo cd_row(const char* name, const char* description, const char* rule) {
   row.rule = rule;
   row.losses = {L::kL2Svm, L::kLogistic, L::kSquared, L::kSvrL2};
   row.regularizers = {R::kL2, R::kL1};
-  row.options = {option::kSelect, option::kLineSearch};
+  row.options = {select_options(), line_search_options()};
   row.free_bias_losses = {L::kL2Svm, L::kLogistic, L::kSvrL2, L::kSquared};
   // LIBLINEAR's -R of -s 5 and -s 6 (the Lasso's gap and support steps
   // know no free weight).
@@ -71,7 +74,7 @@ SolverInfo cmls_row(const char* name, const char* description, const char* rule)
   row.solve = solve_cmls;
   row.rule = rule;
   row.losses = {L::kL2Svm};
-  row.options = {option::kSelect};
+  row.options = {select_options()};
   row.default_eps = kCdEps;
   row.stopping = "||D'|| <= eps ||grad f(0)|| once the smoothing c_k is 0";
   row.default_max_iter = kDefaultMaxIter;
@@ -106,9 +109,9 @@ SolverInfo tron_row() {
   row.solve_on_threads = true;
   // --partitions: the fixed blocks of rows in which X'u is added
   // (objective/transpose_blocks.h), the ranks' share in cdtrain-mpi.
-  row.options = {option::kPartitions};
+  row.options = {partition_options()};
   row.partitions = [](const Params& params, std::size_t nonzeros, std::size_t, std::size_t cols) {
-    return transpose_block_count(params.partitions, nonzeros, cols);
+    return transpose_block_count(params.own<PartitionOptions>().count, nonzeros, cols);
   };
   row.distribution = Distribution::kRowBlocks;
   row.model_types = primal_model_types();
@@ -132,7 +135,7 @@ SolverInfo pegasos_row() {
   row.description = "Pegasos stochastic subgradient, Algorithm 4";
   row.solve = solve_pegasos;
   row.losses = {L::kL1Svm};
-  row.options = {option::kBatch};
+  row.options = {pegasos_options()};
   row.stopping = "none: --max-iter updates, 500 passes over the data by default";
   row.norm_name = "";
   row.needs_rows = true;
@@ -153,8 +156,8 @@ SolverInfo dcd_row() {
   row.coordinates = kDualCoordinates;
   row.losses = {L::kL2Svm, L::kL1Svm};
   row.liblinear = {{1, L::kL2Svm, R::kL2}, {3, L::kL1Svm, R::kL2}};
-  row.options = {option::kSelect,     option::kShrink,    option::kGapTol,
-                 option::kPartitions, option::kExactGaps, option::kFixedParts};
+  row.options = {select_options(),    shrink_options(),     gap_tol_options(),
+                 partition_options(), exact_gaps_options(), fixed_parts_options()};
   row.partitions = [](const Params& params, std::size_t nonzeros, std::size_t rows, std::size_t) {
     return dcd_partitions(params, nonzeros, rows);
   };
@@ -188,7 +191,7 @@ SolverInfo intercept_row(const char* name, const char* description,
   row.coordinates = kDualCoordinates;
   row.only_rules = {"uniform", "perm", "perm-once", "cyclic"};
   row.losses = {L::kL1Svm};
-  row.options = {option::kSelect, option::kGapTol};
+  row.options = {select_options(), gap_tol_options()};
   row.default_eps = 0.001;
   row.stopping = "duality gap P - D <= eps P, and w close and w0 settled";
   // 0: the solvers scale their epoch limit (intercept_epoch.h).
@@ -204,7 +207,7 @@ SolverInfo pdcd_row() {
   SolverInfo row = intercept_row(
       "pdcd", "primal-dual CD with an unregularized intercept (Fercoq & Bianchi, Alg. 2)",
       solve_pdcd);
-  row.options.push_back(option::kPdSteps);
+  row.options.push_back(pd_step_options());
   return row;
 }
 
@@ -313,7 +316,7 @@ const std::vector<SolverInfo>& solver_table() {
         // LIBLINEAR's L1 problems, measured (docs/solvers.md).
         row.liblinear = {{5, L::kL2Svm, R::kL1}, {6, L::kLogistic, R::kL1}};
         // --partitions > 1: solver_cd_partitioned.cpp on -m's threads.
-        row.options.push_back(option::kPartitions);
+        row.options.push_back(partition_options());
         row.partitions = [](const Params& params, std::size_t nonzeros, std::size_t, std::size_t) {
           return static_cast<std::size_t>(cd_partitions(params, nonzeros));
         };
@@ -372,11 +375,8 @@ const ModelTypeInfo* find_model_type(std::string_view name) {
   return nullptr;
 }
 
-bool SolverInfo::takes_option(const char* flag) const {
-  for (const char* own : options) {
-    if (std::string_view(own) == flag) return true;
-  }
-  return false;
+bool SolverInfo::takes_option(const OptionGroup& group) const {
+  return std::find(options.begin(), options.end(), &group) != options.end();
 }
 
 bool SolverInfo::traces_intercept_gap(LossKind loss) const {
@@ -384,12 +384,25 @@ bool SolverInfo::traces_intercept_gap(LossKind loss) const {
          intercept_trace_losses.end();
 }
 
-std::string solvers_taking(const char* flag) {
+std::string solvers_taking(const OptionGroup& group) {
   std::string out;
   for (const SolverInfo& info : solver_table()) {
-    if (info.takes_option(flag)) out += (out.empty() ? "" : ", ") + std::string(info.name);
+    if (info.takes_option(group)) out += (out.empty() ? "" : ", ") + std::string(info.name);
   }
   return out;
+}
+
+const std::vector<const OptionGroup*>& solver_option_groups() {
+  static const std::vector<const OptionGroup*> groups = [] {
+    std::vector<const OptionGroup*> out;
+    for (const SolverInfo& row : solver_table()) {
+      for (const OptionGroup* group : row.options) {
+        if (std::find(out.begin(), out.end(), group) == out.end()) out.push_back(group);
+      }
+    }
+    return out;
+  }();
+  return groups;
 }
 
 bool SolverInfo::uses_seed() const {

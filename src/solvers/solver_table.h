@@ -25,6 +25,7 @@
 #include "objective/loss.h"
 #include "objective/regularizer.h"
 #include "select/selection_rule.h"
+#include "solvers/solver_options.h"
 
 namespace cdl {
 
@@ -106,21 +107,6 @@ struct ModelType {
   const char* name;
 };
 
-// The options that only some solvers take. A row lists the ones it takes in
-// SolverInfo::options; giving another is a usage error that names the
-// solvers taking it (check_solver_option() in params.h).
-namespace option {
-inline constexpr const char* kSelect = "--select";           // the coordinate selection rule
-inline constexpr const char* kLineSearch = "--sigma";        // and --beta: CD's line search
-inline constexpr const char* kBatch = "-k";                  // Pegasos's instances per update
-inline constexpr const char* kShrink = "--shrink";           // and --no-shrink: dual shrinking
-inline constexpr const char* kGapTol = "--gap-tol";          // stop on a duality gap
-inline constexpr const char* kPdSteps = "--pd-sigma";        // and --tau-factor: pdcd's steps
-inline constexpr const char* kPartitions = "--partitions";   // fixed blocks of one parallel solve
-inline constexpr const char* kExactGaps = "--exact-gaps";    // per-step gaps of the dual rules
-inline constexpr const char* kFixedParts = "--fixed-parts";  // dcd's parts keep their rows
-}  // namespace option
-
 // One row. Every field has a default, and each row sets the ones that
 // differ by name (solver_table.cpp).
 struct SolverInfo {
@@ -147,8 +133,10 @@ struct SolverInfo {
   std::vector<RegularizerKind> regularizers{RegularizerKind::kL2};
   // The LIBLINEAR -s numbers it solves.
   std::vector<LiblinearProblem> liblinear;
-  // The options of `option` it takes.
-  std::vector<const char*> options;
+  // The solvers' own option groups it takes (solver_options.h): their
+  // flags act on its runs; giving another is a usage error that names the
+  // rows taking it (check_solver_option() in params.h).
+  std::vector<const OptionGroup*> options;
 
   // Stopping: the default -e (0: no stopping tolerance; the solver runs its
   // budget), how -e is scaled before the solver sees it, and what the rule
@@ -228,7 +216,7 @@ struct SolverInfo {
 
   // Whether --seed changes its result.
   bool uses_seed() const;
-  bool takes_option(const char* flag) const;
+  bool takes_option(const OptionGroup& group) const;
   bool traces_intercept_gap(LossKind loss) const;
 };
 
@@ -258,8 +246,12 @@ const ModelTypeInfo* find_model_type(std::string_view name);
 // ...".
 std::string valid_pairs();
 
-// "cdper, cd, ...": the rows that take `flag` (an option:: constant).
-std::string solvers_taking(const char* flag);
+// "cdper, cd, ...": the rows that take `group`.
+std::string solvers_taking(const OptionGroup& group);
+
+// Every option group that a row takes, in the order the rows first name
+// them: cdtrain's flags, -h and validate() read them from here.
+const std::vector<const OptionGroup*>& solver_option_groups();
 
 }  // namespace cdl
 

@@ -18,6 +18,7 @@
 #include "data/problem.h"
 #include "model/model.h"
 #include "objective/loss.h"
+#include "solvers/solver.h"
 #include "solvers/solver_table.h"
 #include "train/cross_validation.h"
 #include "train/run_checks.h"
@@ -110,9 +111,10 @@ std::size_t partitions_of(const Params& params, const TrainingData& data) {
 // given or are more than one.
 std::string header_run(const Params& params, std::size_t parts) {
   std::string run = describe_run(params);
-  if (parts > 1 || (parts == 1 && params.partitions)) {
+  const bool given = params.own<PartitionOptions>().count.has_value();
+  if (parts > 1 || (parts == 1 && given)) {
     run += ", " + std::to_string(parts) + (parts == 1 ? " partition" : " partitions") +
-           (params.partitions ? "" : " (default)") + (params.fixed_parts ? ", fixed" : "");
+           (given ? "" : " (default)") + (params.own<DualOptions>().fixed_parts ? ", fixed" : "");
   }
   return run;
 }

@@ -275,9 +275,9 @@ std::vector<double> train_all_classes(const SolverInfo& row, const CscMatrix& x,
 // trains_on_rows() for `row`.
 bool rows_suffice(const SolverInfo& row, const Params& params) {
   if (!row.needs_rows || row.solve_all_classes != nullptr) return false;
-  const char* rule_name = params.select ? params.select->c_str() : row.rule;
-  if (rule_name == nullptr) return true;
-  const RuleInfo* rule = find_rule(rule_name);
+  const char* name = rule_name(params);
+  if (name == nullptr) return true;
+  const RuleInfo* rule = find_rule(name);
   return rule != nullptr && rule->dual_needs == DualNeeds::kNone;
 }
 

@@ -257,7 +257,7 @@ TEST(DualRuleTable, DualRulesNeedTheDualStateAndAreRefusedForPrimalSolvers) {
     EXPECT_THROW(make_rule(name, RuleContext{4, 1, &f.cols, nullptr}), ConfigError) << name;
     Params params;
     params.solver = SolverKind::kCd;
-    params.select = name;
+    params.own<SelectOptions>().rule = name;
     try {
       validate(resolve_defaults(params));
       ADD_FAILURE() << name << " accepted for -s cd";
@@ -277,7 +277,7 @@ TEST(DualRuleTable, DualRulesNeedTheDualStateAndAreRefusedForPrimalSolvers) {
             "ada-uniform, ada-gap, gap-per-epoch, gs-s, gs-r or gs-q");
   Params params;
   params.solver = SolverKind::kCd;
-  params.select = "importance";
+  params.own<SelectOptions>().rule = "importance";
   EXPECT_NO_THROW(validate(resolve_defaults(params)));
 }
 

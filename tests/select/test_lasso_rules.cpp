@@ -316,7 +316,7 @@ Params lasso_params(const std::string& rule) {
   params.solver = SolverKind::kCd;
   params.loss = LossKind::kSquared;
   params.regularizer = RegularizerKind::kL1;
-  params.select = rule;
+  params.own<SelectOptions>().rule = rule;
   return params;
 }
 

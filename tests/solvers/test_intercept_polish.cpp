@@ -113,7 +113,7 @@ TEST(InterceptStop, PolishIsTriedFromTenTimesEpsThenAfterTheEpochDoubles) {
   EXPECT_TRUE(stop.polish_accepted(200, good, kPolishTol));
   EXPECT_TRUE(stop.polished());
   // --gap-tol (the papers' figures) never polishes.
-  params.gap_tol = 1e-9;
+  params.own<GapTolOptions>().gap_tol = 1e-9;
   const InterceptStop figures(params);
   EXPECT_FALSE(figures.polish_due(50, near, false));
   EXPECT_FALSE(figures.polish_due(50, near, true));

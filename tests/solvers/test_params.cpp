@@ -5,6 +5,7 @@
 
 #include "solvers/liblinear_numbers.h"
 #include "solvers/params.h"
+#include "solvers/solver_cd.h"
 
 namespace cdl {
 namespace {
@@ -41,8 +42,8 @@ TEST(SolverByShape, LeavesGivenSolversOtherProblemsAndSolverOptionsAlone) {
   kept[1].loss = LossKind::kLogistic;
   kept[2].loss = LossKind::kSvrL2;
   kept[3].regularizer = RegularizerKind::kL1;
-  kept[4].partitions = 1;
-  kept[5].sigma = 0.02;
+  kept[4].own<PartitionOptions>().count = 1;
+  kept[5].own<LineSearchOptions>().sigma = 0.02;
   for (const Params& given : kept) {
     EXPECT_FALSE(solver_by_shape(given));
     const Params out = choose_solver_by_shape(given, wide);

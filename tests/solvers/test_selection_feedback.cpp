@@ -88,7 +88,7 @@ SolveResult train_with(const char* data, SolverKind solver, const char* select, 
   params.solver = solver;
   params.loss = loss;
   params.eps = 1e-4;
-  if (select != nullptr) params.select = select;
+  if (select != nullptr) params.own<SelectOptions>().rule = select;
   validate(params);
   RecordingReporter reporter;
   return train_binary(problem, resolve_defaults(params), 5, reporter);

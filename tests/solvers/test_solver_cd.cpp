@@ -14,6 +14,7 @@
 #include "objective/objective.h"
 #include "solver_test_util.h"
 #include "solvers/solver.h"
+#include "solvers/solver_cd.h"
 #include "test_util.h"
 #include "train/train.h"
 
@@ -122,9 +123,9 @@ TEST(SolveCd, LineSearchWithBetaCloseToOneStillConverges) {
   const Problem problem = test::problem_of("a9a", 1000.0);
   RecordingReporter reporter;
   Params params;
-  params.beta = 0.99;
+  params.own<LineSearchOptions>().beta = 0.99;
   const SolveResult slow = train_binary(problem, resolve_defaults(params), 1, reporter);
-  params.beta = 0.5;
+  params.own<LineSearchOptions>().beta = 0.5;
   const SolveResult fast = train_binary(problem, resolve_defaults(params), 1, reporter);
   EXPECT_EQ(slow.status, Status::kConverged);
   EXPECT_NEAR(slow.objective, fast.objective, 1e-4 * fast.objective);  // both stop at eps 1e-3

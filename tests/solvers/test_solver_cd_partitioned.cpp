@@ -48,7 +48,7 @@ Params params_for(const Case& c, std::int64_t partitions, unsigned threads, doub
   params.solver = SolverKind::kCdPer;
   params.loss = c.loss;
   params.regularizer = c.regularizer;
-  params.partitions = partitions;
+  params.own<PartitionOptions>().count = partitions;
   params.threads = threads;
   params.eps = eps;
   params.max_iter = 5000;
@@ -143,10 +143,10 @@ TEST(PartitionedCd, DefaultPartitionsFollowTheNonzeros) {
   EXPECT_EQ(cd_partitions(plain, 999999), 1);
   EXPECT_EQ(cd_partitions(plain, 1000000), 2);
   Params given;
-  given.partitions = 3;
+  given.own<PartitionOptions>().count = 3;
   EXPECT_EQ(cd_partitions(resolve_defaults(given), 10), 3);
   Params rule;
-  rule.select = "cyclic";
+  rule.own<SelectOptions>().rule = "cyclic";
   EXPECT_EQ(cd_partitions(resolve_defaults(rule), 5000000), 1);
   Params other;
   other.solver = SolverKind::kCd;
@@ -155,14 +155,14 @@ TEST(PartitionedCd, DefaultPartitionsFollowTheNonzeros) {
 
 TEST(PartitionedCd, PartitionsAreCheckedAgainstTheRule) {
   Params params;
-  params.partitions = 2;
-  params.select = "cyclic";
+  params.own<PartitionOptions>().count = 2;
+  params.own<SelectOptions>().rule = "cyclic";
   EXPECT_THROW(validate(resolve_defaults(params)), ConfigError);
-  params.partitions = 1;
+  params.own<PartitionOptions>().count = 1;
   EXPECT_NO_THROW(validate(resolve_defaults(params)));
   Params other;
   other.solver = SolverKind::kCd;
-  other.partitions = 2;
+  other.own<PartitionOptions>().count = 2;
   EXPECT_THROW(validate(resolve_defaults(other)), ConfigError);
 }
 

@@ -217,7 +217,7 @@ TEST_P(DcdHeartScale, ShrinkingReachesTheSameOptimum) {
   const Problem problem = test::problem_of("heart_scale");
   Params params = dcd_params(c.loss, 1e-6);
   const SolveResult shrunk = run_dcd(problem, params);
-  params.shrink = false;
+  params.own<DualOptions>().shrink = false;
   const SolveResult full = run_dcd(problem, params);
   EXPECT_NEAR(shrunk.objective, full.objective, 1e-6 * full.objective);
   // L1-SVM has many alpha_j at a bound (heart_scale: 107 of 270 support
@@ -295,7 +295,7 @@ TEST(Dcd, StopsAtMaxIter) {
 TEST(Dcd, GapTolStopsOnceTheGapIsSmallEnough) {
   const Problem problem = test::problem_of("heart_scale");
   Params params = dcd_params(LossKind::kL1Svm, 1e-12);
-  params.gap_tol = 1.0;
+  params.own<GapTolOptions>().gap_tol = 1.0;
   GapRecorder recorder(problem, LossKind::kL1Svm);
   const SolveResult result = run_dcd(problem, params, recorder);
   EXPECT_EQ(result.status, Status::kConverged);
@@ -320,11 +320,11 @@ TEST(Dcd, RowRefusesWarmStartAndWritesDualModelTypes) {
 TEST(Dcd, ValidateRefusesDualFlagsForPrimalSolvers) {
   Params params;
   params.solver = SolverKind::kCdPer;
-  params.shrink = false;
+  params.own<DualOptions>().shrink = false;
   EXPECT_NE(test::error_message([&] { validate(resolve_defaults(params)); }).find("--no-shrink"),
             std::string::npos);
-  params.shrink.reset();
-  params.gap_tol = 0.5;
+  params.own<DualOptions>().shrink.reset();
+  params.own<GapTolOptions>().gap_tol = 0.5;
   EXPECT_NE(test::error_message([&] { validate(resolve_defaults(params)); }).find("--gap-tol"),
             std::string::npos);
   params.solver = kDcd;

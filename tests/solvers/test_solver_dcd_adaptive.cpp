@@ -12,6 +12,7 @@
 #include "objective/dual_state.h"
 #include "objective/evaluate.h"
 #include "solver_test_util.h"
+#include "solvers/solver.h"
 #include "solvers/solver_dcd_adaptive.h"
 
 namespace cdl {
@@ -21,7 +22,7 @@ Params params_with(double eps, std::int64_t max_iter, bool exact_gaps = false) {
   Params params;
   params.eps = eps;
   params.max_iter = max_iter;
-  params.exact_gaps = exact_gaps;
+  params.own<DualOptions>().exact_gaps = exact_gaps;
   return params;
 }
 

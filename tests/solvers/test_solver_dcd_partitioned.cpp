@@ -29,7 +29,7 @@ Params dcd_params(LossKind loss, double eps, std::int64_t partitions) {
   params.loss = loss;
   params.eps = eps;
   params.max_iter = 100000;
-  params.partitions = partitions;
+  params.own<PartitionOptions>().count = partitions;
   return resolve_defaults(params);
 }
 
@@ -46,8 +46,8 @@ SolveResult partitioned(const Problem& problem, const Params& params, unsigned t
                         Reporter* reporter = nullptr) {
   test::RecordingReporter quiet;
   return solve_dcd_partitioned(problem, params.loss.value(),
-                               static_cast<std::size_t>(*params.partitions), 1, threads, params,
-                               reporter != nullptr ? *reporter : quiet);
+                               static_cast<std::size_t>(*params.own<PartitionOptions>().count), 1,
+                               threads, params, reporter != nullptr ? *reporter : quiet);
 }
 
 // Unequal class costs (-wi), an empty row and a held-out row (a fold's).
@@ -143,7 +143,7 @@ TEST_P(PartitionedDcd, MorePartsThanRows) {
   const Small s;
   Params params = dcd_params(loss, 1e-9, 100);
   EXPECT_EQ(dcd_partitions(params, s.problem), 5u);
-  params.partitions = 5;
+  params.own<PartitionOptions>().count = 5;
   const SolveResult whole = serial(s.problem, dcd_params(loss, 1e-9, 1));
   const SolveResult parts = partitioned(s.problem, params);
   EXPECT_EQ(parts.status, Status::kConverged);
@@ -172,7 +172,7 @@ TEST(PartitionedDcd, SameBitsForAnyThreadCount) {
         std::pair{LossKind::kL1Svm, true}, std::pair{LossKind::kL2Svm, true}}) {
     SCOPED_TRACE(fixed ? "fixed parts" : "a new cut every epoch");
     Params params = dcd_params(loss, 0.01, 4);
-    params.fixed_parts = fixed;
+    params.own<DualOptions>().fixed_parts = fixed;
     params.threads = 1;
     test::RecordingReporter quiet;
     const SolveResult one = train_binary(problem, params, 7, quiet);
@@ -217,39 +217,39 @@ TEST(PartitionedDcd, OnePartIsTheSerialSolver) {
 TEST(PartitionedDcd, DefaultPartsFollowTheDataNotTheThreads) {
   const Problem problem = test::problem_of("heart_scale");
   Params params = dcd_params(LossKind::kL2Svm, 0.1, 1);
-  params.partitions.reset();
+  params.own<PartitionOptions>().count.reset();
   EXPECT_EQ(dcd_partitions(params, problem), 1u);  // small data: serial
   params.threads = 8;
   EXPECT_EQ(dcd_partitions(params, problem), 1u);
   // A rule other than perm runs serially when --partitions is not given.
-  params.select = "cyclic";
+  params.own<SelectOptions>().rule = "cyclic";
   EXPECT_EQ(dcd_partitions(params, problem), 1u);
 }
 
 TEST(PartitionedDcd, ValidateChecksPartitions) {
   Params params = dcd_params(LossKind::kL2Svm, 0.1, 0);
   EXPECT_THROW(validate(params), ConfigError);
-  params.partitions = kMaxPartitions + 1;
+  params.own<PartitionOptions>().count = kMaxPartitions + 1;
   EXPECT_THROW(validate(params), ConfigError);
-  params.partitions = kMaxPartitions;
+  params.own<PartitionOptions>().count = kMaxPartitions;
   EXPECT_NO_THROW(validate(params));
-  params.partitions = 2;
-  params.select = "cyclic";
+  params.own<PartitionOptions>().count = 2;
+  params.own<SelectOptions>().rule = "cyclic";
   try {
     validate(params);
     ADD_FAILURE() << "accepted";
   } catch (const ConfigError& e) {
     EXPECT_NE(std::string(e.what()).find("--partitions 2"), std::string::npos) << e.what();
   }
-  params.select = "perm";
+  params.own<SelectOptions>().rule = "perm";
   EXPECT_NO_THROW(validate(params));
-  params.partitions = 1;
-  params.select = "cyclic";
+  params.own<PartitionOptions>().count = 1;
+  params.own<SelectOptions>().rule = "cyclic";
   EXPECT_NO_THROW(validate(params));
   // Not every solver takes it.
   Params pegasos;
   pegasos.solver = SolverKind::kPegasos;
-  pegasos.partitions = 2;
+  pegasos.own<PartitionOptions>().count = 2;
   EXPECT_THROW(validate(resolve_defaults(pegasos)), ConfigError);
 }
 

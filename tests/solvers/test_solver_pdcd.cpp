@@ -165,7 +165,7 @@ TEST(Pdcd, GapsDecreaseOverallAndUniformDrawsConverge) {
   for (const char* rule : {"uniform", "perm", "cyclic"}) {
     SCOPED_TRACE(rule);
     Params params = intercept_params("pdcd", 1e-3);
-    params.select = rule;
+    params.own<SelectOptions>().rule = rule;
     test::RecordingReporter reporter;
     train(data.file.features, data.classes, params, reporter);
     ASSERT_GE(reporter.iterations.size(), 2u);
@@ -183,7 +183,7 @@ TEST(Pdcd, SameSeedSameModelAndGapTolStops) {
   const LinearModel a = train(data.file.features, data.classes, params, a_log);
   const LinearModel b = train(data.file.features, data.classes, params, b_log);
   EXPECT_EQ(a.w, b.w);
-  params.gap_tol = 1.0;
+  params.own<GapTolOptions>().gap_tol = 1.0;
   test::RecordingReporter c_log;
   train(data.file.features, data.classes, params, c_log);
   ASSERT_FALSE(c_log.iterations.empty());
@@ -267,7 +267,7 @@ TEST(InterceptStop, GapTolChecksEveryEpochAndTheDefaultThinsOut) {
   for (std::int64_t epoch = 1; epoch <= 10000; ++epoch) checks += sparse.due(epoch);
   EXPECT_LT(checks, 500);  // 4.5% of the epochs
   EXPECT_TRUE(sparse.due(7));
-  params.gap_tol = 1e-9;
+  params.own<GapTolOptions>().gap_tol = 1e-9;
   InterceptStop every(params);
   for (std::int64_t epoch = 1; epoch <= 1000; ++epoch) EXPECT_TRUE(every.due(epoch));
 }

@@ -5,16 +5,21 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "select/selection_rule.h"
 #include "solver_test_util.h"
 #include "solvers/liblinear_numbers.h"
 #include "solvers/params.h"
+#include "solvers/pdcd.h"
 #include "solvers/solver.h"
+#include "solvers/solver_cd.h"
+#include "solvers/solver_pegasos.h"
 #include "solvers/solver_table.h"
 #include "train/train.h"
 #include "util/error.h"
@@ -22,9 +27,15 @@
 namespace cdl {
 namespace {
 
-const std::vector<const char*> kOwnOptions = {
-    option::kSelect,  option::kLineSearch, option::kBatch,     option::kShrink,    option::kGapTol,
-    option::kPdSteps, option::kPartitions, option::kExactGaps, option::kFixedParts};
+// The solvers' own option groups, each defined beside the solver that
+// reads it.
+const std::vector<const OptionGroup*>& own_options() {
+  static const std::vector<const OptionGroup*> groups = {
+      select_options(),    line_search_options(), pegasos_options(),
+      shrink_options(),    gap_tol_options(),     pd_step_options(),
+      partition_options(), exact_gaps_options(),  fixed_parts_options()};
+  return groups;
+}
 
 template <class T>
 bool contains(const std::vector<T>& list, const T& value) {
@@ -56,13 +67,11 @@ TEST(SolverTable, EveryRowIsComplete) {
       EXPECT_TRUE(contains(row.losses, type.loss)) << type.name;
       EXPECT_TRUE(contains(row.regularizers, type.regularizer)) << type.name;
     }
-    for (const char* flag : row.options) {
-      EXPECT_TRUE(std::any_of(kOwnOptions.begin(), kOwnOptions.end(), [&](const char* known) {
-        return std::string(known) == flag;
-      })) << flag;
+    for (const OptionGroup* group : row.options) {
+      EXPECT_TRUE(contains(own_options(), group)) << group->name;
     }
     // A row with a rule takes --select, and its rule serves its coordinates.
-    EXPECT_EQ(row.rule != nullptr, row.takes_option(option::kSelect));
+    EXPECT_EQ(row.rule != nullptr, row.takes_option(*select_options()));
     if (row.rule != nullptr) {
       const RuleInfo* rule = find_rule(row.rule);
       ASSERT_NE(rule, nullptr) << row.rule;
@@ -151,19 +160,18 @@ TEST(SolverTable, LiblinearNumbersComeFromTheRows) {
 }
 
 // The Params that set each solver's own option, as the command line would.
-Params with_option(SolverKind solver, const char* flag) {
+Params with_option(SolverKind solver, const OptionGroup* group) {
   Params params;
   params.solver = solver;
-  const std::string name = flag;
-  if (name == option::kSelect) params.select = "cyclic";
-  if (name == option::kLineSearch) params.sigma = 0.1;
-  if (name == option::kBatch) params.pegasos_batch = 4;
-  if (name == option::kShrink) params.shrink = false;
-  if (name == option::kGapTol) params.gap_tol = 1e-3;
-  if (name == option::kPdSteps) params.pd_sigma = 2.0;
-  if (name == option::kPartitions) params.partitions = 2;
-  if (name == option::kExactGaps) params.exact_gaps = true;
-  if (name == option::kFixedParts) params.fixed_parts = true;
+  if (group == select_options()) params.own<SelectOptions>().rule = "cyclic";
+  if (group == line_search_options()) params.own<LineSearchOptions>().sigma = 0.1;
+  if (group == pegasos_options()) params.own<PegasosOptions>().batch = 4;
+  if (group == shrink_options()) params.own<DualOptions>().shrink = false;
+  if (group == gap_tol_options()) params.own<GapTolOptions>().gap_tol = 1e-3;
+  if (group == pd_step_options()) params.own<PdcdOptions>().sigma = 2.0;
+  if (group == partition_options()) params.own<PartitionOptions>().count = 2;
+  if (group == exact_gaps_options()) params.own<DualOptions>().exact_gaps = true;
+  if (group == fixed_parts_options()) params.own<DualOptions>().fixed_parts = true;
   return resolve_defaults(params);
 }
 
@@ -171,11 +179,11 @@ Params with_option(SolverKind solver, const char* flag) {
 // and the refusal names the flag and every row that takes it.
 TEST(SolverTable, ValidateTakesExactlyTheOptionsOfTheRow) {
   for (const SolverInfo& row : solver_table()) {
-    for (const char* flag : kOwnOptions) {
-      SCOPED_TRACE(std::string(row.name) + " " + flag);
-      const Params params = with_option(row.kind, flag);
+    for (const OptionGroup* group : own_options()) {
+      SCOPED_TRACE(std::string(row.name) + " " + group->name);
+      const Params params = with_option(row.kind, group);
       ASSERT_EQ(solver_options_set(params).size(), 1u);
-      if (row.takes_option(flag)) {
+      if (row.takes_option(*group)) {
         EXPECT_NO_THROW(validate(params));
         continue;
       }
@@ -185,14 +193,48 @@ TEST(SolverTable, ValidateTakesExactlyTheOptionsOfTheRow) {
       } catch (const ConfigError& e) {
         const std::string message = e.what();
         EXPECT_NE(message.find("solver " + std::string(row.name) + " does not use it (use -s " +
-                               solvers_taking(flag) + ")"),
+                               solvers_taking(*group) + ")"),
                   std::string::npos)
             << message;
       }
     }
   }
-  EXPECT_EQ(solvers_taking(option::kShrink), "dcd");
-  EXPECT_EQ(solvers_taking(option::kGapTol), "dcd, pdcd, rcd-pair");
+  EXPECT_EQ(solvers_taking(*shrink_options()), "dcd");
+  EXPECT_EQ(solvers_taking(*gap_tol_options()), "dcd, pdcd, rcd-pair");
+}
+
+// The groups that the rows take are the solvers' own options, each once,
+// and each flag's setter sets what its is_set reads, from the defaults.
+TEST(SolverTable, OptionGroupsSetWhatTheyReport) {
+  const auto& groups = solver_option_groups();
+  EXPECT_EQ(std::set<const OptionGroup*>(groups.begin(), groups.end()),
+            std::set<const OptionGroup*>(own_options().begin(), own_options().end()));
+  EXPECT_EQ(groups.size(), own_options().size());
+  const std::map<std::string, std::string> values = {
+      {"--select", "cyclic"}, {"--sigma", "0.1"},
+      {"--beta", "0.25"},     {"-k", "3"},
+      {"--pd-sigma", "2"},    {"--tau-factor", "0.5"},
+      {"--gap-tol", "0.001"}, {"--partitions", "3"}};
+  for (const OptionGroup* group : groups) {
+    for (const OptionFlag& flag : group->flags) {
+      SCOPED_TRACE(flag.flag);
+      Params params;
+      EXPECT_FALSE(flag.is_set(params));
+      const auto value = values.find(flag.flag);
+      EXPECT_EQ(value != values.end(), flag.argument != nullptr);
+      flag.set(params, flag.flag, value == values.end() ? "" : value->second);
+      EXPECT_TRUE(flag.is_set(params));
+      const auto set = solver_options_set(params);
+      ASSERT_EQ(set.size(), 1u);
+      EXPECT_EQ(set[0].group, group);
+    }
+  }
+  Params params;
+  line_search_options()->flags[1].set(params, "--beta", "0.25");
+  EXPECT_EQ(params.own<LineSearchOptions>().beta, 0.25);
+  EXPECT_EQ(params.own<LineSearchOptions>().sigma, 0.01);
+  EXPECT_EQ(std::as_const(params).own<PdcdOptions>().tau_factor, 0.95);
+  EXPECT_THROW(pegasos_options()->flags[0].set(params, "-k", "0"), ConfigError);
 }
 
 // A row's only_rules narrow --select: the intercept solvers take the rules
@@ -200,9 +242,9 @@ TEST(SolverTable, ValidateTakesExactlyTheOptionsOfTheRow) {
 TEST(SolverTable, OnlyRulesNarrowSelect) {
   Params params;
   params.solver = SolverKind("pdcd");
-  params.select = "cyclic";
+  params.own<SelectOptions>().rule = "cyclic";
   EXPECT_NO_THROW(validate(resolve_defaults(params)));
-  params.select = "importance";
+  params.own<SelectOptions>().rule = "importance";
   try {
     validate(resolve_defaults(params));
     ADD_FAILURE() << "accepted";

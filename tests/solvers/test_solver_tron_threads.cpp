@@ -70,7 +70,7 @@ TEST(TronThreads, ManyPartitionsSameWeightsForAnyThreadCount) {
     Params params;
     params.solver = SolverKind::kTron;
     params.loss = LossKind::kLogistic;
-    params.partitions = 21;
+    params.own<PartitionOptions>().count = 21;
     params.threads = threads;
     params = resolve_defaults(params);
     validate(params);

@@ -20,6 +20,7 @@
 #include "solver_test_util.h"
 #include "solvers/params.h"
 #include "solvers/solver.h"
+#include "solvers/solver_pegasos.h"
 #include "test_util.h"
 #include "train/train.h"
 #include "util/error.h"
@@ -275,7 +276,7 @@ INSTANTIATE_TEST_SUITE_P(DataSets, PegasosOptimum, ::testing::ValuesIn(kL1SvmOpt
 TEST(Pegasos, SameSeedGivesTheSameModel) {
   Params params;
   params.solver = SolverKind::kPegasos;
-  params.pegasos_batch = 3;
+  params.own<PegasosOptions>().batch = 3;
   params.max_iter = 20000;
   RecordingReporter a;
   RecordingReporter b;
@@ -292,7 +293,7 @@ TEST(Pegasos, DefaultUpdatesArePassesOverTheData) {
   Params params;
   params.solver = SolverKind::kPegasos;
   EXPECT_EQ(pegasos_updates(resolve_defaults(params), 270), kDefaultPegasosPasses * 270);
-  params.pegasos_batch = 7;  // ceil(270 / 7) = 39 updates per pass
+  params.own<PegasosOptions>().batch = 7;  // ceil(270 / 7) = 39 updates per pass
   const Params resolved = resolve_defaults(params);
   EXPECT_FALSE(resolved.max_iter.has_value());
   EXPECT_EQ(pegasos_updates(resolved, 270), kDefaultPegasosPasses * 39);

@@ -9,6 +9,8 @@
 #include "cli.h"
 #include "solvers/liblinear_numbers.h"
 #include "solvers/params.h"
+#include "solvers/solver_cd.h"
+#include "solvers/solver_pegasos.h"
 #include "util/error.h"
 
 namespace cdl {
@@ -64,8 +66,8 @@ TEST(TrainArgs, Defaults) {
   EXPECT_FALSE(c.params.eps.has_value());
   EXPECT_FALSE(c.params.max_iter.has_value());
   EXPECT_EQ(c.params.bias, -1);
-  EXPECT_EQ(c.params.sigma, 0.01);
-  EXPECT_EQ(c.params.beta, 0.5);
+  EXPECT_EQ(c.params.own<LineSearchOptions>().sigma, 0.01);
+  EXPECT_EQ(c.params.own<LineSearchOptions>().beta, 0.5);
   EXPECT_EQ(c.params.seed, 1u);
   EXPECT_EQ(c.params.cv_folds, 0);
   EXPECT_FALSE(c.params.quiet);
@@ -176,8 +178,8 @@ TEST(TrainArgs, EveryNumericFlag) {
   EXPECT_EQ(c.params.eps, 0.01);
   EXPECT_EQ(c.params.bias, 1);
   EXPECT_EQ(c.params.cv_folds, 5);
-  EXPECT_EQ(c.params.sigma, 0.1);
-  EXPECT_EQ(c.params.beta, 0.25);
+  EXPECT_EQ(c.params.own<LineSearchOptions>().sigma, 0.1);
+  EXPECT_EQ(c.params.own<LineSearchOptions>().beta, 0.25);
   EXPECT_EQ(c.params.max_iter, 50);
   EXPECT_EQ(c.params.seed, 42u);
   EXPECT_EQ(c.training_path, "f");

@@ -129,9 +129,9 @@ TEST_P(IntegerWeights, SameOptimumAsRepeatedRows) {
   params.regularizer = c.regularizer;
   params.C = 0.25;
   params.threads = 1;
-  if (!c.select.empty()) params.select = c.select;
+  if (!c.select.empty()) params.own<SelectOptions>().rule = c.select;
   if (c.partitions > 0) {
-    params.partitions = c.partitions;
+    params.own<PartitionOptions>().count = c.partitions;
     params.threads = 2;
   }
   const bool pegasos = row.default_max_iter == 0 && !row.dual;

@@ -196,7 +196,8 @@ void expect_same_weights(const std::string& name, int number, double bias, int r
   const LinearModel one = regression ? train_regression(whole, file.labels, params, reporter)
                                      : train(whole, classes, params, reporter);
 
-  const std::vector<std::size_t> bounds = blocks_of(file.features, params.partitions);
+  const std::vector<std::size_t> bounds =
+      blocks_of(file.features, params.own<PartitionOptions>().count);
   ASSERT_GT(bounds.size(), 3u) << "too few blocks to spread";
   const std::size_t blocks = bounds.size() - 1;
   const std::vector<LinearModel> models = train_on_ranks(ranks, [&](Collective& rank, int r) {
@@ -259,7 +260,7 @@ void expect_same_dual_weights(const std::string& name, int number, double bias, 
   const CsrMatrix& x = file.features;
   // The ranks keep their parts' rows: cdtrain --fixed-parts's model.
   Params params = params_of(number, bias, partitions, DataShape{x.num_rows, x.num_cols, x.nnz()});
-  params.fixed_parts = true;
+  params.own<DualOptions>().fixed_parts = true;
   ASSERT_EQ(std::string(solver_info(params.solver).name), "dcd");
   const ClassMap classes = map_classes(file.labels);
   test::RecordingReporter reporter;
