@@ -10,6 +10,7 @@
 #include "select/selection_rule.h"
 #include "solvers/liblinear_numbers.h"
 #include "solvers/solver.h"
+#include "solvers/solver_options.h"
 #include "util/error.h"
 #include "version.h"
 
@@ -71,7 +72,7 @@ std::string loss_choices() {
   return out;
 }
 
-// The run's own flags; the solvers' option groups add theirs (with_groups()).
+// The run's own flags; train_flags() adds the solvers' option groups' flags.
 std::vector<Flag<RunRequest>> run_flags() {
   static const Params defaults;
   return {

@@ -12,7 +12,8 @@
 // solver_NAME.cpp (opening with the problem, algorithm, paper and equations,
 // stopping rule and cost per iteration, and defining its entry point), the
 // entry point's declaration in solver.h, its row in solver_table.cpp, and
-// its test. Nothing else names a solver.
+// its test; options of its own are an option group (solver_options.h) in
+// its header, which its row lists. Nothing else names a solver.
 #ifndef CDL_SOLVERS_SOLVER_TABLE_H_
 #define CDL_SOLVERS_SOLVER_TABLE_H_
 
