@@ -213,6 +213,33 @@ class Data {
   std::shared_ptr<const Impl> impl_;
 };
 
+// A LIBSVM-format file's instances as CSR arrays, read by Data::read()'s
+// strict reader straight into rows: the layout of scipy's csr_matrix, and
+// the matrix scikit-learn's load_svmlight_file gives for a file whose
+// indices start at 1. A copy shares the arrays, which live as long as the
+// last copy.
+class CsrFile {
+ public:
+  // Reads `path` ("-": standard input) on `threads` threads (0: one per
+  // core, at most 4; the arrays do not depend on it). Throws as
+  // Data::read() does.
+  static CsrFile read(const std::string& path, unsigned threads = 0);
+
+  std::size_t rows() const;  // instances
+  std::size_t cols() const;  // the largest feature index
+  std::size_t nnz() const;
+  const std::int64_t* indptr() const;   // rows() + 1 offsets, the first 0
+  const std::int32_t* indices() const;  // nnz() columns: feature index - 1, increasing in a row
+  const double* values() const;         // nnz() values
+  const std::vector<double>& labels() const;  // rows() labels (or targets)
+
+  struct Impl;  // the library's own; opaque here
+
+ private:
+  explicit CsrFile(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}
+  std::shared_ptr<const Impl> impl_;
+};
+
 class Model;
 
 // One outer iteration of a solver, as TrainOptions::on_iteration hears it.

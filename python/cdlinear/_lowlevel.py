@@ -9,6 +9,7 @@ import scipy.sparse as sp
 from sklearn.utils.validation import check_array
 
 from . import _core
+from ._estimators import _threads
 from ._model import load
 from ._train import data_of, train_matrix
 
@@ -171,8 +172,11 @@ def search_C(y, X, options=""):
 def load_svmlight_file(path, n_jobs=None):
     """(X, y) of a LIBSVM-format file read by cdtrain's strict reader: X a
     scipy CSR matrix of float64 (0-based columns, as scikit-learn's
-    load_svmlight_file gives for a file whose indices start at 1), y the
-    labels. n_jobs: accepted for the reader's threads."""
-    indptr, indices, values, labels, num_features = _core.read_file(str(path))
-    X = sp.csr_matrix((values, indices, indptr), shape=(labels.shape[0], num_features))
+    load_svmlight_file gives for a file whose indices start at 1) whose
+    arrays are the reader's own, not a copy; y the labels. n_jobs: the
+    reader's threads, None for one per core (at most 4), -1 every core, -2
+    all but one, ...; the matrix does not depend on them."""
+    threads = 0 if n_jobs is None else _threads(n_jobs)
+    indptr, indices, values, labels, num_features = _core.read_file(str(path), threads)
+    X = sp.csr_matrix((values, indices, indptr), shape=(labels.shape[0], num_features), copy=False)
     return X, labels

@@ -15,6 +15,7 @@
 #include <iostream>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace py = pybind11;
@@ -219,28 +220,23 @@ py::array rows_of(std::vector<double> values, std::size_t columns) {
 
 // A LIBSVM-format file as CSR arrays: (indptr, indices, values, labels,
 // number of features), indices 0-based.
-py::tuple read_file(const std::string& path) {
-  std::vector<std::int64_t> indptr{0};
-  std::vector<std::int32_t> indices;
-  std::vector<double> values;
-  std::vector<double> labels;
-  std::size_t num_features = 0;
+// A LIBSVM file's CSR arrays (cdlinear::CsrFile) as numpy arrays that use
+// the reader's memory in place: each array's base holds a copy of the file's
+// handle, so the memory lives as long as any of them.
+py::tuple read_file(const std::string& path, unsigned threads) {
+  std::optional<cdlinear::CsrFile> file;
   {
     py::gil_scoped_release release;
-    const cdlinear::Data data = cdlinear::Data::read(path);
-    num_features = data.num_features();
-    labels = data.labels();
-    indptr.reserve(data.size() + 1);
-    for (std::size_t row = 0; row < data.size(); ++row) {
-      for (const cdlinear::Feature& feature : data.instance(row)) {
-        indices.push_back(feature.index - 1);
-        values.push_back(feature.value);
-      }
-      indptr.push_back(static_cast<std::int64_t>(indices.size()));
-    }
+    file = cdlinear::CsrFile::read(path, threads);
   }
-  return py::make_tuple(array_of(indptr), array_of(indices), array_of(values), array_of(labels),
-                        num_features);
+  const py::capsule owner(new cdlinear::CsrFile(*file),
+                          [](void* p) { delete static_cast<cdlinear::CsrFile*>(p); });
+  const auto view = [&owner](auto* data, std::size_t count) {
+    using T = std::remove_const_t<std::remove_pointer_t<decltype(data)>>;
+    return py::array_t<T>(static_cast<py::ssize_t>(count), data, owner);
+  };
+  return py::make_tuple(view(file->indptr(), file->rows() + 1), view(file->indices(), file->nnz()),
+                        view(file->values(), file->nnz()), array_of(file->labels()), file->cols());
 }
 
 }  // namespace
@@ -308,5 +304,5 @@ PYBIND11_MODULE(_core, m) {
   m.def("cross_validate", &cross_validate, py::arg("data"), py::arg("folds"), py::arg("options"));
   m.def("search_C", &search_C, py::arg("data"), py::arg("folds"), py::arg("options"),
         py::arg("start_C"));
-  m.def("read_file", &read_file, py::arg("path"));
+  m.def("read_file", &read_file, py::arg("path"), py::arg("threads"));
 }

@@ -26,6 +26,33 @@ def test_load_svmlight_file_matches_scikit_learn(name):
     np.testing.assert_array_equal(X.data, expected_X.data)
 
 
+def test_load_svmlight_file_uses_the_readers_arrays():
+    X, y = cdlinear.load_svmlight_file(data_file("dna.scale"), n_jobs=2)
+    # The values and indices are views of the reader's memory, kept alive by
+    # their base, not copies owned by numpy (scipy converts the int64 indptr
+    # to the indices' int32, one offset a row).
+    for array in (X.data, X.indices):
+        assert not array.flags.owndata and array.base is not None
+    expected_X, expected_y = sklearn_load(data_file("dna.scale"))
+    del expected_y
+    X_again, _ = cdlinear.load_svmlight_file(data_file("dna.scale"))
+    np.testing.assert_array_equal(X.toarray(), expected_X.toarray())
+    np.testing.assert_array_equal(X.toarray(), X_again.toarray())
+
+
+@pytest.mark.parametrize("n_jobs", [None, 1, 2, -1])
+def test_load_svmlight_file_threads_do_not_change_the_matrix(n_jobs):
+    X, y = cdlinear.load_svmlight_file(data_file("w8a"), n_jobs=n_jobs)
+    expected_X, expected_y = sklearn_load(data_file("w8a"))
+    np.testing.assert_array_equal(y, expected_y)
+    assert (X != expected_X).nnz == 0
+
+
+def test_load_svmlight_file_refuses_bad_n_jobs():
+    with pytest.raises(ValueError, match="n_jobs"):
+        cdlinear.load_svmlight_file(data_file("heart_scale"), n_jobs=0)
+
+
 def test_load_svmlight_file_names_the_bad_line(tmp_path):
     bad = tmp_path / "bad.svm"
     bad.write_text("+1 1:0.5 2:1\n-1 3:0.25 2:1\n")
