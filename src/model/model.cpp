@@ -208,20 +208,40 @@ std::vector<int> LinearModel::predict(const CsrMatrix& x) const {
   return labels_of(*this, decision, x.num_rows, x.num_cols);
 }
 
-bool LinearModel::has_probabilities() const {
+namespace {
+
+// The probabilities the model type declares; kNone for a type no row writes.
+ProbabilityKind probability_kind(const std::string& solver_type) {
   const ModelTypeInfo* type = find_model_type(solver_type);
-  return type != nullptr && type->loss == LossKind::kLogistic;
+  return type != nullptr ? type->probabilities : ProbabilityKind::kNone;
+}
+
+}  // namespace
+
+bool LinearModel::has_probabilities() const {
+  return probability_kind(solver_type) != ProbabilityKind::kNone;
 }
 
 void LinearModel::probabilities(const std::vector<double>& decision,
                                 std::vector<double>& out) const {
+  out.resize(decision.size());
+  if (probability_kind(solver_type) == ProbabilityKind::kSoftmax) {
+    // exp(d_k - max d) / sum_m exp(d_m - max d): no term overflows, and the
+    // largest is 1, so the sum is at least 1.
+    const double largest = *std::max_element(decision.begin(), decision.end());
+    double sum = 0;
+    for (std::size_t k = 0; k < decision.size(); ++k) {
+      sum += out[k] = std::exp(decision[k] - largest);
+    }
+    for (double& p : out) p /= sum;
+    return;
+  }
   const auto sigmoid = [](double d) { return 1.0 / (1.0 + std::exp(-d)); };
   if (nr_class() == 2) {
     out.assign(2, sigmoid(decision[0]));
     out[1] = 1.0 - out[0];
     return;
   }
-  out.resize(decision.size());
   double sum = 0;
   for (std::size_t k = 0; k < decision.size(); ++k) sum += out[k] = sigmoid(decision[k]);
   for (double& p : out) p /= sum;

@@ -74,12 +74,14 @@ struct LinearModel {
   // columns' scatter, so the same labels.
   std::vector<int> predict(const CsrMatrix& x) const;
 
-  // Whether the model is a logistic regression, whose decision values give
-  // probabilities.
+  // Whether its decision values give probabilities: whether its model type
+  // declares them (ModelTypeInfo::probabilities).
   bool has_probabilities() const;
-  // Class probabilities in label order, as LIBLINEAR computes them:
-  // 1 / (1 + exp(-decision)) per class, normalized to sum to one for more
-  // than two classes. Only for has_probabilities() models.
+  // Class probabilities in label order, as the model type says
+  // (ProbabilityKind): for one-vs-rest logistic models as LIBLINEAR computes
+  // them, 1 / (1 + exp(-decision)) per class, normalized to sum to one for
+  // more than two classes; the softmax of the decision values for a model
+  // of all classes. Only for has_probabilities() models.
   void probabilities(const std::vector<double>& decision, std::vector<double>& out) const;
 };
 

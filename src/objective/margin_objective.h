@@ -297,11 +297,7 @@ auto with_margin_objective(LossKind loss, const Problem& problem, const Regulari
     }
     case LossKind::kL1Svm:
       throw ConfigError("l1svm has no second derivative for a Newton step");
-    case LossKind::kSquared:
-    case LossKind::kSvrL2:
-    case LossKind::kSvrL1:
-    case LossKind::kOneClass:
-    case LossKind::kMultiHinge:
+    default:  // the other losses, of no margin or vector form here
       break;
   }
   throw ConfigError(std::string("loss ") + loss_info(loss).name + " has no margin objective");

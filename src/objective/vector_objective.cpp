@@ -437,9 +437,7 @@ std::unique_ptr<VectorObjective> make_vector_objective(LossKind loss, const Prob
       throw ConfigError("l1svm has no second derivative for a Newton method");
     case LossKind::kSvrL1:
       throw ConfigError("svr1 has no second derivative for a Newton method");
-    case LossKind::kSquared:
-    case LossKind::kOneClass:
-    case LossKind::kMultiHinge:
+    default:  // the other losses, of no margin or vector form here
       break;
   }
   throw ConfigError("the whole-vector objective takes l2svm, lr and svr2");

@@ -20,6 +20,7 @@ namespace {
 
 using L = LossKind;
 using R = RegularizerKind;
+using P = ProbabilityKind;
 
 constexpr double kCdEps = 0.001;
 
@@ -29,18 +30,22 @@ constexpr double kCdEps = 0.001;
 // (ridge regression), L1R_SQUARED_LOSS (the Lasso) and L1R_L2LOSS_SVR. A row
 // keeps those of its losses and regularizers (with_kinds()).
 std::vector<ModelType> primal_model_types() {
-  return {{L::kL2Svm, R::kL2, "L2R_L2LOSS_SVC"},     {L::kL1Svm, R::kL2, "L2R_L1LOSS_SVC_DUAL"},
-          {L::kLogistic, R::kL2, "L2R_LR"},          {L::kSvrL2, R::kL2, "L2R_L2LOSS_SVR"},
-          {L::kSquared, R::kL2, "L2R_SQUARED_LOSS"}, {L::kSvrL1, R::kL2, "L2R_L1LOSS_SVR_DUAL"},
-          {L::kL2Svm, R::kL1, "L1R_L2LOSS_SVC"},     {L::kLogistic, R::kL1, "L1R_LR"},
-          {L::kSquared, R::kL1, "L1R_SQUARED_LOSS"}, {L::kSvrL2, R::kL1, "L1R_L2LOSS_SVR"}};
+  return {
+      {L::kL2Svm, R::kL2, "L2R_L2LOSS_SVC"},         {L::kL1Svm, R::kL2, "L2R_L1LOSS_SVC_DUAL"},
+      {L::kLogistic, R::kL2, "L2R_LR", P::kSigmoid}, {L::kSvrL2, R::kL2, "L2R_L2LOSS_SVR"},
+      {L::kSquared, R::kL2, "L2R_SQUARED_LOSS"},     {L::kSvrL1, R::kL2, "L2R_L1LOSS_SVR_DUAL"},
+      {L::kL2Svm, R::kL1, "L1R_L2LOSS_SVC"},         {L::kLogistic, R::kL1, "L1R_LR", P::kSigmoid},
+      {L::kSquared, R::kL1, "L1R_SQUARED_LOSS"},     {L::kSvrL2, R::kL1, "L1R_L2LOSS_SVR"}};
 }
 
 // LIBLINEAR's model types of the solvers of its duals.
 std::vector<ModelType> dual_model_types() {
-  return {{L::kL2Svm, R::kL2, "L2R_L2LOSS_SVC_DUAL"}, {L::kL1Svm, R::kL2, "L2R_L1LOSS_SVC_DUAL"},
-          {L::kLogistic, R::kL2, "L2R_LR_DUAL"},      {L::kSvrL2, R::kL2, "L2R_L2LOSS_SVR_DUAL"},
-          {L::kSvrL1, R::kL2, "L2R_L1LOSS_SVR_DUAL"}, {L::kOneClass, R::kL2, "ONECLASS_SVM"},
+  return {{L::kL2Svm, R::kL2, "L2R_L2LOSS_SVC_DUAL"},
+          {L::kL1Svm, R::kL2, "L2R_L1LOSS_SVC_DUAL"},
+          {L::kLogistic, R::kL2, "L2R_LR_DUAL", P::kSigmoid},
+          {L::kSvrL2, R::kL2, "L2R_L2LOSS_SVR_DUAL"},
+          {L::kSvrL1, R::kL2, "L2R_L1LOSS_SVR_DUAL"},
+          {L::kOneClass, R::kL2, "ONECLASS_SVM"},
           {L::kMultiHinge, R::kL2, "MCSVM_CS"}};
 }
 
@@ -362,8 +367,9 @@ const ModelTypeInfo* find_model_type(std::string_view name) {
         const bool known = std::any_of(out.begin(), out.end(),
                                        [&](const auto& entry) { return entry.first == type.name; });
         if (!known) {
-          out.push_back(
-              {type.name, {type.loss, type.regularizer, row.solve_all_classes != nullptr}});
+          out.push_back({type.name,
+                         {type.loss, type.regularizer, row.solve_all_classes != nullptr,
+                          type.probabilities}});
         }
       }
     }

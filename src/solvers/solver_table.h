@@ -99,13 +99,26 @@ enum class Distribution {
   kFeatureBlocks,
 };
 
+// The class probabilities a model type's decision values give (-b 1).
+enum class ProbabilityKind {
+  kNone,
+  // One-vs-rest logistic models, as LIBLINEAR computes them: each class's
+  // sigmoid 1 / (1 + exp(-d_k)), normalized to sum to one for more than two
+  // classes; for two classes sigmoid(d_1) and its complement.
+  kSigmoid,
+  // One model over all classes: exp(d_k) / sum_m exp(d_m).
+  kSoftmax,
+};
+
 // A model type that a row writes: the model file's solver_type for a loss
-// and a regularizer. LIBLINEAR's names, and cdlinear's for the regressions
-// LIBLINEAR lacks (L2R_SQUARED_LOSS, L1R_SQUARED_LOSS, L1R_L2LOSS_SVR).
+// and a regularizer, and the probabilities its decision values give.
+// LIBLINEAR's names, and cdlinear's for the regressions LIBLINEAR lacks
+// (L2R_SQUARED_LOSS, L1R_SQUARED_LOSS, L1R_L2LOSS_SVR).
 struct ModelType {
   LossKind loss;
   RegularizerKind regularizer;
   const char* name;
+  ProbabilityKind probabilities = ProbabilityKind::kNone;
 };
 
 // One row. Every field has a default, and each row sets the ones that
@@ -233,12 +246,13 @@ const SolverInfo* find_solver(const std::string& name);
 const char* model_solver_type(const SolverInfo& row, LossKind loss, RegularizerKind regularizer);
 
 // What a model file's solver_type is, from the rows that write it: its loss
-// and regularizer, and whether its row solves all classes at once (one
+// and regularizer, its probabilities, and whether its row solves all classes at once (one
 // weight vector for each class even with two).
 struct ModelTypeInfo {
   LossKind loss;
   RegularizerKind regularizer;
   bool all_classes;
+  ProbabilityKind probabilities;
 };
 // nullptr for a type that no row writes.
 const ModelTypeInfo* find_model_type(std::string_view name);

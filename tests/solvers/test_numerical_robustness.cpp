@@ -156,11 +156,7 @@ Real loss_value(LossKind loss, Real m) {
       return std::max<Real>(0, 1 - m);
     case LossKind::kLogistic:
       return m >= 0 ? std::log1p(std::exp(-m)) : -m + std::log1p(std::exp(m));
-    case LossKind::kSquared:  // regression losses: not margin losses
-    case LossKind::kSvrL2:
-    case LossKind::kSvrL1:
-    case LossKind::kOneClass:
-    case LossKind::kMultiHinge:
+    default:  // the other losses, of no margin or vector form here
       break;
   }
   return 0;
@@ -175,11 +171,7 @@ Real loss_slope(LossKind loss, Real m) {
       return m < 1 ? -1 : 0;
     case LossKind::kLogistic:
       return m >= 0 ? -std::exp(-m) / (1 + std::exp(-m)) : -1 / (1 + std::exp(m));
-    case LossKind::kSquared:
-    case LossKind::kSvrL2:
-    case LossKind::kSvrL1:
-    case LossKind::kOneClass:
-    case LossKind::kMultiHinge:
+    default:  // the other losses, of no margin or vector form here
       break;
   }
   return 0;
@@ -491,11 +483,7 @@ double closed_form(LossKind loss, double cost, double s) {
       }
       return static_cast<double>((lo + hi) / 2);
     }
-    case LossKind::kSquared:
-    case LossKind::kSvrL2:
-    case LossKind::kSvrL1:
-    case LossKind::kOneClass:
-    case LossKind::kMultiHinge:
+    default:  // the other losses, of no margin or vector form here
       break;
   }
   return 0;

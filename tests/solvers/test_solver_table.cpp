@@ -99,6 +99,9 @@ TEST(SolverTable, ModelTypesHaveOneMeaning) {
       EXPECT_EQ(info->loss, type.loss);
       EXPECT_EQ(info->regularizer, type.regularizer);
       EXPECT_EQ(info->all_classes, row.solve_all_classes != nullptr);
+      EXPECT_EQ(info->probabilities, type.probabilities);
+      // LIBLINEAR's logistic models give its one-vs-rest probabilities.
+      EXPECT_EQ(type.probabilities == ProbabilityKind::kSigmoid, type.loss == LossKind::kLogistic);
     }
   }
   // LIBLINEAR 2.50's twelve, and cdlinear's three regressions.
