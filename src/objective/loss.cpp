@@ -21,6 +21,8 @@ const std::vector<LossInfo>& loss_table() {
       {"mchinge", LossKind::kMultiHinge,
        "multi-class hinge max_m (w_m'x + [m != y]) - w_y'x (Crammer & Singer), "
        "LIBLINEAR's -s 4 loss"},
+      {"softmax", LossKind::kSoftmax,
+       "multinomial logistic log sum_m exp(w_m'x) - w_y'x, one model over all classes"},
   };
   return table;
 }

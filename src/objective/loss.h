@@ -22,10 +22,21 @@ namespace cdl {
 // The losses -l names: the classification losses, of the margin, then the
 // regression losses, of (score, target), then two that are neither: the
 // one-class SVM's, of w'x and an offset rho fitted with w (no labels), and
-// Crammer and Singer's multi-class hinge, of one score per class. The last
-// two are trained by their own solvers only (oneclass, cs) and have no
+// the losses of one score per class: Crammer and Singer's multi-class hinge
+// and the multinomial logistic (softmax) loss. The last three are trained
+// by their own solvers only (oneclass, cs, dcd-maxent) and have no
 // per-instance struct below.
-enum class LossKind { kL2Svm, kL1Svm, kLogistic, kSquared, kSvrL2, kSvrL1, kOneClass, kMultiHinge };
+enum class LossKind {
+  kL2Svm,
+  kL1Svm,
+  kLogistic,
+  kSquared,
+  kSvrL2,
+  kSvrL1,
+  kOneClass,
+  kMultiHinge,
+  kSoftmax,
+};
 
 // The -l table: a loss's name, kind and one line for -h.
 struct LossInfo {

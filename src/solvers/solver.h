@@ -117,6 +117,9 @@ SolveResult solve_oneclass(const SolverInput& input);
 // Crammer and Singer's multi-class SVM by the sequential dual method
 // (solver_cs.cpp), one model over all classes.
 std::vector<double> solve_cs(const MultiClassInput& input);
+// Multinomial logistic regression (maximum entropy) by dual CD
+// (solver_maxent.cpp), one model over all classes.
+std::vector<double> solve_maxent(const MultiClassInput& input);
 
 // ---- the algorithms, given their parts ----
 

@@ -293,6 +293,22 @@ SolverInfo cs_row() {
   return row;
 }
 
+// Multinomial logistic regression by dual CD (solver_maxent.cpp): one
+// model over all classes, whose model type LIBLINEAR does not know (its
+// predict refuses the file rather than compute one-vs-rest probabilities),
+// and whose probabilities are the softmax of its decision values.
+SolverInfo maxent_row() {
+  SolverInfo row = own_order_dual_row(
+      "dcd-maxent", "multinomial logistic regression, dual CD (Yu, Huang & Lin 2011)", nullptr);
+  row.solve_all_classes = solve_maxent;
+  row.losses = {L::kSoftmax};
+  row.default_eps = 1e-4;
+  row.stopping = "duality gap f(W) + D(alpha) <= eps f(W), once an outer iteration";
+  row.norm_name = "gap/f";
+  row.model_types = {{L::kSoftmax, R::kL2, "L2R_MAXENT_DUAL", P::kSoftmax}};
+  return row;
+}
+
 // Names each row's kind, and keeps the model types of its losses and
 // regularizers.
 std::vector<SolverInfo> with_kinds(std::vector<SolverInfo> rows) {
@@ -347,6 +363,7 @@ const std::vector<SolverInfo>& solver_table() {
       lr_dual_row(),
       oneclass_row(),
       cs_row(),
+      maxent_row(),
   });
   return table;
 }

@@ -355,9 +355,9 @@ TEST(SolverLossPairs, InvalidPairsThrowConfigErrorListingTheValidPairs) {
   // svr1; 9 (dcd) without lr, sq, svr2, svr1; 10-11 (pdcd, rcd-pair) without
   // l2svm, lr, sq, svr2, svr1; 12 (dcd-svr) without l2svm, l1svm, lr, sq; 13
   // (dcd-lr) without l2svm, l1svm, sq, svr2, svr1; each of them without
-  // oneclass and mchinge too; 14 (oneclass) and 15 (cs) without the seven
-  // other losses.
-  EXPECT_EQ(invalid, 4 * 2 + 2 * 5 + 2 * 3 + 5 + 4 + 2 * 5 + 4 + 5 + 14 * 2 + 2 * 7);
+  // oneclass, mchinge and softmax too; 14 (oneclass), 15 (cs) and 16
+  // (dcd-maxent) without the eight other losses.
+  EXPECT_EQ(invalid, 4 * 2 + 2 * 5 + 2 * 3 + 5 + 4 + 2 * 5 + 4 + 5 + 14 * 3 + 3 * 8);
 }
 
 TEST(SolverLossPairs, DefaultLossIsTheSolversFirst) {

@@ -240,14 +240,15 @@ TEST(TrainArgs, RejectsBadMaxIterAndSeed) {
 TEST(TrainArgs, RejectsUnknownSolverAndLoss) {
   const std::string solvers =
       "a LIBLINEAR number (0-7, 11-13, 21) or one of cdper, cd, cdperone, online, cmls, cmlsper, "
-      "tron, newton, pegasos, dcd, pdcd, rcd-pair, dcd-svr, dcd-lr, oneclass, cs";
+      "tron, newton, pegasos, dcd, pdcd, rcd-pair, dcd-svr, dcd-lr, oneclass, cs, dcd-maxent";
   EXPECT_EQ(
       train_error("-s 9 f"),
       "-s 9: LIBLINEAR has no solver 9 (its numbers are 0-7, 11-13, 21); cdtrain's own solvers "
       "go by name (cdtrain -h)");
   EXPECT_EQ(train_error("-s foo f"), "-s: expected " + solvers + ", got 'foo'");
   EXPECT_EQ(train_error("-l foo f"),
-            "-l: expected one of l2svm, l1svm, lr, sq, svr2, svr1, oneclass, mchinge, got 'foo'");
+            "-l: expected one of l2svm, l1svm, lr, sq, svr2, svr1, oneclass, mchinge, softmax, got "
+            "'foo'");
 }
 
 TEST(TrainArgs, RejectsUnknownFlag) {
@@ -350,7 +351,8 @@ TEST(Validate, RejectsInvalidPairsListingTheValidOnes) {
       "valid pairs: -s cdper/cd/cdperone/online: l2svm lr sq svr2; -s cmls/cmlsper: l2svm; -s "
       "tron/newton: l2svm lr svr2; -s pegasos: l1svm; -s dcd: l2svm l1svm; -s pdcd/rcd-pair: "
       "l1svm; "
-      "-s dcd-svr: svr2 svr1; -s dcd-lr: lr; -s oneclass: oneclass; -s cs: mchinge";
+      "-s dcd-svr: svr2 svr1; -s dcd-lr: lr; -s oneclass: oneclass; -s cs: mchinge; -s dcd-maxent: "
+      "softmax";
   EXPECT_EQ(validate_error(train("-l l1svm f").params),
             "solver cdper does not train loss l1svm; " + pairs);
   EXPECT_EQ(validate_error(train("-s cmls -l lr f").params),
