@@ -18,7 +18,7 @@
 # LIBLINEAR's "Objective value"), with the same two bounds, on heart_scale
 # and breast-cancer_scale (its accuracy is that of +1/-1 against the labels).
 # Every f, accuracy and error must have been read (a number), or the script
-# fails.
+# fails. Last, LIBLINEAR 2.50's predict must refuse a dcd-maxent model.
 #
 #   bash checks/check_liblinear250.sh [liblinear_dir] [numbers...]
 #
@@ -88,4 +88,17 @@ for n in $numbers; do
     echo "| $n | $(basename "$train") | $f_ours | $f_theirs | $ratio | $f_star | $s_ours / $s_theirs | $same | $pass |"
   done
 done
+# A dcd-maxent model's type (L2R_MAXENT_DUAL) is unknown to LIBLINEAR: its
+# predict must refuse the file (a failing exit status, "unknown solver
+# type", no output) rather than compute one-vs-rest probabilities from it.
+./cdtrain -q -s dcd-maxent data/dna.scale "$tmp/maxent"
+refused=yes
+if "$ll/predict" -b 1 data/dna.scale.t "$tmp/maxent" "$tmp/maxent.out" >"$tmp/maxent.err" 2>&1; then
+  refused=NO
+fi
+grep -q "unknown solver type" "$tmp/maxent.err" || refused=NO
+[ ! -s "$tmp/maxent.out" ] || refused=NO
+echo
+echo "LIBLINEAR 2.50's predict refuses a dcd-maxent model: $refused"
+[ "$refused" = yes ] || failed=1
 exit $failed
