@@ -119,6 +119,11 @@ class _Classifier(LinearClassifierMixin, SparseCoefMixin, _Base):
     def _options(self):
         raise NotImplementedError
 
+    def _binary_scale(self):
+        """The factor of the two classes' weight difference in a binary
+        coef_ of a model over all classes: 1 (Crammer and Singer)."""
+        return 1.0
+
     def fit(self, X, y, sample_weight=None):
         """Trains on X (n_samples, n_features; scipy CSR/CSC or dense) and the
         class labels y; sample_weight multiplies each instance's C."""
@@ -144,11 +149,13 @@ class _Classifier(LinearClassifierMixin, SparseCoefMixin, _Base):
             order = np.argsort(labels)
             self.coef_, self.intercept_ = coef[order], intercept[order]
             if len(self.classes_) == 2:
-                # Crammer and Singer's two weight vectors: scikit-learn's
-                # binary decision is their difference, positive for
-                # classes_[1].
-                self.coef_ = self.coef_[1:] - self.coef_[:1]
-                self.intercept_ = self.intercept_[1:] - self.intercept_[:1]
+                # A model over all classes keeps two weight vectors for two
+                # classes: scikit-learn's binary decision is their
+                # difference, positive for classes_[1] (for a softmax model
+                # its half, see _Classifier._binary_scale).
+                scale = self._binary_scale()
+                self.coef_ = scale * (self.coef_[1:] - self.coef_[:1])
+                self.intercept_ = scale * (self.intercept_[1:] - self.intercept_[:1])
         self.n_iter_ = int(model.iterations.max())
         return self
 
@@ -235,7 +242,11 @@ class LinearSVC(_Classifier):
 class LogisticRegression(_Classifier):
     """scikit-learn's LogisticRegression(solver='liblinear') on cdlinear's
     solvers: penalty 'l2'/'l1', one-vs-rest for more than two classes,
-    predict_proba as LIBLINEAR's -b 1. Other parameters as LinearSVC's."""
+    predict_proba as LIBLINEAR's -b 1. multi_class='multinomial' trains one
+    softmax model over all classes (penalty 'l2', cdlinear's dcd-maxent,
+    dual coordinate descent), whose predict_proba is the softmax of the
+    decision values, as scikit-learn's multinomial models'. Other
+    parameters as LinearSVC's."""
 
     def __init__(self, penalty="l2", *, dual=False, tol=1e-4, C=1.0, fit_intercept=True,
                  intercept_scaling=1, class_weight=None, random_state=None, solver="auto",
@@ -258,11 +269,18 @@ class LogisticRegression(_Classifier):
 
     def _options(self):
         options = self._common_options()
-        if self.multi_class not in ("auto", "ovr"):
-            raise ValueError("multi_class must be 'auto' or 'ovr' (one-vs-rest), got %r"
-                             % (self.multi_class,))
+        if self.multi_class not in ("auto", "ovr", "multinomial"):
+            raise ValueError("multi_class must be 'auto' or 'ovr' (one-vs-rest) or "
+                             "'multinomial', got %r" % (self.multi_class,))
         if self.penalty not in ("l1", "l2"):
             raise ValueError("penalty must be 'l1' or 'l2', got %r" % (self.penalty,))
+        if self.multi_class == "multinomial":
+            if self.penalty != "l2":
+                raise ValueError("multi_class='multinomial' needs penalty='l2', got %r"
+                                 % (self.penalty,))
+            options.setdefault("solver", "dcd-maxent")
+            options.update(loss="softmax", regularizer="l2")
+            return options
         if "solver" not in options:
             options["solver"] = "6" if self.penalty == "l1" else (
                 "7" if self.dual and not self.free_intercept else "0")
@@ -270,14 +288,33 @@ class LogisticRegression(_Classifier):
         options["regularizer"] = self.penalty
         return options
 
+    def _binary_scale(self):
+        # Softmax over two classes: P(classes_[1]) = sigmoid((w1 - w0)'x);
+        # scikit-learn's binary multinomial probability is sigmoid(2 d) of
+        # the decision d, so d is half the difference.
+        return 0.5 if self.multi_class == "multinomial" else 1.0
+
     def predict_proba(self, X):
-        """Class probabilities, columns in classes_ order: the logistic
-        function of each one-vs-rest decision value, normalized."""
+        """Class probabilities, columns in classes_ order: one-vs-rest, the
+        logistic function of each decision value, normalized; multinomial,
+        the softmax of the decision values (of -d and d for two classes)."""
         check_is_fitted(self)
-        return self._predict_proba_lr(X)
+        if self.multi_class != "multinomial":
+            return self._predict_proba_lr(X)
+        decision = self.decision_function(X)
+        if decision.ndim == 1:
+            decision = np.c_[-decision, decision]
+        decision = decision - decision.max(axis=1, keepdims=True)
+        proba = np.exp(decision)
+        return proba / proba.sum(axis=1, keepdims=True)
 
     def predict_log_proba(self, X):
         return np.log(self.predict_proba(X))
+
+    def _more_tags(self):
+        # The multinomial dual method visits the instances in a random
+        # order, as the dual solvers of LinearSVC do.
+        return _ORDER_DEPENDENT if self.multi_class == "multinomial" else {}
 
 
 class LinearSVR(RegressorMixin, LinearModel, _Base):
