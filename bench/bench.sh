@@ -109,7 +109,11 @@
 #                                    gives lbfgs another max_iter than 100);
 #                                    load_svmlight_file against scikit-learn's
 #                                    (same matrix, or the run fails); the fit
-#                                    against cdtrain's training time.
+#                                    against cdtrain's training time; the
+#                                    multinomial LogisticRegression against
+#                                    lbfgs, cdtrain's dcd-maxent against
+#                                    -s 0, and the multinomial objective on
+#                                    dna.scale, letter and satimage.
 #                                    CDL_PY_FILES="wide tall gloss" picks the
 #                                    files. Expected: two to three hours on a
 #                                    quiet 2-core machine, not yet timed. The
@@ -1104,15 +1108,26 @@ cores() {
 # turn. CDL_PY_FILES picks among wide, tall and gloss.
 python_bin=build/venv/bin/python
 py_dir=$cores_dir/python
-py_fits=(cdlinear-svc sklearn-svc cdlinear-lr sklearn-liblinear sklearn-lbfgs)
+py_fits=(cdlinear-svc sklearn-svc cdlinear-lr sklearn-liblinear sklearn-lbfgs cdlinear-multinomial)
+# The fits that have predict_proba: their test log-loss and softmax f too.
+py_logistic=" cdlinear-lr sklearn-liblinear sklearn-lbfgs cdlinear-multinomial "
 # The cdtrain options of cdlinear.LinearSVC(n_jobs=2) and
 # LogisticRegression(n_jobs=2) at their defaults (docs/python.md): LIBLINEAR's
 # -s 1 and -s 0, scikit-learn's tol as -e, its max_iter, intercept_scaling 1
 # as -B 1, C = 1, seed 1.
 py_cdtrain_svc=(-s 1 -c 1 -e 0.0001 --max-iter 1000 -B 1 -m 2 --seed 1)
 py_cdtrain_lr=(-s 0 -c 1 -e 0.0001 --max-iter 100 -B 1 -m 2 --seed 1)
-py_options() {  # svc or lr: that estimator's cdtrain options
-  if [ "$1" = svc ]; then echo "${py_cdtrain_svc[*]}"; else echo "${py_cdtrain_lr[*]}"; fi
+# The multinomial table's cdtrain runs, at cdtrain's defaults: one-vs-rest
+# logistic regression (-s 0) and the softmax problem (dcd-maxent).
+py_cdtrain_s0=(-s 0 -B 1 -m 2)
+py_cdtrain_maxent=(-s dcd-maxent -B 1 -m 2)
+py_options() {  # svc, lr, s0 or maxent: those cdtrain options
+  case $1 in
+    svc) echo "${py_cdtrain_svc[*]}" ;;
+    lr) echo "${py_cdtrain_lr[*]}" ;;
+    s0) echo "${py_cdtrain_s0[*]}" ;;
+    *) echo "${py_cdtrain_maxent[*]}" ;;
+  esac
 }
 
 # Runs python_bench.py with its arguments; prints its output line, or fails
@@ -1188,7 +1203,7 @@ py_median() { median_range <"$tmp/py_$1_$2"; }
 # cdtrain's models and the loaders' equality. Leaves the lists in
 # $tmp/py_LABEL_*.
 py_measure() {  # label whole_svm rounds train_svm
-  local label=$1 whole=$2 rounds=$3 train=$4 k tool line key kind options seconds
+  local label=$1 whole=$2 rounds=$3 train=$4 k tool line key kind options seconds loss
   local train_npz=$py_dir/$label.train.npz test_npz=$py_dir/$label.test.npz
   for k in $(seq "$rounds"); do
     for tool in "${py_fits[@]}"; do
@@ -1196,8 +1211,12 @@ py_measure() {  # label whole_svm rounds train_svm
       for key in seconds added_kb iterations max_iter converged f multinomial accuracy; do
         py_keep "$label" "$tool" "$key" "$line"
       done
+      if [[ $py_logistic == *" $tool "* ]]; then
+        py_keep "$label" "$tool" log_loss "$line"
+        py_keep "$label" "$tool" f_softmax "$line"
+      fi
     done
-    for kind in svc lr; do
+    for kind in svc lr s0 maxent; do
       read -ra options <<<"$(py_options $kind)"
       ./cdtrain "${options[@]}" "$train" "$tmp/py_$kind.model" >/dev/null 2>"$tmp/py_cdtrain_err" ||
         { echo "bench: cdtrain ${options[*]} $train failed: $(tail -1 "$tmp/py_cdtrain_err")" >&2; exit 1; }
@@ -1213,8 +1232,10 @@ py_measure() {  # label whole_svm rounds train_svm
   done
   line=$(py_run reference l2svm "$train_npz"); py_keep "$label" reference-svc f "$line"
   line=$(py_run reference lr "$train_npz"); py_keep "$label" reference-lr f "$line"
-  for kind in svc lr; do
-    line=$(py_run model-f "$([ $kind = svc ] && echo l2svm || echo lr)" "$train_npz" "$tmp/py_$kind.model")
+  line=$(py_run reference softmax "$train_npz"); py_keep "$label" reference-softmax f "$line"
+  for kind in svc lr maxent; do
+    case $kind in svc) loss=l2svm ;; lr) loss=lr ;; *) loss=softmax ;; esac
+    line=$(py_run model-f "$loss" "$train_npz" "$tmp/py_$kind.model")
     py_keep "$label" "cdtrain-$kind" f "$line"
     py_keep "$label" "cdtrain-$kind" write_seconds "$line"
   done
@@ -1296,6 +1317,63 @@ py_cdtrain_rows() {  # label
       -v pf="$(py_value "$l" cdlinear-${kind}_f)" -v cf="$(py_value "$l" cdtrain-${kind}_f)" \
       "$py_awk"'BEGIN{printf "| %s | %s | `%s` | %s | %s | %.2f | **%s** | **%s** | %+.1e |\n", l, e, o, pt, ct, w,
         ratio(p, c), ratio(p, c - w), (pf - cf) / cf}'
+  done
+}
+
+# (f - f*)/f* of the softmax problem (-B 1's intercept regularized) for
+# the list $tmp/py_LABEL_LIST; f* is the lowest f of cdlinear's multinomial
+# fits, the reference fit and cdtrain's dcd-maxent model.
+py_softmax_gap() {  # label list
+  local fstar
+  fstar=$(cat "$tmp/py_$1_cdlinear-multinomial_f" "$tmp/py_$1_reference-softmax_f" \
+    "$tmp/py_$1_cdtrain-maxent_f" | sort -g | head -1)
+  awk -v f="$(py_value "$1" "$2")" -v s="$fstar" 'BEGIN{printf "%.1e", (f - s) / s}'
+}
+
+py_maxent_row() {  # label
+  local l=$1 m=cdlinear-multinomial g=sklearn-lbfgs o=cdlinear-lr
+  awk -v l="$l" -v mt="$(py_time "$l" ${m}_seconds)" -v gt="$(py_time "$l" ${g}_seconds)" \
+    -v m="$(py_value "$l" ${m}_seconds)" -v g="$(py_value "$l" ${g}_seconds)" \
+    -v xt="$(py_time "$l" cdtrain-maxent_seconds)" -v zt="$(py_time "$l" cdtrain-s0_seconds)" \
+    -v x="$(py_value "$l" cdtrain-maxent_seconds)" -v z="$(py_value "$l" cdtrain-s0_seconds)" \
+    -v mm="$(py_value "$l" ${m}_added_kb)" -v gm="$(py_value "$l" ${g}_added_kb)" \
+    -v mg="$(py_softmax_gap "$l" ${m}_f)" -v xg="$(py_softmax_gap "$l" cdtrain-maxent_f)" \
+    -v gg="$(if [ "$(py_value "$l" ${g}_multinomial)" != 0 ]; then py_softmax_gap "$l" ${g}_f_softmax; else echo "(binary LR)"; fi)" \
+    -v ml="$(py_value "$l" ${m}_log_loss)" -v ol="$(py_value "$l" ${o}_log_loss)" \
+    -v gl="$(py_value "$l" ${g}_log_loss)" \
+    -v ma="$(py_value "$l" ${m}_accuracy)" -v oa="$(py_value "$l" ${o}_accuracy)" \
+    -v ga="$(py_value "$l" ${g}_accuracy)" \
+    -v mi="$(py_iterations "$l" $m)" -v gi="$(py_iterations "$l" $g)" \
+    "$py_awk"'BEGIN{printf "| %s | %s | %s | **%s** | %s | %s | **%s** | %.0f / %.0f | %s / %s / %s | %.4f / %.4f / %.4f | %.2f / %.2f / %.2f | %s / %s |\n",
+      l, mt, gt, ratio(m, g), xt, zt, ratio(x, z), mm / 1024, gm / 1024, mg, xg, gg, ml, ol, gl,
+      ma, oa, ga, mi, gi}'
+}
+
+# The multinomial problem without intercept on the small multi-class sets:
+# cdlinear's fit at its default tol and at 1e-8 against lbfgs at 1e-10. One
+# process each, every run (seconds each; not kept).
+py_softmax_checks() {
+  local name svm line classes fl
+  for name in dna.scale letter satimage.scale.t; do
+    case $name in
+      dna.scale) svm=data/dna.scale ;;
+      letter)
+        svm=$py_dir/letter.scale.all.svm
+        if [ ! -f "$svm" ]; then
+          mkdir -p "$py_dir"
+          xz -dc "$gloss_data/letter.scale.all.xz" >"$svm.part" && mv "$svm.part" "$svm"
+        fi ;;
+      *) svm=$gloss_data/$name ;;
+    esac
+    [ -f "$svm" ] || { echo "bench: $svm is missing" >&2; exit 1; }
+    line=$(py_run softmax-check "$svm" 1)
+    classes=$(cut -d' ' -f1 "$svm" | sort -u | wc -l)
+    fl=$(py_field f_lbfgs "$line")
+    awk -v n="$name" -v shape="$(shape "$svm")" -v k="$classes" -v fl="$fl" \
+      -v fd="$(py_field f_default "$line")" -v ft="$(py_field f_tight "$line")" \
+      -v s="$(py_field seconds_default "$line")" \
+      'BEGIN{printf "| %s | %s | %d | %.8g | %+.1e | %+.1e | %.2f |\n", n, shape, k, fl, (fd - fl) / fl,
+        (ft - fl) / fl, s}'
   done
 }
 
@@ -1419,6 +1497,30 @@ python_section() {
   echo "| file | estimator | cdtrain options | Python fit s | cdtrain training s | writing s | Python / cdtrain | Python / (cdtrain - writing) | (f_Python - f_cdtrain)/f_cdtrain |"
   echo "|---|---|---|---|---|---|---|---|---|"
   for k in "${labels[@]}"; do py_cdtrain_rows "$k"; done
+  echo
+  echo "Multinomial (softmax) logistic regression, one model over all classes:"
+  echo "\`LogisticRegression(multi_class='multinomial', n_jobs=2)\` (dcd-maxent, dual coordinate"
+  echo "descent) against scikit-learn's \`LogisticRegression()\` (lbfgs, multinomial on more than two"
+  echo "classes), both at their defaults, in the rounds above; and cdtrain's training time at its"
+  echo "defaults, \`${py_cdtrain_maxent[*]}\` against one-vs-rest \`${py_cdtrain_s0[*]}\`. f is the"
+  echo "softmax problem's, ½(‖W‖² + ‖b‖²) + C Σ (log Σₖ exp(sᵢₖ) − sᵢ,yᵢ), C = 1; f* the lowest f of"
+  echo "cdlinear's fits, cdtrain's model and a fit at tol 1e-6. lbfgs does not regularize its"
+  echo "intercept, so its f is of a slightly different problem and may lie below f*; on two classes"
+  echo "it solves binary logistic regression, another problem (no f given). Test log-loss:"
+  echo "the mean of −log p(yᵢ) over the test part, for one-vs-rest (\`LogisticRegression(n_jobs=2)\`)"
+  echo "the normalized logistic probabilities."
+  echo
+  echo "| file | multinomial s | lbfgs s | multinomial / lbfgs | cdtrain dcd-maxent s | cdtrain -s 0 s | dcd-maxent / -s 0 | fit adds MB: multinomial / lbfgs | (f - f*)/f*: multinomial / cdtrain dcd-maxent / lbfgs | test log-loss: multinomial / one-vs-rest / lbfgs | test accuracy %: multinomial / one-vs-rest / lbfgs | iterations: multinomial / lbfgs |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+  for k in "${labels[@]}"; do py_maxent_row "$k"; done
+  echo
+  echo "The multinomial problem without intercept (C = 1) on the shared multi-class sets: f of"
+  echo "\`LogisticRegression(multi_class='multinomial', fit_intercept=False)\` at its default tol and"
+  echo "at tol 1e-8, relative to scikit-learn's lbfgs at tol 1e-10 (the reference)."
+  echo
+  echo "| file | shape | classes | f (lbfgs, tol 1e-10) | at default tol | at tol 1e-8 | cdlinear fit s (default tol) |"
+  echo "|---|---|---|---|---|---|---|"
+  py_softmax_checks
   echo
 }
 

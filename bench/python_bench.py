@@ -15,11 +15,20 @@ bench.sh parses (a value that does not parse fails the section there).
       (n_iter_, the largest over classes), max_iter, converged (1, or 0 if
       scikit-learn warned ConvergenceWarning or n_iter_ reached max_iter),
       f (objective(), on the training matrix), multinomial (1 if the model
-      is of scikit-learn's multinomial problem) and accuracy (test accuracy
-      in percent).
+      is of scikit-learn's multinomial problem), accuracy (test accuracy
+      in percent) and, for the logistic models, log_loss (the mean test
+      log-loss of predict_proba) and f_softmax (objective() of the softmax
+      problem).
+  softmax-check TRAIN.svm C
+      The multinomial problem without intercept on a LIBSVM file, solved by
+      scikit-learn's lbfgs at tol 1e-10 (the reference) and by cdlinear's
+      LogisticRegression(multi_class='multinomial') at its default tol and
+      at tol 1e-8: prints f_lbfgs, f_default, f_tight, and seconds_default
+      (cdlinear's fit).
   reference LOSS TRAIN.npz
-      f of a tight fit (cdlinear's tron, tol 1e-6) of the L2-regularized
-      problem with LOSS (l2svm or lr): an upper bound on f*.
+      f of a tight fit (cdlinear's tron, tol 1e-6; for softmax its
+      dcd-maxent at tol 1e-6) of the L2-regularized problem with LOSS (l2svm,
+      lr or softmax): an upper bound on f*.
   model-f LOSS TRAIN.npz MODEL
       f of a model file that cdtrain wrote, on the training matrix, and
       write_seconds: the median of 3 writes of that model by
@@ -45,6 +54,7 @@ import warnings
 
 import numpy as np
 import scipy.sparse as sp
+from scipy.special import logsumexp
 
 C = 1.0
 
@@ -81,6 +91,24 @@ def load(path):
         return X, arrays["y"]
 
 
+def softmax_objective(X, y, coef, intercept, classes):
+    """The multinomial problem with -B 1's intercept (regularized):
+        0.5 (|W|^2 + |b|^2) + C sum_i (log sum_k exp(s_ik) - s_i,y_i)
+    with s_ik = w_k'x_i + b_k. A binary model's one row is w1 = -w0 (its
+    decision the half difference of the two classes' scores)."""
+    coef = np.atleast_2d(coef)
+    intercept = np.asarray(intercept, dtype=np.float64).reshape(-1)
+    scores = np.asarray(X @ coef.T) + intercept[None, :]
+    norm = np.sum(coef * coef) + np.sum(intercept * intercept)
+    if coef.shape[0] == 1:
+        scores = np.c_[-scores[:, 0], scores[:, 0]]
+        norm *= 2
+    classes = np.asarray(classes)
+    order = np.argsort(classes)  # a model file's labels come in its own order
+    truth = scores[np.arange(len(y)), order[np.searchsorted(classes, y, sorter=order)]]
+    return 0.5 * norm + C * np.sum(logsumexp(scores, axis=1) - truth)
+
+
 def objective(loss, X, y, coef, intercept, classes):
     """LIBLINEAR's primal objective with -B 1 (scikit-learn's liblinear
     estimators at intercept_scaling=1): the intercept b is the weight of a
@@ -95,12 +123,14 @@ def objective(loss, X, y, coef, intercept, classes):
     else:
         signs = np.where(y[:, None] == np.asarray(classes)[None, :], 1.0, -1.0)
     margins = signs * (np.asarray(X @ coef.T) + intercept[None, :])
+    if loss == "softmax":
+        return softmax_objective(X, y, coef, intercept, classes)
     if loss == "l2svm":
         losses = np.square(np.maximum(0.0, 1.0 - margins))
     elif loss == "lr":
         losses = np.logaddexp(0.0, -margins)
     else:
-        raise ValueError("loss: l2svm or lr, not %r" % loss)
+        raise ValueError("loss: l2svm, lr or softmax, not %r" % loss)
     return 0.5 * (np.sum(coef * coef) + np.sum(intercept * intercept)) + C * np.sum(losses)
 
 
@@ -118,6 +148,8 @@ def estimator(name):
         return sklearn.svm.LinearSVC(), "l2svm"
     if name == "cdlinear-lr":
         return cdlinear.LogisticRegression(n_jobs=2), "lr"
+    if name == "cdlinear-multinomial":
+        return cdlinear.LogisticRegression(multi_class="multinomial", n_jobs=2), "softmax"
     if name == "sklearn-liblinear":
         return sklearn.linear_model.LogisticRegression(solver="liblinear"), "lr"
     if name == "sklearn-lbfgs":
@@ -125,8 +157,8 @@ def estimator(name):
         if not max_iter:
             return sklearn.linear_model.LogisticRegression(), "lr"
         return sklearn.linear_model.LogisticRegression(max_iter=int(max_iter)), "lr"
-    raise ValueError("estimator: cdlinear-svc, sklearn-svc, cdlinear-lr, sklearn-liblinear or "
-                     "sklearn-lbfgs, not %r" % name)
+    raise ValueError("estimator: cdlinear-svc, sklearn-svc, cdlinear-lr, cdlinear-multinomial, "
+                     "sklearn-liblinear or sklearn-lbfgs, not %r" % name)
 
 
 def fit(name, train_path, test_path):
@@ -147,12 +179,48 @@ def fit(name, train_path, test_path):
     # classes: objective() is then not that problem's.
     multinomial = int(name == "sklearn-lbfgs" and len(model.classes_) > 2)
     f = objective(loss, X, y, model.coef_, model.intercept_, model.classes_)
+    logistic = loss in ("lr", "softmax")
+    if logistic:
+        f_softmax = softmax_objective(X, y, model.coef_, model.intercept_, model.classes_)
     del X, y
     X_test, y_test = load(test_path)
     accuracy = 100.0 * model.score(X_test, y_test)
-    print("seconds %.6f before_kb %d added_kb %d iterations %d max_iter %d converged %d f %.10g "
-          "multinomial %d accuracy %.4f" % (seconds, before, added, iterations, model.max_iter,
-                                            converged, f, multinomial, accuracy))
+    line = ("seconds %.6f before_kb %d added_kb %d iterations %d max_iter %d converged %d f %.10g "
+            "multinomial %d accuracy %.4f" % (seconds, before, added, iterations, model.max_iter,
+                                              converged, f, multinomial, accuracy))
+    if logistic:
+        from sklearn.metrics import log_loss
+        loss_value = log_loss(y_test, model.predict_proba(X_test), labels=model.classes_)
+        line += " log_loss %.6f f_softmax %.10g" % (loss_value, f_softmax)
+    print(line)
+
+
+def softmax_check(train_svm, c):
+    import cdlinear
+    import sklearn.linear_model
+    from sklearn.datasets import load_svmlight_file
+    X, y = load_svmlight_file(train_svm)
+    c = float(c)
+    global C
+    C = c
+    lbfgs = sklearn.linear_model.LogisticRegression(multi_class="multinomial", C=c, tol=1e-10,
+                                                    max_iter=100000, fit_intercept=False)
+    lbfgs.fit(X, y)
+    values = {"f_lbfgs": objective("softmax", X, y, lbfgs.coef_, lbfgs.intercept_,
+                                   lbfgs.classes_)}
+    for name, tol in (("default", None), ("tight", 1e-8)):
+        options = dict(multi_class="multinomial", C=c, fit_intercept=False, n_jobs=2)
+        if tol is not None:
+            options.update(tol=tol, max_iter=100000)
+        model = cdlinear.LogisticRegression(**options)
+        start = time.perf_counter()
+        model.fit(X, y)
+        seconds = time.perf_counter() - start
+        values["f_" + name] = objective("softmax", X, y, model.coef_, model.intercept_,
+                                        model.classes_)
+        if name == "default":
+            values["seconds_default"] = seconds
+    print(" ".join("%s %.10g" % item for item in values.items()))
 
 
 def reference(loss, train_path):
@@ -160,6 +228,9 @@ def reference(loss, train_path):
     X, y = load(train_path)
     if loss == "l2svm":
         model = cdlinear.LinearSVC(solver="tron", tol=1e-6, n_jobs=2)
+    elif loss == "softmax":
+        model = cdlinear.LogisticRegression(multi_class="multinomial", tol=1e-6, max_iter=100000,
+                                            n_jobs=2)
     else:
         model = cdlinear.LogisticRegression(solver="tron", tol=1e-6, max_iter=1000, n_jobs=2)
     model.fit(X, y)
@@ -230,10 +301,11 @@ def prepare(train_svm, test_svm, train_npz, test_npz):
 
 def main(argv):
     commands = {"prepare": (prepare, 4), "fit": (fit, 3), "reference": (reference, 2),
-                "model-f": (model_f, 3), "load": (load_file, 2), "same": (same, 1)}
+                "model-f": (model_f, 3), "load": (load_file, 2), "same": (same, 1),
+                "softmax-check": (softmax_check, 2)}
     if len(argv) < 2 or argv[1] not in commands or len(argv) - 2 != commands[argv[1]][1]:
-        sys.exit("usage: python_bench.py prepare|fit|reference|model-f|load|same ARGS "
-                 "(see the module's comment)")
+        sys.exit("usage: python_bench.py prepare|fit|reference|model-f|load|same|softmax-check "
+                 "ARGS (see the module's comment)")
     function, _ = commands[argv[1]]
     function(*argv[2:])
 
