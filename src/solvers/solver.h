@@ -66,6 +66,19 @@ struct MultiClassInput {
   Reporter& reporter;
 };
 
+// What every solver of one model over all classes starts from: the rows
+// (input.rows, or the columns' transpose), and the rows that take part (not
+// held out, weight above 0) in order, with each row's C_i (its class's C
+// times its weight) and ||x_i||^2, both 0 for the rows left out.
+struct AllClassesRows {
+  std::optional<CsrMatrix> own;  // the transpose, when input.rows is null
+  const CsrMatrix* x = nullptr;
+  std::vector<std::size_t> rows;
+  std::vector<double> cost;
+  std::vector<double> norm2;
+};
+AllClassesRows all_classes_rows(const MultiClassInput& input);
+
 // The selection rule of the run: --select if given, else the row's rule.
 std::unique_ptr<SelectionRule> make_selection_rule(const SolverInput& input);
 

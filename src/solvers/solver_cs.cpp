@@ -91,29 +91,21 @@ void solve_sub_problem(const std::vector<double>& b, double a_ii, std::size_t y_
 
 std::vector<double> solve_cs(const MultiClassInput& input) {
   const Params& params = input.params;
-  std::optional<CsrMatrix> own_rows;
-  if (input.rows == nullptr) own_rows = to_csr(input.x);
-  const CsrMatrix& x = input.rows != nullptr ? *input.rows : *own_rows;
+  const AllClassesRows taking_part = all_classes_rows(input);
+  const CsrMatrix& x = *taking_part.x;
+  const std::vector<std::size_t>& all_rows = taking_part.rows;
+  const std::vector<double>& row_cost = taking_part.cost;
+  const std::vector<double>& norm2 = taking_part.norm2;
   const std::size_t classes = input.classes.labels.size();
   const std::size_t n = x.num_cols;
   const double eps = params.eps.value();
 
   std::vector<double> w(n * classes, 0.0);
   std::vector<double> alpha(x.num_rows * classes, 0.0);
-  std::vector<double> norm2(x.num_rows, 0.0), row_cost(x.num_rows, 0.0);
   // Row i's active classes are active_class[i M .. i M + active_count[i]),
   // and y_slot[i] is the slot of y_i among them (active_count[i] if shrunk).
   std::vector<std::size_t> active_class(x.num_rows * classes);
   std::vector<std::size_t> active_count(x.num_rows, classes), y_slot(x.num_rows);
-  std::vector<std::size_t> all_rows;
-  for (std::size_t i = 0; i < x.num_rows; ++i) {
-    if (input.held_out != nullptr && (*input.held_out)[i] != 0) continue;
-    const double weight = input.weights != nullptr ? (*input.weights)[i] : 1.0;
-    if (!(weight > 0)) continue;
-    row_cost[i] = input.class_costs[input.classes.class_of[i]] * weight;
-    all_rows.push_back(i);
-    norm2[i] = row_squared_norm(x, i);
-  }
   const auto restore = [&](std::size_t i) {
     for (std::size_t m = 0; m < classes; ++m) active_class[i * classes + m] = m;
     active_count[i] = classes;

@@ -17,6 +17,24 @@ std::unique_ptr<SelectionRule> make_selection_rule(const SolverInput& input) {
   return make_rule(rule, context);
 }
 
+AllClassesRows all_classes_rows(const MultiClassInput& input) {
+  AllClassesRows out;
+  if (input.rows == nullptr) out.own = to_csr(input.x);
+  out.x = input.rows != nullptr ? input.rows : &*out.own;
+  const CsrMatrix& x = *out.x;
+  out.cost.assign(x.num_rows, 0.0);
+  out.norm2.assign(x.num_rows, 0.0);
+  for (std::size_t i = 0; i < x.num_rows; ++i) {
+    if (input.held_out != nullptr && (*input.held_out)[i] != 0) continue;
+    const double weight = input.weights != nullptr ? (*input.weights)[i] : 1.0;
+    if (!(weight > 0)) continue;
+    out.cost[i] = input.class_costs[input.classes.class_of[i]] * weight;
+    out.norm2[i] = row_squared_norm(x, i);
+    out.rows.push_back(i);
+  }
+  return out;
+}
+
 std::vector<double> starting_w(const SolverInput& input) {
   return input.w0 != nullptr ? *input.w0 : std::vector<double>(input.problem.num_features(), 0.0);
 }

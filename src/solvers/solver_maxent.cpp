@@ -199,25 +199,19 @@ Gap primal_and_dual(const CsrMatrix& x, const std::vector<std::size_t>& rows,
 
 std::vector<double> solve_maxent(const MultiClassInput& input) {
   const Params& params = input.params;
-  std::optional<CsrMatrix> own_rows;
-  if (input.rows == nullptr) own_rows = to_csr(input.x);
-  const CsrMatrix& x = input.rows != nullptr ? *input.rows : *own_rows;
+  const AllClassesRows taking_part = all_classes_rows(input);
+  const CsrMatrix& x = *taking_part.x;
+  const std::vector<double>& row_cost = taking_part.cost;
+  const std::vector<double>& norm2 = taking_part.norm2;
+  const std::vector<std::size_t>& rows = taking_part.rows;
   const std::size_t classes = input.classes.labels.size();
   const std::size_t n = x.num_cols;
   const double eps = params.eps.value();
 
   std::vector<double> w(n * classes, 0.0);
   std::vector<double> alpha(x.num_rows * classes, 0.0);
-  std::vector<double> norm2(x.num_rows, 0.0), row_cost(x.num_rows, 0.0);
-  std::vector<std::size_t> rows;
-  for (std::size_t i = 0; i < x.num_rows; ++i) {
-    if (input.held_out != nullptr && (*input.held_out)[i] != 0) continue;
-    const double weight = input.weights != nullptr ? (*input.weights)[i] : 1.0;
-    if (!(weight > 0)) continue;
-    const double cost = input.class_costs[input.classes.class_of[i]] * weight;
-    row_cost[i] = cost;
-    rows.push_back(i);
-    norm2[i] = row_squared_norm(x, i);
+  for (const std::size_t i : rows) {
+    const double cost = row_cost[i];
     // The start, and w(alpha) for it.
     const std::size_t y = input.classes.class_of[i];
     double* alpha_i = &alpha[i * classes];
