@@ -390,7 +390,18 @@ def test_free_intercept_is_not_shrunk():
     assert abs(regularized.intercept_) < abs(free.intercept_) / 2
 
 
-def test_ctrl_c_stops_training_with_keyboard_interrupt():
+@pytest.fixture
+def sigint_raises():
+    """SIGINT raising KeyboardInterrupt, as in an interactive session, for
+    the Ctrl-C tests: a process started with SIGINT ignored (a script's
+    background job, nohup) keeps it ignored, and the signal would then stop
+    nothing."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
+def test_ctrl_c_stops_training_with_keyboard_interrupt(sigint_raises):
     """SIGINT during a fit that would run for minutes (the L1-loss SVM at a
     large C to a tolerance it cannot reach) raises KeyboardInterrupt; the
     estimator stays unfitted and the next fit works."""
@@ -408,7 +419,7 @@ def test_ctrl_c_stops_training_with_keyboard_interrupt():
 
 
 @pytest.mark.parametrize("call", ["cross_validation", "search_C"])
-def test_ctrl_c_stops_cross_validation_and_the_search(call):
+def test_ctrl_c_stops_cross_validation_and_the_search(call, sigint_raises):
     """SIGINT during cross validation or the search for C, whose folds would
     run for minutes, raises KeyboardInterrupt; the next call works."""
     X, y = cdlinear.load_svmlight_file(data_file("a9a"))
