@@ -1,12 +1,15 @@
 // libFuzzer target: the LIBSVM reader.
 //
-// Reads each input three ways: row-wise (read_libsvm_csr), column-wise on one
-// thread, and column-wise cut into ranges of a few bytes on three threads
-// with a bias column. Every way must either throw the same cdl::Error message
-// or build the same matrix: the column readers' result equals the row
-// reader's transposed, bit for bit. The column readers may also refuse an
-// index whose columns exceed their (small) memory limit, which depends on
-// the number of threads and has no counterpart in the row reader.
+// Reads each input four ways: row-wise (read_libsvm_csr), column-wise on one
+// thread, column-wise cut into ranges of a few bytes on three threads with a
+// bias column, and into rows by the one-pass row reader (read_libsvm_rows,
+// cdtrain's for the row solvers and the library's CsrFile) cut the same way.
+// Every way must either throw the same cdl::Error message or build the same
+// matrix: the column readers' result equals the row reader's transposed,
+// and the one-pass rows equal its rows, bit for bit. The one-pass readers
+// may also refuse an index whose columns exceed their (small) memory limit,
+// which depends on the number of threads and has no counterpart in the row
+// reader.
 //
 // Each input is also read as an instance-weight file (-W) for as many
 // instances as it has lines and for one more: each way it must give one
@@ -41,6 +44,19 @@ bool too_big(const std::string& error) {
 }
 
 bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+void check_same_rows(const cdl::CsrMatrix& expected, const cdl::CsrMatrix& actual) {
+  if (expected.num_rows != actual.num_rows || expected.num_cols != actual.num_cols ||
+      expected.row_ptr != actual.row_ptr || expected.nnz() != actual.nnz()) {
+    cdl::fuzz::fail("one-pass rows: shape differs");
+  }
+  for (std::size_t k = 0; k < expected.nnz(); ++k) {
+    if (expected.col_idx[k] != actual.col_idx[k] ||
+        !same_bits(expected.values[k], actual.values[k])) {
+      cdl::fuzz::fail("one-pass rows: entry differs");
+    }
+  }
+}
 
 void check_same(const cdl::CscMatrix& expected, const cdl::CscMatrix& actual, const char* what) {
   if (expected.num_rows != actual.num_rows || expected.num_cols != actual.num_cols ||
@@ -107,8 +123,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string csr_error = read_or_error([&] { rows = cdl::read_libsvm_csr(path); });
   const std::string one_error = read_or_error([&] { one = cdl::read_libsvm_csc(path, single); });
   const std::string many_error = read_or_error([&] { many = cdl::read_libsvm_csc(path, split); });
+  cdl::ReadOptions split_rows = split;
+  split_rows.bias = -1;
+  cdl::LabeledRows streamed;
+  const std::string streamed_error =
+      read_or_error([&] { streamed = cdl::read_libsvm_rows(path, split_rows); });
   const bool one_too_big = too_big(one_error);
   const bool many_too_big = too_big(many_error);
+  const bool streamed_too_big = too_big(streamed_error);
+  if (!streamed_too_big && csr_error != streamed_error) {
+    cdl::fuzz::fail("csr says '" + csr_error + "', one-pass rows say '" + streamed_error + "'");
+  }
+  if (csr_error.empty() && !streamed_too_big) {
+    if (rows.labels != streamed.labels) cdl::fuzz::fail("labels differ, one-pass rows");
+    check_same_rows(rows.features, streamed.features);
+  }
   if (!one_too_big && csr_error != one_error) {
     cdl::fuzz::fail("csr says '" + csr_error + "', csc says '" + one_error + "'");
   }
