@@ -218,10 +218,9 @@ py::array rows_of(std::vector<double> values, std::size_t columns) {
   return py::array_t<double>({height, width}, values.data());
 }
 
-// A LIBSVM-format file as CSR arrays: (indptr, indices, values, labels,
-// number of features), indices 0-based.
 // A LIBSVM file's CSR arrays (cdlinear::CsrFile) as numpy arrays that use
-// the reader's memory in place: each array's base holds a copy of the file's
+// the reader's memory in place: (indptr, indices, values, labels, number of
+// features), indices 0-based. Each array's base holds a copy of the file's
 // handle, so the memory lives as long as any of them.
 py::tuple read_file(const std::string& path, unsigned threads) {
   std::optional<cdlinear::CsrFile> file;
