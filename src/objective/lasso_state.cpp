@@ -9,7 +9,8 @@
 
 namespace cdl {
 
-double lasso_rescaled_gap(const Problem& problem, const std::vector<double>& w, double* primal) {
+double lasso_rescaled_gap(const Problem& problem, const std::vector<double>& w, double* primal,
+                          std::size_t free) {
   const CscMatrix& x = problem.x();
   // The residuals r_j = y_j - w'x_j, from the scores.
   std::vector<double> r(problem.num_rows(), 0.0);
@@ -20,16 +21,37 @@ double lasso_rescaled_gap(const Problem& problem, const std::vector<double>& w, 
       r[x.row_idx[t]] += w[i] * x.values[t];
     }
   }
-  double loss = 0;
-  for (std::size_t j = 0; j < r.size(); ++j) {
-    const double c = problem.cost(j);
-    r[j] = problem.y[j] - r[j];
-    loss += c * r[j] * r[j];
+  for (std::size_t j = 0; j < r.size(); ++j) r[j] = problem.y[j] - r[j];
+  // The free weight moved by `shift` to its minimizer (the header): r then
+  // has sum_j C_j b_j r_j = 0, and f(w) - f(w') = shift^2 sum_j C_j b_j^2
+  // exactly (the cross term is that sum).
+  double moved_loss = 0;
+  if (free < x.num_cols && free < w.size()) {
+    double along = 0;
+    double curvature = 0;
+    for (auto k = x.col_ptr[free]; k < x.col_ptr[free + 1]; ++k) {
+      const auto t = static_cast<std::size_t>(k);
+      const double cb = problem.cost(x.row_idx[t]) * x.values[t];
+      along += cb * r[x.row_idx[t]];
+      curvature += cb * x.values[t];
+    }
+    if (curvature > 0) {
+      const double shift = along / curvature;
+      for (auto k = x.col_ptr[free]; k < x.col_ptr[free + 1]; ++k) {
+        const auto t = static_cast<std::size_t>(k);
+        r[x.row_idx[t]] -= shift * x.values[t];
+      }
+      moved_loss = shift * shift * curvature;
+    }
   }
-  // g_i = 2 sum_j C_j x_ji (w'x_j - y_j) = -(X'u_raw)_i, and s = max(1, max |g_i|).
+  double loss = 0;
+  for (std::size_t j = 0; j < r.size(); ++j) loss += problem.cost(j) * r[j] * r[j];
+  // g_i = 2 sum_j C_j x_ji (w'x_j - y_j) = -(X'u_raw)_i, and s = max(1, max |g_i|)
+  // over the regularized weights (the free one's g is 0).
   std::vector<double> g(x.num_cols, 0.0);
   double scale = 1.0;
   for (std::size_t i = 0; i < x.num_cols; ++i) {
+    if (i == free) continue;
     double sum = 0;
     for (auto k = x.col_ptr[i]; k < x.col_ptr[i + 1]; ++k) {
       const auto t = static_cast<std::size_t>(k);
@@ -41,19 +63,21 @@ double lasso_rescaled_gap(const Problem& problem, const std::vector<double>& w, 
   }
   // f - D(u) with u = u_raw / s, written without its cancellation: with
   // y = r + Xw it is sum_i (|w_i| + w_i g_i / s) + (1 - 1/s)^2 sum_j C_j r_j^2,
-  // a sum of terms >= 0 (|g_i| / s <= 1).
-  double gap = (1.0 - 1.0 / scale) * (1.0 - 1.0 / scale) * loss;
+  // a sum of terms >= 0 (|g_i| / s <= 1); the free weight's term is
+  // w_i g_i / s = 0. Then f(w) - f(w') on top.
+  double gap = (1.0 - 1.0 / scale) * (1.0 - 1.0 / scale) * loss + moved_loss;
   double norm1 = 0;
   for (std::size_t i = 0; i < x.num_cols && i < w.size(); ++i) {
+    if (i == free) continue;
     norm1 += std::fabs(w[i]);
     gap += std::max(std::fabs(w[i]) + w[i] * g[i] / scale, 0.0);
   }
-  if (primal != nullptr) *primal = norm1 + loss;
+  if (primal != nullptr) *primal = norm1 + loss + moved_loss;
   return gap;
 }
 
 double lasso_line_search(const Problem& problem, const std::vector<double>& w,
-                         const std::vector<double>& d) {
+                         const std::vector<double>& d, std::size_t free) {
   const CscMatrix& x = problem.x();
   // Xw and Xd over the columns.
   std::vector<double> xw(problem.num_rows(), 0.0);
@@ -77,7 +101,7 @@ double lasso_line_search(const Problem& problem, const std::vector<double>& w,
   // (breakpoint, 2 |d_i|) for the weights that d moves through 0 at t > 0.
   std::vector<std::pair<double, double>> breaks;
   for (std::size_t i = 0; i < w.size(); ++i) {
-    if (d[i] == 0) continue;
+    if (d[i] == 0 || i == free) continue;
     // The sign of w_i + t d_i just after t = 0.
     const double sign = w[i] != 0 ? (w[i] > 0 ? 1.0 : -1.0) : (d[i] > 0 ? 1.0 : -1.0);
     slope += d[i] * sign;
@@ -101,11 +125,12 @@ double lasso_line_search(const Problem& problem, const std::vector<double>& w,
   return curvature > 0 ? start - slope / curvature : start;
 }
 
-std::vector<double> lasso_support_point(const Problem& problem, const std::vector<double>& w) {
+std::vector<double> lasso_support_point(const Problem& problem, const std::vector<double>& w,
+                                        std::size_t free) {
   const CscMatrix& x = problem.x();
   std::vector<std::size_t> support;
   for (std::size_t i = 0; i < w.size() && i < x.num_cols; ++i) {
-    if (w[i] != 0) support.push_back(i);
+    if (w[i] != 0 || i == free) support.push_back(i);
   }
   const std::size_t k = support.size();
   if (k == 0 || k > kSupportPointMax) return {};
@@ -124,7 +149,7 @@ std::vector<double> lasso_support_point(const Problem& problem, const std::vecto
       const auto t = static_cast<std::size_t>(p);
       rhs[a] += dense[x.row_idx[t]] * problem.y[x.row_idx[t]];
     }
-    rhs[a] -= (w[i] > 0 ? 0.5 : -0.5);
+    if (i != free) rhs[a] -= (w[i] > 0 ? 0.5 : -0.5);
     for (std::size_t b = a; b < k; ++b) {
       double sum = 0;
       const std::size_t m = support[b];

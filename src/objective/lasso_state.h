@@ -41,6 +41,7 @@
 
 #include "data/problem.h"
 #include "data/sparse_matrix.h"
+#include "objective/regularizer.h"
 
 namespace cdl {
 
@@ -55,8 +56,16 @@ namespace cdl {
 // Unlike lasso_duality_gap()'s (21), whose B = f(0) multiplies every
 // |g_i| > 1, it needs no bound on ||w||_1 and is tight near the optimum.
 // `primal` (if not null) receives f(w). O(#nz + l + n).
+//
+// `free`: the index of a weight left out of ||w||_1 (-R's bias weight), or
+// Regularizer::kNone. Its column b adds the constraint b'u = 0 to the dual.
+// The dual point is then taken at w' = w with that weight moved to its
+// exact minimizer, where sum_j C_j b_j (y_j - w''x_j) = 0, so that u meets
+// the constraint and the rescaling over the other columns keeps it; the
+// gap returned is f(w) - D(u) = (f(w) - f(w')) + (f(w') - D(u)), still a
+// bound on f(w) - f*.
 double lasso_rescaled_gap(const Problem& problem, const std::vector<double>& w,
-                          double* primal = nullptr);
+                          double* primal = nullptr, std::size_t free = Regularizer::kNone);
 
 // The exact minimizer t >= 0 of phi(t) = f(w + t d), f the Lasso's
 // objective above: phi is convex and piecewise quadratic, with
@@ -66,9 +75,10 @@ double lasso_rescaled_gap(const Problem& problem, const std::vector<double>& w,
 // changes sign, inside a quadratic piece (its root) or at a breakpoint
 // (that t: a weight lands exactly on 0). 0 when phi'(0+) >= 0 (d is no
 // descent direction). The line search of the Lasso's support steps
-// (solver_cd_l1.cpp). O(#nz + l + n log n).
+// (solver_cd_l1.cpp). `free` as lasso_rescaled_gap's: that weight has no
+// |.| term and no breakpoint. O(#nz + l + n log n).
 double lasso_line_search(const Problem& problem, const std::vector<double>& w,
-                         const std::vector<double>& d);
+                         const std::vector<double>& d, std::size_t free = Regularizer::kNone);
 
 // The most nonzero weights lasso_support_point() works with (its Gram
 // matrix takes 8 k^2 bytes and k^3/3 flops to factor).
@@ -82,8 +92,11 @@ constexpr std::size_t kSupportPointMax = 500;
 // collinear columns make it singular; the point then runs far along their
 // null space, where only the l1 part changes, and the line search stops
 // where a weight reaches 0). Empty when S is empty or larger than
-// kSupportPointMax. O(|S| #nz of S's columns + |S|^3).
-std::vector<double> lasso_support_point(const Problem& problem, const std::vector<double>& w);
+// kSupportPointMax. `free` as lasso_rescaled_gap's: that weight is in S
+// whatever its value, with no sign term (s_i = 0).
+// O(|S| #nz of S's columns + |S|^3).
+std::vector<double> lasso_support_point(const Problem& problem, const std::vector<double>& w,
+                                        std::size_t free = Regularizer::kNone);
 
 class LassoState {
  public:

@@ -13,6 +13,11 @@ const Problem& lasso_problem_of(const RuleContext& context, const char* rule_nam
         std::string("--select ") + rule_name +
         " on primal CD weighs features by the Lasso's state: use it with -r l1 -l sq");
   }
+  if (context.lasso_free_bias) {
+    throw ConfigError(std::string("--select ") + rule_name +
+                      " weighs every weight by its l1 term, and -R leaves the bias without one: "
+                      "drop -R, or use --select cyclic, perm, perm-once, uniform or importance");
+  }
   return *context.lasso;
 }
 

@@ -71,6 +71,9 @@ struct RuleContext {
   // w0 is the solver's starting point (null: 0). Not owned.
   const Problem* lasso = nullptr;
   const std::vector<double>* w0 = nullptr;
+  // The Lasso's bias weight is unregularized (-R): the rules on its state
+  // take every weight as regularized, and refuse it.
+  bool lasso_free_bias = false;
   // A core is free beside the solver's (-m is not 1, and no other problem
   // trains at the same time), for a rule that can prepare ahead on a thread.
   bool spare_thread = false;

@@ -10,10 +10,13 @@
 //   - the L2-loss SVR max(0, |y_j - w'x_j| - p)^2 (L1R_L2LOSS_SVR).
 //   The Regularizer (regularizer.h) carries the L1 weight; its prox_step,
 //   delta and min_norm_subgradient are the only places the |.| appears.
-//   With -R (L2-SVM and LR, LIBLINEAR 2.50's -s 5/6 -R) the bias weight is
-//   left out of ||w||_1 (Regularizer::unregularized): its step is the plain
-//   Newton step d = -g/h with the same line search (Delta = g d), its v_i
-//   is g, and it is never shrunk.
+//   With -R (L2-SVM and LR, LIBLINEAR 2.50's -s 5/6 -R, and the Lasso) the
+//   bias weight is left out of ||w||_1 (Regularizer::unregularized): its
+//   step is the plain Newton step d = -g/h with the same line search
+//   (Delta = g d), its v_i is g, and it is never shrunk. For the Lasso that
+//   step is exact (the bias is the free intercept of scikit-learn's Lasso,
+//   without centering X), the gap's dual point has the intercept's
+//   constraint sum_j C_j u_j = 0, and the support steps keep the bias in S.
 //
 // Algorithm: cyclic (or --select's order) coordinate descent with a
 //   one-variable Newton direction for the nonsmooth sub-problem, Shi, Tu, Xu &
@@ -160,19 +163,19 @@ constexpr double kMinRelativeGap = 1e-10;
 // while a step ends early at a weight that reaches 0, at most
 // kSupportSteps times. Returns the steps that moved w. O(per step: |S|
 // #nz of S's columns + |S|^3 + #nz + n log n).
-int support_steps(const Problem& problem, std::vector<double>& w) {
+int support_steps(const Problem& problem, std::vector<double>& w, std::size_t free) {
   int moved = 0;
   for (int step_count = 0; step_count < kSupportSteps; ++step_count) {
-    const std::vector<double> target = lasso_support_point(problem, w);
+    const std::vector<double> target = lasso_support_point(problem, w, free);
     if (target.empty()) break;
     std::vector<double> direction(w.size());
     for (std::size_t i = 0; i < w.size(); ++i) direction[i] = target[i] - w[i];
-    const double step = lasso_line_search(problem, w, direction);
+    const double step = lasso_line_search(problem, w, direction, free);
     if (!(step > 0)) break;
     for (std::size_t i = 0; i < w.size(); ++i) {
       // The weight the step was stopped at lands on 0 exactly.
       const double next = w[i] + step * direction[i];
-      w[i] = std::fabs(next) <= 1e-12 * std::fabs(w[i]) ? 0.0 : next;
+      w[i] = i != free && std::fabs(next) <= 1e-12 * std::fabs(w[i]) ? 0.0 : next;
     }
     ++moved;
     if (step >= 1) break;  // the stationary point of the sign pattern
@@ -328,7 +331,7 @@ SolveResult cd_l1_loop(Objective& objective, const Regularizer& regularizer, Sel
   // The relative gap test: gap <= eps f(w), both from lasso_rescaled_gap,
   // or <= kMinRelativeGap f(w) for a smaller eps.
   const auto gap_passes = [&] {
-    gap = lasso_rescaled_gap(*problem, objective.w(), &gap_primal);
+    gap = lasso_rescaled_gap(*problem, objective.w(), &gap_primal, regularizer.unregularized);
     return gap <= std::max(eps, kMinRelativeGap) * gap_primal;
   };
   bool converged = gap_stop ? gap_passes() : result.grad_norm <= stop_norm;
@@ -364,7 +367,7 @@ SolveResult cd_l1_loop(Objective& objective, const Regularizer& regularizer, Sel
         // from w (O(nnz), as the gap).
         std::vector<double> w = objective.w();
         if (support_stepping && result.iterations % kSupportStepEvery == 0) {
-          support_moves += support_steps(*problem, w);
+          support_moves += support_steps(*problem, w, regularizer.unregularized);
         }
         objective.reset(w);
         shrinking.restore_if_due(result.grad_norm <= stop_norm, kClassificationRestoreEvery);

@@ -13,6 +13,7 @@ std::unique_ptr<SelectionRule> make_selection_rule(const SolverInput& input) {
   if (is_lasso(input.params)) {
     context.lasso = &input.problem;
     context.w0 = input.w0;
+    context.lasso_free_bias = input.params.free_bias;
   }
   return make_rule(rule, context);
 }

@@ -60,9 +60,8 @@ SolverInfo cd_row(const char* name, const char* description, const char* rule) {
   row.regularizers = {R::kL2, R::kL1};
   row.options = {select_options(), line_search_options()};
   row.free_bias_losses = {L::kL2Svm, L::kLogistic, L::kSvrL2, L::kSquared};
-  // LIBLINEAR's -R of -s 5 and -s 6 (the Lasso's gap and support steps
-  // know no free weight).
-  row.free_bias_l1_losses = {L::kL2Svm, L::kLogistic};
+  // LIBLINEAR's -R of -s 5 and -s 6, and the Lasso's free intercept.
+  row.free_bias_l1_losses = {L::kL2Svm, L::kLogistic, L::kSquared};
   row.default_eps = kCdEps;
   row.stopping = "||D'|| <= eps ||grad f(0)||, D' the partial derivatives of an epoch";
   row.default_max_iter = kDefaultMaxIter;

@@ -309,6 +309,12 @@ TEST(LassoRules, RefuseWithoutTheLasso) {
   EXPECT_THROW(make_lasso_gs_q_rule(plain), ConfigError);
   // make_rule dispatches to the Lasso's rule only with the Lasso's context.
   EXPECT_NO_THROW(make_rule("gs-r", lasso_context(problem)));
+  // With -R's free bias they refuse; the rules without state serve it.
+  RuleContext free = lasso_context(problem);
+  free.lasso_free_bias = true;
+  EXPECT_THROW(make_rule("gs-r", free), ConfigError);
+  EXPECT_THROW(make_rule("ada-gap", free), ConfigError);
+  EXPECT_NO_THROW(make_rule("cyclic", free));
 }
 
 Params lasso_params(const std::string& rule) {

@@ -1,8 +1,9 @@
 // CD with an L1 regularizer and the regression losses (solver_cd_l1.cpp,
 // regression_objective.h): the Lasso's optimality conditions and a closed
-// form, LIBLINEAR's -s 5/-s 6 optima on heart_scale (tests/fixtures/README.md),
-// ridge's normal equations, and the regression objective's derivatives
-// against finite differences.
+// form, its free intercept against the Lasso on centered data, LIBLINEAR's
+// -s 5/-s 6 optima on heart_scale (tests/fixtures/README.md), ridge's
+// normal equations, and the regression objective's derivatives against
+// finite differences.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -192,6 +193,22 @@ double dense_lasso(const Gaussian& g, double C, const std::vector<double>& w) {
   return f;
 }
 
+// The minimizer of a convex phi over [0, 4]: the best point of a grid of
+// step 1e-4, refined by golden sections of the cells beside it.
+template <class Phi>
+double brute_force_minimizer(const Phi& phi) {
+  double best_t = 0;
+  for (int k = 1; k <= 40000; ++k) {
+    if (phi(k * 1e-4) < phi(best_t)) best_t = k * 1e-4;
+  }
+  double low = std::max(0.0, best_t - 1e-4), high = best_t + 1e-4;
+  for (int k = 0; k < 100; ++k) {
+    const double a = low + 0.382 * (high - low), b = low + 0.618 * (high - low);
+    (phi(a) < phi(b) ? high : low) = phi(a) < phi(b) ? b : a;
+  }
+  return 0.5 * (low + high);
+}
+
 // The exact line search against a brute-force minimization of
 // t -> f(w + t d) over a fine grid on [0, 4] (and the golden-section
 // refinement of its best cell), from points with zeros and sign changes.
@@ -216,18 +233,9 @@ TEST(LassoLineSearch, MatchesABruteForceMinimization) {
     const double t = lasso_line_search(problem, w, d);
     ASSERT_GE(t, 0.0);
     ASSERT_LE(t, 4.0) << "the grid would miss it";
-    double best_t = 0;
-    for (int k = 1; k <= 40000; ++k) {
-      if (phi(k * 1e-4) < phi(best_t)) best_t = k * 1e-4;
-    }
-    double low = std::max(0.0, best_t - 1e-4), high = best_t + 1e-4;
-    for (int k = 0; k < 100; ++k) {
-      const double a = low + 0.382 * (high - low), b = low + 0.618 * (high - low);
-      (phi(a) < phi(b) ? high : low) = phi(a) < phi(b) ? b : a;
-    }
-    const double brute = phi(0.5 * (low + high));
-    EXPECT_LE(phi(t), brute + 1e-12 * std::fabs(brute));
-    EXPECT_NEAR(t, 0.5 * (low + high), 1e-6);
+    const double best = brute_force_minimizer(phi);
+    EXPECT_LE(phi(t), phi(best) + 1e-12 * std::fabs(phi(best)));
+    EXPECT_NEAR(t, best, 1e-6);
   }
   // From the minimizer along d, no further step along d.
   std::vector<double> w(g.n), d(g.n);
@@ -310,6 +318,202 @@ TEST(Lasso, DefaultRunReachesTheOptimumOfAWeaklyRegularizedWideDesign) {
   const double f = dense_lasso(g, C, result.w);
   EXPECT_LE(f - dual, kLassoGapEps * f);
   EXPECT_GE(f - dual, -1e-9 * f);
+}
+
+// The Gaussian design off center (every feature + 2, the targets + 5) with
+// a last column of 1s, the bias feature; and the same design centered
+// here (each column and the targets minus their means, no bias column).
+struct Shifted {
+  std::vector<double> dense;  // l x (n + 1), row-major, the last column 1
+  std::vector<double> y;
+  CscMatrix x;  // of dense
+  CscMatrix centered;
+  std::vector<double> centered_y;
+  std::vector<double> mean;  // of each of the n columns
+  double y_mean = 0;
+};
+
+Shifted shifted(const Gaussian& g) {
+  const std::size_t n = g.n + 1;
+  const double l = static_cast<double>(g.l);
+  Shifted s;
+  s.dense.assign(g.l * n, 1.0);
+  s.y = g.y;
+  s.mean.assign(g.n, 0.0);
+  for (std::size_t j = 0; j < g.l; ++j) {
+    for (std::size_t i = 0; i < g.n; ++i) {
+      s.dense[j * n + i] = g.dense[j * g.n + i] + 2.0;
+      s.mean[i] += s.dense[j * n + i] / l;
+    }
+    s.y[j] += 5.0;
+    s.y_mean += s.y[j] / l;
+  }
+  std::vector<double> centered(g.l * g.n);
+  s.centered_y.resize(g.l);
+  for (std::size_t j = 0; j < g.l; ++j) {
+    for (std::size_t i = 0; i < g.n; ++i) centered[j * g.n + i] = s.dense[j * n + i] - s.mean[i];
+    s.centered_y[j] = s.y[j] - s.y_mean;
+  }
+  s.x = to_csc(test::csr_from_dense(g.l, n, s.dense), n);
+  s.centered = to_csc(test::csr_from_dense(g.l, g.n, centered), g.n);
+  return s;
+}
+
+// The Lasso with a free bias weight (-B 1 -R) is the Lasso on centered
+// data, whose solution w gives the bias b = mean(y) - mean(X)'w: both
+// solved to eps 1e-13. The default run (cyclic CD with the bias weight
+// last in each epoch, and the support steps) stops on its gap, within eps
+// of that optimum.
+TEST(Lasso, FreeBiasEqualsTheLassoOnCenteredData) {
+  const Gaussian g = gaussian(40, 30, 11);
+  const Shifted s = shifted(g);
+  for (double C : {0.05, 2.0}) {
+    SCOPED_TRACE(C);
+    Params params = tight(1e-13);
+    params.C = C;
+    const SolveResult centered = solve(regression_problem(s.centered, s.centered_y, C), params);
+    ASSERT_EQ(centered.status, Status::kConverged);
+    params.bias = 1;  // the design's last column
+    params.free_bias = true;
+    const Problem problem = regression_problem(s.x, s.y, C);
+    const SolveResult free = solve(problem, params);
+    ASSERT_EQ(free.status, Status::kConverged);
+    double bias = s.y_mean;
+    std::size_t nonzeros = 0;
+    for (std::size_t i = 0; i < g.n; ++i) {
+      EXPECT_NEAR(free.w[i], centered.w[i], 1e-7) << i;
+      bias -= s.mean[i] * centered.w[i];
+      nonzeros += centered.w[i] != 0;
+    }
+    EXPECT_GT(nonzeros, 0u);
+    EXPECT_LT(nonzeros, g.n);
+    EXPECT_NEAR(free.w[g.n], bias, 1e-7);
+    EXPECT_NEAR(free.objective, centered.objective, 1e-9 * centered.objective);
+
+    Params defaults;
+    defaults.solver = SolverKind::kCd;
+    defaults.regularizer = RegularizerKind::kL1;
+    defaults.loss = LossKind::kSquared;
+    defaults.quiet = true;
+    defaults.C = C;
+    defaults.threads = 1;
+    defaults.bias = 1;
+    defaults.free_bias = true;
+    const SolveResult run = solve(problem, resolve_defaults(defaults));
+    EXPECT_EQ(run.status, Status::kConverged) << run.iterations;
+    EXPECT_LE(run.objective - free.objective, kLassoGapEps * run.objective);
+  }
+}
+
+// The gap with a free weight: f leaves |b| out, and the gap bounds
+// f(w) - f* at points whose bias is off its minimizer (the dual point is
+// taken where the bias is moved there). At the optimum with the bias moved
+// by delta, f - f* = C l delta^2 (the cross term is the bias's derivative,
+// 0 at the optimum), and the gap is that plus the optimum's own, about 0.
+TEST(Lasso, FreeBiasGapBoundsTheSuboptimality) {
+  const Gaussian g = gaussian(40, 30, 11);
+  const Shifted s = shifted(g);
+  const double C = 2.0;
+  const Problem problem = regression_problem(s.x, s.y, C);
+  Params params = tight(1e-13);
+  params.C = C;
+  params.bias = 1;
+  params.free_bias = true;
+  const SolveResult optimum = solve(problem, params);
+  ASSERT_EQ(optimum.status, Status::kConverged);
+  const double f_star = optimum.objective;
+  Regularizer regularizer = Regularizer::l1_only();
+  regularizer.unregularized = g.n;
+  std::mt19937_64 rng(5);
+  std::normal_distribution<double> normal;
+  for (int trial = 0; trial < 20; ++trial) {
+    SCOPED_TRACE(trial);
+    std::vector<double> w = optimum.w;
+    for (double& v : w) v += (trial < 10 ? 1e-3 : 0.3) * normal(rng);
+    double f = 0;
+    const double gap = lasso_rescaled_gap(problem, w, &f, g.n);
+    EXPECT_NEAR(f, evaluate(problem, LossKind::kSquared, w, regularizer).objective, 1e-9 * f);
+    EXPECT_GE(gap, f - f_star - 1e-9 * f_star);
+  }
+  for (double delta : {1e-3, 0.1, 2.0}) {
+    SCOPED_TRACE(delta);
+    std::vector<double> w = optimum.w;
+    w[g.n] += delta;
+    double f = 0;
+    const double gap = lasso_rescaled_gap(problem, w, &f, g.n);
+    const double moved = C * static_cast<double>(g.l) * delta * delta;
+    EXPECT_NEAR(f - f_star, moved, 1e-8 * f_star);
+    EXPECT_NEAR(gap, moved, 1e-7 * f_star);
+  }
+}
+
+// The line search with a free weight, against the brute-force minimum of
+// t -> f(w + t d) with f leaving that weight's |.| out, along directions
+// that move it through 0 (where it has no breakpoint).
+TEST(LassoLineSearch, FreeWeightHasNoBreakpoint) {
+  const Gaussian g = gaussian(12, 7, 21);
+  const Shifted s = shifted(g);
+  const std::size_t n = g.n + 1;
+  const double C = 0.3;
+  const Problem problem = regression_problem(s.x, s.y, C);
+  std::mt19937_64 rng(8);
+  std::normal_distribution<double> normal;
+  for (int trial = 0; trial < 10; ++trial) {
+    SCOPED_TRACE(trial);
+    std::vector<double> w(n), d(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      w[i] = i % 3 == 0 ? 0.0 : normal(rng);
+      d[i] = normal(rng);
+    }
+    // The bias crosses 0 at t = 1/(trial + 2).
+    w[g.n] = 1.0 + std::fabs(normal(rng));
+    d[g.n] = -w[g.n] * static_cast<double>(trial + 2);
+    const auto phi = [&](double t) {
+      double f = 0;
+      for (std::size_t i = 0; i < g.n; ++i) f += std::fabs(w[i] + t * d[i]);
+      for (std::size_t j = 0; j < g.l; ++j) {
+        double r = s.y[j];
+        for (std::size_t i = 0; i < n; ++i) r -= s.dense[j * n + i] * (w[i] + t * d[i]);
+        f += C * r * r;
+      }
+      return f;
+    };
+    const double t = lasso_line_search(problem, w, d, g.n);
+    ASSERT_GE(t, 0.0);
+    ASSERT_LE(t, 4.0) << "the grid would miss it";
+    const double best = brute_force_minimizer(phi);
+    EXPECT_LE(phi(t), phi(best) + 1e-12 * std::fabs(phi(best)));
+    EXPECT_NEAR(t, best, 1e-6);
+  }
+}
+
+// With a free weight the support point keeps it, at 0 or not, with no sign
+// term: its derivative 2 x_b' C (X_S p - y) is 0 as the others' are.
+TEST(LassoSupportPoint, KeepsTheFreeWeightWithoutASign) {
+  const Gaussian g = gaussian(20, 9, 33);
+  const Shifted s = shifted(g);
+  const std::size_t n = g.n + 1;
+  const double C = 0.8;
+  const Problem problem = regression_problem(s.x, s.y, C);
+  std::vector<double> w(n, 0.0);
+  w[1] = 0.5;
+  w[4] = -2.0;
+  const std::vector<double> p = lasso_support_point(problem, w, g.n);
+  ASSERT_EQ(p.size(), n);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (w[i] == 0 && i != g.n) {
+      EXPECT_EQ(p[i], 0.0);
+      continue;
+    }
+    double grad = i == g.n ? 0.0 : (w[i] > 0 ? 1.0 : -1.0);
+    for (std::size_t j = 0; j < g.l; ++j) {
+      double score = 0;
+      for (std::size_t k = 0; k < n; ++k) score += s.dense[j * n + k] * p[k];
+      grad += 2 * C * s.dense[j * n + i] * (score - s.y[j]);
+    }
+    EXPECT_NEAR(grad, 0.0, 1e-7) << i;
+  }
+  EXPECT_NE(p[g.n], 0.0);
 }
 
 // Ridge regression, 1/2 ||w||^2 + C ||Xw - y||^2: the normal equations

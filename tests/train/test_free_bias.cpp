@@ -4,7 +4,8 @@
 // is 0; with the L1 regularizer (LIBLINEAR's -s 5 and -s 6 -R) primal CD
 // reaches LIBLINEAR 2.50's optimum, where f's one-sided slopes along every
 // weight satisfy the optimality conditions of the L1 problem with the bias
-// left out; the rows that do not serve -R, and -R without -B, are refused.
+// left out (the Lasso's free intercept: test_solver_cd_l1.cpp); the rows
+// that do not serve -R, and -R without -B, are refused.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -218,10 +219,12 @@ TEST(FreeBias, RowsThatDoNotServeItAndAMissingBiasAreRefused) {
             std::string::npos);
   EXPECT_EQ(message("cdper", LossKind::kL2Svm, 1.0, RegularizerKind::kL1), "(no error)");
   EXPECT_EQ(message("online", LossKind::kLogistic, 1.0, RegularizerKind::kL1), "(no error)");
-  // The Lasso's stopping gap and support steps know no free weight.
-  const std::string lasso = message("cdper", LossKind::kSquared, 1.0, RegularizerKind::kL1);
-  EXPECT_NE(lasso.find("-R: solver cdper with -l sq -r l1"), std::string::npos) << lasso;
-  EXPECT_NE(lasso.find("and with -r l1 by cdper -l l2svm/lr, "), std::string::npos) << lasso;
+  // The Lasso takes it (its free intercept, test_solver_cd_l1.cpp); the
+  // L2-loss SVR with -r l1 does not.
+  EXPECT_EQ(message("cdper", LossKind::kSquared, 1.0, RegularizerKind::kL1), "(no error)");
+  const std::string svr = message("cdper", LossKind::kSvrL2, 1.0, RegularizerKind::kL1);
+  EXPECT_NE(svr.find("-R: solver cdper with -l svr2 -r l1"), std::string::npos) << svr;
+  EXPECT_NE(svr.find("and with -r l1 by cdper -l l2svm/lr/sq, "), std::string::npos) << svr;
   EXPECT_NE(message("pdcd", LossKind::kL1Svm, -1.0)
                 .find("fits an unregularized intercept "
                       "already: drop -R"),
