@@ -369,8 +369,9 @@ class LinearSVR(RegressorMixin, LinearModel, _Base):
 class Lasso(RegressorMixin, LinearModel, _Base):
     """scikit-learn's Lasso, (1 / (2 n)) ||y - Xw - b||^2 + alpha ||w||_1, on
     cdlinear's L1-regularized squared loss (C = 1 / (2 n alpha)). With
-    fit_intercept the intercept is not regularized, as scikit-learn's: X and
-    y are centered (a sparse X is made dense for that)."""
+    fit_intercept the intercept is not regularized, as scikit-learn's: a
+    dense X and y are centered; a sparse X keeps its zeros and gets a free
+    bias feature (cdtrain's -B 1 -R)."""
 
     def __init__(self, alpha=1.0, *, fit_intercept=True, max_iter=1000, tol=1e-4,
                  random_state=None, n_jobs=None, solver="auto"):
@@ -388,17 +389,20 @@ class Lasso(RegressorMixin, LinearModel, _Base):
         n = X.shape[0]
         weights = np.ones(n) if sample_weight is None else sample_weight * (n / sample_weight.sum())
         y = y.astype(np.float64)
-        if self.fit_intercept:
-            X = X.toarray() if sp.issparse(X) else X
+        options = self._common_options()
+        options.update(C=1.0 / (2.0 * n * self.alpha), loss="sq", regularizer="l1")
+        center = self.fit_intercept and not sp.issparse(X)
+        if center:
             X_offset = np.average(X, axis=0, weights=weights)
             y_offset = float(np.average(y, weights=weights))
             X, y = X - X_offset, y - y_offset
-        options = self._common_options()
-        options.update(C=1.0 / (2.0 * n * self.alpha), loss="sq", regularizer="l1")
+        elif self.fit_intercept:
+            options.update(bias=1.0, free_bias=True)
         model = train_matrix(X, y, options, None if sample_weight is None else weights)
-        coef, _ = model.coef_and_intercept(X.shape[1])
+        coef, intercept = model.coef_and_intercept(X.shape[1])
         self.coef_ = coef[0]
-        self.intercept_ = y_offset - float(X_offset @ self.coef_) if self.fit_intercept else 0.0
+        self.intercept_ = (y_offset - float(X_offset @ self.coef_) if center
+                           else float(intercept[0]))
         self.n_iter_ = int(model.iterations.max())
         return self
 
