@@ -9,7 +9,7 @@ const std::vector<LossInfo>& loss_table() {
   static const std::vector<LossInfo> table = {
       {"l2svm", LossKind::kL2Svm, "squared hinge max(0, 1 - y w'x)^2, equation (3)"},
       {"l1svm", LossKind::kL1Svm, "hinge max(0, 1 - y w'x), equation (2)"},
-      {"lr", LossKind::kLogistic, "logistic log(1 + exp(-y w'x)), equation (4)"},
+      {"lr", LossKind::kLogistic, "logistic log(1 + exp(-y w'x)), equation (4)", 1.0},
       {"sq", LossKind::kSquared, "regression: squared error (y - w'x)^2 (no 1/2)"},
       {"svr2", LossKind::kSvrL2,
        "regression: L2-loss SVR max(0, |y - w'x| - p)^2, LIBLINEAR's -s 11 and -s 12 loss"},

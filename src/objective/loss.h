@@ -38,11 +38,16 @@ enum class LossKind {
   kSoftmax,
 };
 
-// The -l table: a loss's name, kind and one line for -h.
+// The -l table: a loss's name, kind and one line for -h; and the factor of
+// 1 / (l max_j ||x_j||^2) where -C without -c starts (search_start_C,
+// rounded down to a power of two): LIBLINEAR's 1 for logistic regression
+// and 1/2 for the L2-SVM. The softmax at C is logistic regression at 2C
+// on two classes, so 1/2.
 struct LossInfo {
   const char* name;
   LossKind kind;
   const char* description;
+  double start_C_scale = 0.5;
 };
 
 const std::vector<LossInfo>& loss_table();

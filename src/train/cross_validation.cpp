@@ -154,8 +154,7 @@ double search_start_C(const DataMatrix& data, LossKind loss) {
 }
 
 double search_start_C(double rows, double largest_norm2, LossKind loss) {
-  double min_C = 1.0 / (rows * largest_norm2);
-  if (loss != LossKind::kLogistic) min_C /= 2;
+  const double min_C = loss_info(loss).start_C_scale / (rows * largest_norm2);
   return std::pow(2.0, std::floor(std::log2(min_C)));
 }
 

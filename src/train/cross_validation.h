@@ -118,8 +118,8 @@ constexpr double kMaxSearchC = 1024;
 constexpr double kLargestSearchC = kMaxSearchC * (1 + 1e-12);
 
 // The first C of the search when -c is not given, as LIBLINEAR picks it:
-// the power of two at or below 1 / (l max_j ||x_j||^2) (logistic
-// regression) or half that (the SVM losses).
+// the power of two at or below the loss's start_C_scale / (l max_j
+// ||x_j||^2) (loss.h: 1 for logistic regression, 1/2 for the others).
 double search_start_C(const CscMatrix& x, LossKind loss);
 double search_start_C(const DataMatrix& data, LossKind loss);
 // The same for `rows` instances whose largest ||x_j||^2 is `largest_norm2`.

@@ -464,9 +464,10 @@ TEST(SearchStartC, LargestPowerOfTwoAtOrBelowLiblinearsBound) {
     const double l = static_cast<double>(data.rows.num_rows);
     const double bound_lr = 1.0 / (l * largest_row_norm2(data.rows));
     const double bound_svm = bound_lr / 2;
+    // The softmax at C is logistic regression at 2C on two classes.
     for (auto [loss, bound] :
          {std::pair{LossKind::kL2Svm, bound_svm}, std::pair{LossKind::kL1Svm, bound_svm},
-          std::pair{LossKind::kLogistic, bound_lr}}) {
+          std::pair{LossKind::kLogistic, bound_lr}, std::pair{LossKind::kSoftmax, bound_lr / 2}}) {
       const double start = search_start_C(data.file.features, loss);
       int exponent = 0;
       EXPECT_EQ(std::frexp(start, &exponent), 0.5) << name << ": not a power of two: " << start;
