@@ -294,8 +294,7 @@ class FileSource : public RunSource {
     if (!request.trace_path.empty() &&
         (is_one_class(params.loss.value()) || solver_info(params.solver).solve_all_classes)) {
       throw ConfigError(std::string("--trace: solver ") + solver_info(params.solver).name +
-                        " has no trace; its progress lines give the dual D(alpha) of each "
-                        "iteration");
+                        " has no trace; its progress lines give each iteration's objective");
     }
     check_output_paths(request, params);
   }

@@ -455,10 +455,11 @@ TEST(TraceEndToEnd, TronLastRowMatchesTheSavedModelAndCdpredict) {
   }
 }
 
-// The one-class SVM and Crammer and Singer's model over all classes have no
-// trace: cdtrain refuses --trace for them, and writes nothing.
+// The one-class SVM and the models over all classes (Crammer and Singer's,
+// the softmax) have no trace: cdtrain refuses --trace for them, and writes
+// nothing.
 TEST(TraceEndToEnd, RefusedWithoutOne) {
-  for (const char* number : {"21", "4"}) {
+  for (const char* number : {"21", "4", "dcd-maxent"}) {
     test::ScratchDir dir;
     const auto r =
         test::run_tool("cdtrain", std::string("-s ") + number + " --trace " + dir.file("t.tsv") +
