@@ -50,14 +50,24 @@ Gaussian gaussian(std::size_t l, std::size_t n, std::uint64_t seed) {
   return g;
 }
 
-Params tight(double eps) {
+// The Lasso at C with cdtrain's defaults for the rest (before
+// resolve_defaults), CD on one thread.
+Params lasso_defaults(double C = 1) {
   Params params;
   params.solver = SolverKind::kCd;
-  params.loss = LossKind::kSquared;
   params.regularizer = RegularizerKind::kL1;
+  params.loss = LossKind::kSquared;
+  params.quiet = true;
+  params.C = C;
+  params.threads = 1;
+  return params;
+}
+
+// The Lasso run to eps (callers set C).
+Params tight(double eps) {
+  Params params = lasso_defaults();
   params.eps = eps;
   params.max_iter = 100000;
-  params.quiet = true;
   return params;
 }
 
@@ -156,14 +166,7 @@ TEST(Lasso, RescaledGapBoundsTheSuboptimalityAndStopsTheDefaultRun) {
   params.C = C;
   const double f_star = solve(problem, params).objective;
   Iterates iterates;
-  Params defaults;
-  defaults.solver = SolverKind::kCd;
-  defaults.quiet = true;
-  defaults.regularizer = RegularizerKind::kL1;
-  defaults.loss = LossKind::kSquared;
-  defaults.C = C;
-  defaults.threads = 1;
-  defaults = resolve_defaults(defaults);
+  const Params defaults = resolve_defaults(lasso_defaults(C));
   ASSERT_EQ(*defaults.eps, kLassoGapEps);
   const SolveResult result = solve_cd({problem, defaults, 1, iterates, nullptr});
   EXPECT_EQ(result.status, Status::kConverged) << result.iterations;
@@ -287,15 +290,7 @@ TEST(Lasso, DefaultRunReachesTheOptimumOfAWeaklyRegularizedWideDesign) {
   const Gaussian g = gaussian(50, 100, 3);
   const double C = 500;
   const Problem problem = regression_problem(g.x, g.y, C);
-  Params defaults;
-  defaults.solver = SolverKind::kCd;
-  defaults.regularizer = RegularizerKind::kL1;
-  defaults.loss = LossKind::kSquared;
-  defaults.quiet = true;
-  defaults.C = C;
-  defaults.threads = 1;
-  defaults = resolve_defaults(defaults);
-  const SolveResult result = solve(problem, defaults);
+  const SolveResult result = solve(problem, resolve_defaults(lasso_defaults(C)));
   EXPECT_EQ(result.status, Status::kConverged);
   EXPECT_LT(result.iterations, 300);
   std::vector<double> u(g.l);
@@ -390,13 +385,7 @@ TEST(Lasso, FreeBiasEqualsTheLassoOnCenteredData) {
     EXPECT_NEAR(free.w[g.n], bias, 1e-7);
     EXPECT_NEAR(free.objective, centered.objective, 1e-9 * centered.objective);
 
-    Params defaults;
-    defaults.solver = SolverKind::kCd;
-    defaults.regularizer = RegularizerKind::kL1;
-    defaults.loss = LossKind::kSquared;
-    defaults.quiet = true;
-    defaults.C = C;
-    defaults.threads = 1;
+    Params defaults = lasso_defaults(C);
     defaults.bias = 1;
     defaults.free_bias = true;
     const SolveResult run = solve(problem, resolve_defaults(defaults));
