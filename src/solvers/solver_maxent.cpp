@@ -96,8 +96,9 @@ constexpr int kMaxNewtonSteps = 100;
 // the root. The start is `near` (a guess, the root of a nearby L) when
 // |h(near)| <= 1, made a lower bound: for h = h(near) > 0, near e^-h has
 // h = near (e^-h - 1) <= 0. Either way the start is within a factor e of
-// the root r (h(near) = near - r + log(near / r)), so a step or two
-// reaches it. Otherwise the start is a bound of W itself: L - log L for L > 1
+// the root r (h(near) = near - r + log(near / r)), and a few steps reach
+// it (2.4 on average, the header's Cost). Otherwise the start is a bound
+// of W itself: L - log L for L > 1
 // (W(x) >= log x - log log x for x >= e, Hoorfar & Hassani 2008), and
 // x / (1 + x), x = e^L, otherwise (with w = W(x), x / (1 + x) <= w is
 // e^w (1 - w) <= 1, true for w >= 0); from these at most 5 steps for L in
